@@ -1,0 +1,1 @@
+//! Pictures of tours. (in progress)

@@ -1,0 +1,193 @@
+//! Writing output files without ever losing data: an existing file is kept unless `--force`,
+//! and the new content goes to a temp file in the same folder that is renamed into place only
+//! once complete, so a failed run leaves no half-written file.
+
+use std::fs::File;
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use crate::error::{Error, Result};
+
+/// Where output goes: a file, or standard output for `-o -`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Destination {
+    /// Standard output.
+    Stdout,
+    /// A file path.
+    File(PathBuf),
+}
+
+impl Destination {
+    /// `-` means standard output.
+    pub fn parse(text: &str) -> Destination {
+        if text == "-" {
+            Destination::Stdout
+        } else {
+            Destination::File(PathBuf::from(text))
+        }
+    }
+
+    /// A name for messages.
+    pub fn display(&self) -> String {
+        match self {
+            Destination::Stdout => "standard output".to_string(),
+            Destination::File(p) => p.display().to_string(),
+        }
+    }
+}
+
+/// Refuse early, before any work, when `path` exists and `force` is off, or when its folder does
+/// not exist. The final rename checks again, so a file that appears meanwhile is not clobbered.
+pub fn check_writable(path: &Path, force: bool) -> Result<()> {
+    if path.exists() && !force {
+        return Err(Error::OutputExists {
+            path: path.to_path_buf(),
+        });
+    }
+    if path.is_dir() {
+        return Err(Error::io(
+            path,
+            io::Error::new(io::ErrorKind::IsADirectory, "is a folder, not a file"),
+        ));
+    }
+    let dir = parent_dir(path);
+    if !dir.is_dir() {
+        return Err(Error::io(
+            path,
+            io::Error::new(io::ErrorKind::NotFound, "its folder does not exist"),
+        ));
+    }
+    Ok(())
+}
+
+fn parent_dir(path: &Path) -> &Path {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    }
+}
+
+/// Write `path` atomically: `fill` writes into a temp file beside it, which is renamed over
+/// `path` only if `fill` succeeds. Without `force` an existing file is never replaced.
+///
+/// ```
+/// let dir = tempfile::tempdir().unwrap();
+/// let path = dir.path().join("out.txt");
+/// knights_tour::output::write_atomically(&path, false, |f| {
+///     use std::io::Write;
+///     f.write_all(b"hello")
+/// }).unwrap();
+/// assert_eq!(std::fs::read_to_string(&path).unwrap(), "hello");
+/// // A second write without force keeps the first.
+/// assert!(knights_tour::output::write_atomically(&path, false, |_| Ok(())).is_err());
+/// ```
+pub fn write_atomically(
+    path: &Path,
+    force: bool,
+    fill: impl FnOnce(&mut File) -> io::Result<()>,
+) -> Result<()> {
+    write_atomically_with(path, force, |file| {
+        fill(file).map_err(|e| Error::io(path, e))
+    })
+}
+
+/// Like [`write_atomically`] for fillers with their own error (e.g. a workbook writer).
+pub fn write_atomically_with(
+    path: &Path,
+    force: bool,
+    fill: impl FnOnce(&mut File) -> Result<()>,
+) -> Result<()> {
+    check_writable(path, force)?;
+    let dir = parent_dir(path);
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".knights-tour-")
+        .suffix(".tmp")
+        .tempfile_in(dir)
+        .map_err(|e| Error::io(path, e))?;
+    fill(tmp.as_file_mut())?;
+    tmp.as_file_mut()
+        .sync_all()
+        .map_err(|e| Error::io(path, e))?;
+    let persisted = if force {
+        tmp.persist(path).map_err(|e| e.error)
+    } else {
+        tmp.persist_noclobber(path).map_err(|e| e.error)
+    };
+    persisted.map(|_| ()).map_err(|e| {
+        if e.kind() == io::ErrorKind::AlreadyExists {
+            Error::OutputExists {
+                path: path.to_path_buf(),
+            }
+        } else {
+            Error::io(path, e)
+        }
+    })
+}
+
+/// Write text output to a destination: stdout directly, a file atomically.
+pub fn write_to(
+    dest: &Destination,
+    force: bool,
+    fill: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> Result<()> {
+    match dest {
+        Destination::Stdout => {
+            let stdout = io::stdout();
+            let mut lock = BufWriter::new(stdout.lock());
+            fill(&mut lock)
+                .and_then(|_| lock.flush())
+                .or_else(ignore_broken_pipe)
+                .map_err(|e| Error::Other(format!("standard output: {e}")))
+        }
+        Destination::File(path) => write_atomically(path, force, |file| {
+            let mut w = BufWriter::new(file);
+            fill(&mut w)?;
+            w.flush()
+        }),
+    }
+}
+
+/// `knights-tour generate -o - | head` closing the pipe early is not an error.
+fn ignore_broken_pipe(e: io::Error) -> io::Result<()> {
+    if e.kind() == io::ErrorKind::BrokenPipe {
+        Ok(())
+    } else {
+        Err(e)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn failed_fill_leaves_nothing_behind() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("x.xlsx");
+        let r = write_atomically(&path, false, |f| {
+            f.write_all(b"half")?;
+            Err(io::Error::other("boom"))
+        });
+        assert!(r.is_err());
+        assert!(!path.exists());
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn existing_file_is_kept_without_force_and_replaced_with_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("x.txt");
+        std::fs::write(&path, "old").unwrap();
+        let r = write_atomically(&path, false, |f| f.write_all(b"new"));
+        assert!(matches!(r, Err(Error::OutputExists { .. })));
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "old");
+        write_atomically(&path, true, |f| f.write_all(b"new")).unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "new");
+    }
+
+    #[test]
+    fn missing_folder_is_reported() {
+        let r = check_writable(Path::new("/no/such/folder/x.xlsx"), false);
+        assert!(r.unwrap_err().to_string().contains("folder does not exist"));
+    }
+}

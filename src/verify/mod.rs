@@ -1,0 +1,1 @@
+//! Checking tours typed into workbooks. (in progress)

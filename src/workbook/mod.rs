@@ -1,0 +1,7 @@
+//! Spreadsheet files: writing generated tours ([`write`]), reading any workbook ([`read`]),
+//! empty practice boards ([`template`]), and A1 cell references ([`cellref`]).
+
+pub mod cellref;
+pub mod read;
+pub mod template;
+pub mod write;
