@@ -1,0 +1,345 @@
+//! The depth-first search itself: an explicit stack of candidate lists, incremental onward
+//! degrees, and the pruning rules that let it skip hopeless subtrees.
+//!
+//! Invariants while a path `p_1 .. p_d` is on the stack (`U` = unvisited squares, `m = |U|`):
+//! `deg[s]` is the number of unvisited neighbours of `s`; `ones[e]` counts unvisited squares
+//! with `deg == 1` that are (`e = 1`) or are not (`e = 0`) allowed to be the last square;
+//! `zeros` counts unvisited squares with `deg == 0`; `endset_left` counts unvisited squares
+//! allowed to be last. The remaining path enters `U` from `p_d` and must leave every square of
+//! `U` except the last one, which gives the rules in [`Engine::expand`].
+
+use std::time::Instant;
+
+use rand::Rng as _;
+
+use super::plan::{Plan, NONE};
+use crate::solve::Rng;
+
+/// Why [`Engine::run`] returned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Stop {
+    /// Every extension of the fixed prefix was examined.
+    Exhausted,
+    /// The visitor asked to stop.
+    Visitor,
+    /// The node limit or the deadline was reached.
+    Budget,
+}
+
+/// Node and time limits for one run.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Limits {
+    /// Stop once this many nodes (squares placed) have been counted in total.
+    pub max_nodes: u64,
+    /// Stop at this instant (checked every 4096 nodes).
+    pub deadline: Option<Instant>,
+}
+
+/// Connectivity of the unvisited squares is checked only while at least this many remain (a
+/// split near the end is found by the degree rules almost as fast).
+const CONNECTIVITY_MIN_LEFT: usize = 8;
+
+/// The mutable state of one search over a [`Plan`].
+pub(super) struct Engine<'p, 'r> {
+    plan: &'p Plan,
+    free: Vec<bool>,
+    deg: Vec<u8>,
+    path: Vec<u32>,
+    /// Candidates for the move after depth `d` live in `cands[8 * d ..]`.
+    cands: Vec<u32>,
+    cand_len: Vec<u8>,
+    cand_next: Vec<u8>,
+    ones: [u32; 2],
+    zeros: u32,
+    endset_left: u32,
+    mark: Vec<u32>,
+    stamp: u32,
+    queue: Vec<u32>,
+    /// Squares placed so far (the start and a fixed prefix are not counted).
+    pub nodes: u64,
+    rng: Option<&'r mut Rng>,
+}
+
+impl<'p, 'r> Engine<'p, 'r> {
+    /// A search with move 1 placed on the plan's start; `rng` breaks ties at random.
+    pub fn new(plan: &'p Plan, rng: Option<&'r mut Rng>) -> Self {
+        let n = plan.n;
+        let mut e = Engine {
+            plan,
+            free: vec![true; n],
+            deg: plan.nbr_len.clone(),
+            path: Vec::with_capacity(n),
+            cands: vec![NONE; 8 * (n + 1)],
+            cand_len: vec![0; n + 1],
+            cand_next: vec![0; n + 1],
+            ones: [0; 2],
+            zeros: 0,
+            endset_left: 0,
+            mark: vec![0; n],
+            stamp: 0,
+            queue: Vec::with_capacity(n),
+            nodes: 0,
+            rng,
+        };
+        for s in 0..n {
+            let cls = usize::from(plan.in_endset[s]);
+            e.endset_left += cls as u32;
+            match e.deg[s] {
+                0 => e.zeros += 1,
+                1 => e.ones[cls] += 1,
+                _ => {}
+            }
+        }
+        e.visit(plan.start);
+        e
+    }
+
+    /// Place a prefix move (after the start) without counting it; `false` if `s` is not a free
+    /// neighbour of the last square or breaks a constraint.
+    pub fn push_prefix(&mut self, s: u32) -> bool {
+        let k = self.path.len() + 1;
+        let Some(&last) = self.path.last() else {
+            return false;
+        };
+        let ok = (s as usize) < self.plan.n
+            && self.free[s as usize]
+            && self.plan.neighbours(last).contains(&s)
+            && (self.plan.reserved[s as usize] == 0 || self.plan.reserved[s as usize] == k as u32)
+            && (self.plan.required[k] == NONE || self.plan.required[k] == s);
+        if ok {
+            self.visit(s);
+        }
+        ok
+    }
+
+    fn visit(&mut self, v: u32) {
+        let plan = self.plan;
+        let vi = v as usize;
+        self.free[vi] = false;
+        let cls = usize::from(plan.in_endset[vi]);
+        self.endset_left -= cls as u32;
+        match self.deg[vi] {
+            0 => self.zeros -= 1,
+            1 => self.ones[cls] -= 1,
+            _ => {}
+        }
+        for &w in plan.neighbours(v) {
+            let wi = w as usize;
+            if self.free[wi] {
+                let old = self.deg[wi];
+                self.deg[wi] = old - 1;
+                let c = usize::from(plan.in_endset[wi]);
+                match old {
+                    2 => self.ones[c] += 1,
+                    1 => {
+                        self.ones[c] -= 1;
+                        self.zeros += 1;
+                    }
+                    _ => {}
+                }
+            }
+        }
+        self.path.push(v);
+    }
+
+    fn unvisit(&mut self) {
+        let plan = self.plan;
+        let Some(v) = self.path.pop() else { return };
+        for &w in plan.neighbours(v) {
+            let wi = w as usize;
+            if self.free[wi] {
+                let old = self.deg[wi];
+                self.deg[wi] = old + 1;
+                let c = usize::from(plan.in_endset[wi]);
+                match old {
+                    1 => self.ones[c] -= 1,
+                    0 => {
+                        self.zeros -= 1;
+                        self.ones[c] += 1;
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let vi = v as usize;
+        self.free[vi] = true;
+        let cls = usize::from(plan.in_endset[vi]);
+        self.endset_left += cls as u32;
+        match self.deg[vi] {
+            0 => self.zeros += 1,
+            1 => self.ones[cls] += 1,
+            _ => {}
+        }
+    }
+
+    /// Search every extension of the current path (the fixed prefix), calling `found` with each
+    /// complete tour; `found` returns `false` to stop.
+    pub fn run(&mut self, limits: Limits, found: &mut dyn FnMut(&[u32]) -> bool) -> Stop {
+        let n = self.plan.n;
+        let base = self.path.len();
+        if base == n {
+            let closes = !self.plan.closed || self.plan.in_endset[self.path[n - 1] as usize];
+            if closes && !found(&self.path) {
+                return Stop::Visitor;
+            }
+            return Stop::Exhausted;
+        }
+        self.expand(base);
+        loop {
+            let d = self.path.len();
+            let next = self.cand_next[d];
+            if next < self.cand_len[d] {
+                self.cand_next[d] = next + 1;
+                let w = self.cands[8 * d + next as usize];
+                self.visit(w);
+                self.nodes += 1;
+                if self.nodes >= limits.max_nodes
+                    || (self.nodes & 4095 == 0
+                        && limits.deadline.is_some_and(|t| Instant::now() >= t))
+                {
+                    return Stop::Budget;
+                }
+                if d + 1 == n {
+                    if !found(&self.path) {
+                        return Stop::Visitor;
+                    }
+                    self.cand_len[n] = 0;
+                    self.cand_next[n] = 0;
+                } else {
+                    self.expand(d + 1);
+                }
+            } else {
+                if d == base {
+                    return Stop::Exhausted;
+                }
+                self.unvisit();
+            }
+        }
+    }
+
+    /// Fill the candidate list for the move after depth `d` (the path has `d` squares), empty if
+    /// the position is proved hopeless.
+    fn expand(&mut self, d: usize) {
+        let len = self.candidates(d);
+        self.cand_len[d] = len;
+        self.cand_next[d] = 0;
+    }
+
+    fn candidates(&mut self, d: usize) -> u8 {
+        let plan = self.plan;
+        let c = self.path[d - 1];
+        let m = plan.n - d;
+        let k = d + 1;
+        let base = 8 * d;
+        if m == 1 {
+            let mut len = 0;
+            for &w in plan.neighbours(c) {
+                if self.free[w as usize] && plan.in_endset[w as usize] {
+                    self.cands[base] = w;
+                    len = 1;
+                }
+            }
+            return len;
+        }
+        if self.zeros > 0 || self.endset_left == 0 {
+            return 0;
+        }
+        // Unvisited squares with one way in or out that are next to the knight.
+        let mut adj_ones = [0u32; 2];
+        for &w in plan.neighbours(c) {
+            if self.free[w as usize] && self.deg[w as usize] == 1 {
+                adj_ones[usize::from(plan.in_endset[w as usize])] += 1;
+            }
+        }
+        // A far square with one way in must be the last one.
+        if self.ones[0] > adj_ones[0] {
+            return 0;
+        }
+        let far_end = self.ones[1] - adj_ones[1];
+        if far_end > 1 {
+            return 0;
+        }
+        let slot_used = plan.fixed_end != NONE || far_end == 1;
+        let mut forced = NONE;
+        for &w in plan.neighbours(c) {
+            let wi = w as usize;
+            if self.free[wi]
+                && self.deg[wi] == 1
+                && (!plan.in_endset[wi] || (slot_used && w != plan.fixed_end))
+            {
+                if forced != NONE {
+                    return 0;
+                }
+                forced = w;
+            }
+        }
+        let required = plan.required[k];
+        if forced != NONE {
+            let wi = forced as usize;
+            let allowed = (plan.reserved[wi] == 0 || plan.reserved[wi] == k as u32)
+                && (required == NONE || required == forced)
+                && plan.can_reach_next(forced, k);
+            self.cands[base] = forced;
+            return u8::from(allowed);
+        }
+        if required != NONE {
+            let ok = self.free[required as usize]
+                && plan.neighbours(c).contains(&required)
+                && plan.can_reach_next(required, k);
+            self.cands[base] = required;
+            return u8::from(ok);
+        }
+        let mut keys = [0u64; 8];
+        let mut len = 0usize;
+        for &w in plan.neighbours(c) {
+            let wi = w as usize;
+            if self.free[wi] && plan.reserved[wi] == 0 && plan.can_reach_next(w, k) {
+                let tie = match self.rng.as_mut() {
+                    Some(r) => u64::from(r.random::<u32>()),
+                    None => u64::from(plan.tie_key[wi]),
+                };
+                let key = (u64::from(self.deg[wi]) << 32) | tie;
+                // Insertion sort: at most 8 entries.
+                let mut i = len;
+                while i > 0 && keys[i - 1] > key {
+                    keys[i] = keys[i - 1];
+                    self.cands[base + i] = self.cands[base + i - 1];
+                    i -= 1;
+                }
+                keys[i] = key;
+                self.cands[base + i] = w;
+                len += 1;
+            }
+        }
+        if len > 0 && m >= CONNECTIVITY_MIN_LEFT && !self.unvisited_connected(self.cands[base], m) {
+            return 0;
+        }
+        len as u8
+    }
+
+    /// Whether all `m` unvisited squares are reachable from `from` through unvisited squares.
+    fn unvisited_connected(&mut self, from: u32, m: usize) -> bool {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.mark.fill(0);
+            self.stamp = 1;
+        }
+        let stamp = self.stamp;
+        self.queue.clear();
+        self.queue.push(from);
+        self.mark[from as usize] = stamp;
+        let mut head = 0;
+        while head < self.queue.len() {
+            let s = self.queue[head];
+            head += 1;
+            for &t in self.plan.neighbours(s) {
+                let ti = t as usize;
+                if self.free[ti] && self.mark[ti] != stamp {
+                    self.mark[ti] = stamp;
+                    self.queue.push(t);
+                }
+            }
+        }
+        self.queue.len() == m
+    }
+}

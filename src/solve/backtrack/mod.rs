@@ -1,0 +1,374 @@
+//! Exhaustive depth-first search for knight's tours: it cannot fail given time, and it proves
+//! impossibility ([`Search::NoTour`]) when it runs out of moves to try.
+//!
+//! The search walks in Warnsdorff order (fewest onward moves first; ties by distance from the
+//! centre, or at random with [`solve_with_rng`]) on an explicit stack, and prunes with rules that
+//! never discard a tour:
+//! - colour parity and constraint distances are checked before any move ([`plan`]);
+//! - an unvisited square with no way in is fatal; one with a single way in must be the last
+//!   square, so at most one such square may exist, it must be allowed to be last (the fixed end,
+//!   a neighbour of the start for closed tours, the right colour for open ones), and a neighbour
+//!   of the knight in that state must be visited now if the last-square slot is taken;
+//! - the unvisited squares must stay connected;
+//! - move `k` must land on its constrained square, constrained squares are kept free until
+//!   their move, and the next constrained square must stay within reach in time.
+//!
+//! ```
+//! use knights_tour::board::{Board, Square};
+//! use knights_tour::solve::Request;
+//! use knights_tour::solve::backtrack::{solve, Budget, Search};
+//! let mut req = Request::open(Board::new(8, 8).unwrap());
+//! req.start = Some(Square::new(0, 0));
+//! req.end = Some(Square::new(0, 1));
+//! match solve(&req, &Budget::unlimited()) {
+//!     Search::Found(tour) => assert!(req.is_satisfied_by(&tour)),
+//!     other => panic!("{other:?}"),
+//! }
+//! ```
+
+mod engine;
+mod plan;
+
+use std::time::{Duration, Instant};
+
+use crate::board::Square;
+use crate::solve::{Request, Rng};
+use crate::tour::Tour;
+use engine::{Engine, Limits, Stop};
+use plan::{Plan, TieOrder};
+
+/// How much work a search may do before it gives up with [`Search::OutOfBudget`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Budget {
+    /// Most squares placed (search nodes) in total, `None` for no limit.
+    pub max_nodes: Option<u64>,
+    /// Instant after which the search stops, `None` for no limit.
+    pub deadline: Option<Instant>,
+}
+
+impl Budget {
+    /// No limit: the search runs until it finds a tour or proves there is none.
+    pub fn unlimited() -> Budget {
+        Budget::default()
+    }
+
+    /// At most `n` search nodes.
+    ///
+    /// ```
+    /// use knights_tour::solve::backtrack::Budget;
+    /// assert_eq!(Budget::nodes(10).max_nodes, Some(10));
+    /// ```
+    pub fn nodes(n: u64) -> Budget {
+        Budget {
+            max_nodes: Some(n),
+            deadline: None,
+        }
+    }
+
+    /// Stop after `time` from now.
+    pub fn time(time: Duration) -> Budget {
+        Budget {
+            max_nodes: None,
+            deadline: Instant::now().checked_add(time),
+        }
+    }
+
+    /// This budget with a deadline as well.
+    pub fn with_deadline(self, deadline: Instant) -> Budget {
+        Budget {
+            deadline: Some(deadline),
+            ..self
+        }
+    }
+
+    fn limits(&self, spent: u64) -> Limits {
+        Limits {
+            max_nodes: self.max_nodes.map_or(u64::MAX, |m| m.saturating_sub(spent)),
+            deadline: self.deadline,
+        }
+    }
+
+    fn exhausted(&self, spent: u64) -> bool {
+        self.max_nodes.is_some_and(|m| spent >= m)
+            || self.deadline.is_some_and(|t| Instant::now() >= t)
+    }
+}
+
+/// The answer of a search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Search {
+    /// A complete tour meeting the request.
+    Found(Tour),
+    /// Proof that no tour meets the request: the exhaustive search ended.
+    NoTour,
+    /// The budget ran out first; `nodes` were searched.
+    OutOfBudget {
+        /// Search nodes (squares placed) used.
+        nodes: u64,
+    },
+}
+
+/// What [`enumerate`] counted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Enumeration {
+    /// Tours found (each passed to the visitor).
+    pub count: u64,
+    /// `true` if every tour was counted; `false` if the limit, the budget or the visitor stopped
+    /// the search.
+    pub exhaustive: bool,
+    /// Search nodes used.
+    pub nodes: u64,
+}
+
+/// One tour meeting `req`, [`Search::NoTour`] if none exists, or [`Search::OutOfBudget`].
+///
+/// Deterministic: the same request always gives the same tour.
+pub fn solve(req: &Request, budget: &Budget) -> Search {
+    solve_counted(req, budget).0
+}
+
+/// Like [`solve`], also returning the search nodes used (squares placed), for benchmarks and
+/// reports.
+///
+/// ```
+/// use knights_tour::board::{Board, Square};
+/// use knights_tour::solve::Request;
+/// use knights_tour::solve::backtrack::{solve_counted, Budget, Search};
+/// let mut req = Request::open(Board::new(8, 8).unwrap());
+/// req.start = Some(Square::new(0, 0));
+/// let (answer, nodes) = solve_counted(&req, &Budget::unlimited());
+/// assert!(matches!(answer, Search::Found(_)));
+/// assert!(nodes >= 63);
+/// ```
+pub fn solve_counted(req: &Request, budget: &Budget) -> (Search, u64) {
+    solve_ordered(req, budget, None)
+}
+
+/// Like [`solve`], with ties between equally constrained moves broken by `rng`, so that
+/// different seeds give different tours.
+///
+/// ```
+/// use knights_tour::board::{Board, Square};
+/// use knights_tour::solve::{rng_from_seed, Request};
+/// use knights_tour::solve::backtrack::{solve_with_rng, Budget, Search};
+/// let mut req = Request::open(Board::new(6, 6).unwrap());
+/// req.start = Some(Square::new(0, 0));
+/// let a = solve_with_rng(&req, &Budget::unlimited(), &mut rng_from_seed(1));
+/// let b = solve_with_rng(&req, &Budget::unlimited(), &mut rng_from_seed(1));
+/// assert_eq!(a, b);
+/// assert!(matches!(a, Search::Found(t) if req.is_satisfied_by(&t)));
+/// ```
+pub fn solve_with_rng(req: &Request, budget: &Budget, rng: &mut Rng) -> Search {
+    solve_ordered(req, budget, Some(rng)).0
+}
+
+/// Extend `prefix` (moves 1..=k fixed) to a complete tour meeting `req`; [`Search::NoTour`] if
+/// no tour starts with that prefix (including a prefix that is not a knight's path on
+/// `req.board` or contradicts the request). An empty prefix is the same as [`solve`].
+///
+/// ```
+/// use knights_tour::board::{Board, Square};
+/// use knights_tour::solve::Request;
+/// use knights_tour::solve::backtrack::{complete, Budget, Search};
+/// use knights_tour::tour::Tour;
+/// let board = Board::new(5, 5).unwrap();
+/// let prefix = Tour::from_squares(board, [Square::new(0, 0), Square::new(1, 2)]).unwrap();
+/// match complete(&prefix, &Request::open(board), &Budget::unlimited()) {
+///     Search::Found(t) => assert_eq!(&t.indices()[..2], prefix.indices()),
+///     other => panic!("{other:?}"),
+/// }
+/// ```
+pub fn complete(prefix: &Tour, req: &Request, budget: &Budget) -> Search {
+    if prefix.board() != req.board || prefix.check().is_err() {
+        return Search::NoTour;
+    }
+    let Some(start) = prefix.start() else {
+        return solve(req, budget);
+    };
+    let Some(plan) = Plan::build(req, start, TieOrder::Centre) else {
+        return Search::NoTour;
+    };
+    let mut engine = Engine::new(&plan, None);
+    for &s in &prefix.indices()[1..] {
+        if !engine.push_prefix(s) {
+            return Search::NoTour;
+        }
+    }
+    run_to_first(&mut engine, req, budget.limits(0))
+}
+
+/// Call `visit` on every tour meeting `req` (each directed path once: a closed tour from a
+/// fixed start is counted in both directions; without a fixed start or end every start is
+/// tried), up to `limit` tours; `visit` returns `false` to stop.
+///
+/// ```
+/// use knights_tour::board::{Board, Square};
+/// use knights_tour::solve::Request;
+/// use knights_tour::solve::backtrack::{enumerate, Budget};
+/// let mut req = Request::open(Board::new(5, 5).unwrap());
+/// req.start = Some(Square::new(0, 0));
+/// let e = enumerate(&req, None, &Budget::unlimited(), |t| req.is_satisfied_by(t));
+/// assert_eq!((e.count, e.exhaustive), (304, true));
+/// ```
+pub fn enumerate(
+    req: &Request,
+    limit: Option<u64>,
+    budget: &Budget,
+    mut visit: impl FnMut(&Tour) -> bool,
+) -> Enumeration {
+    let mut out = Enumeration {
+        count: 0,
+        exhaustive: true,
+        nodes: 0,
+    };
+    let (search_req, reverse) = oriented(req);
+    let starts: Vec<Square> = match search_req.start {
+        Some(s) => vec![s],
+        None => search_req.board.squares().collect(),
+    };
+    for start in starts {
+        if limit.is_some_and(|l| out.count >= l) {
+            out.exhaustive = false;
+            break;
+        }
+        let Some(plan) = Plan::build(&search_req, start, TieOrder::Centre) else {
+            continue;
+        };
+        let mut engine = Engine::new(&plan, None);
+        let mut stopped = false;
+        let stop = engine.run(budget.limits(out.nodes), &mut |path| {
+            out.count += 1;
+            let tour = to_tour(req, path, reverse);
+            if !visit(&tour) || limit.is_some_and(|l| out.count >= l) {
+                stopped = true;
+                return false;
+            }
+            true
+        });
+        out.nodes += engine.nodes;
+        if stop != Stop::Exhausted || stopped {
+            out.exhaustive = false;
+            break;
+        }
+    }
+    out
+}
+
+/// The request to search: with no start but an end, the reversed request (start at the end);
+/// `true` if found tours must be reversed back.
+fn oriented(req: &Request) -> (Request, bool) {
+    if req.start.is_some() || req.end.is_none() {
+        return (req.clone(), false);
+    }
+    let n = req.board.len() as u32;
+    let reversed = Request {
+        board: req.board,
+        start: req.end,
+        end: None,
+        closed: req.closed,
+        constraints: req
+            .constraints
+            .iter()
+            .map(|c| crate::solve::Constraint {
+                move_number: (n + 1).saturating_sub(c.move_number),
+                square: c.square,
+            })
+            .collect(),
+    };
+    (reversed, true)
+}
+
+fn to_tour(req: &Request, path: &[u32], reverse: bool) -> Tour {
+    let mut squares = path.to_vec();
+    if reverse {
+        squares.reverse();
+    }
+    Tour::from_indices_unchecked(req.board, squares)
+}
+
+/// Run until the first tour; map the engine's stop to an answer.
+fn run_to_first(engine: &mut Engine<'_, '_>, req: &Request, limits: Limits) -> Search {
+    let mut found: Option<Vec<u32>> = None;
+    let stop = engine.run(limits, &mut |path| {
+        found = Some(path.to_vec());
+        false
+    });
+    match (found, stop) {
+        (Some(path), _) => Search::Found(to_tour(req, &path, false)),
+        (None, Stop::Budget) => Search::OutOfBudget {
+            nodes: engine.nodes,
+        },
+        (None, _) => Search::NoTour,
+    }
+}
+
+fn solve_ordered(req: &Request, budget: &Budget, mut rng: Option<&mut Rng>) -> (Search, u64) {
+    let (search_req, reverse) = oriented(req);
+    let result = match search_req.start {
+        Some(start) => solve_from(&search_req, start, budget, rng),
+        None if search_req.closed && search_req.constraints.is_empty() => {
+            // A closed tour visits every square: any start will do.
+            solve_from(&search_req, Square::new(0, 0), budget, rng)
+        }
+        None => solve_any_start(&search_req, budget, &mut rng),
+    };
+    match result {
+        (Search::Found(t), nodes) if reverse => (Search::Found(t.reversed()), nodes),
+        other => other,
+    }
+}
+
+fn solve_from(
+    req: &Request,
+    start: Square,
+    budget: &Budget,
+    rng: Option<&mut Rng>,
+) -> (Search, u64) {
+    let Some(plan) = Plan::build(req, start, TieOrder::Centre) else {
+        return (Search::NoTour, 0);
+    };
+    let mut engine = Engine::new(&plan, rng);
+    let answer = run_to_first(&mut engine, req, budget.limits(0));
+    (answer, engine.nodes)
+}
+
+/// Nodes each open start gets in the first round; rounds multiply it by 4.
+const FIRST_ROUND_NODES: u64 = 1 << 12;
+
+/// No start and no end: try every start that parity allows, corners first, in rounds with a
+/// node cap per start that grows fourfold each round, so that one hard start cannot hide an
+/// easy one. Starts proved hopeless are dropped; `NoTour` once every start is.
+fn solve_any_start(req: &Request, budget: &Budget, rng: &mut Option<&mut Rng>) -> (Search, u64) {
+    let mut starts: Vec<(Square, Plan)> = Vec::new();
+    for sq in req.board.squares() {
+        if let Some(plan) = Plan::build(req, sq, TieOrder::Centre) {
+            starts.push((sq, plan));
+        }
+    }
+    starts.sort_by_key(|(sq, p)| p.tie_key[req.board.index(*sq) as usize]);
+    let mut spent = 0u64;
+    let mut cap = FIRST_ROUND_NODES;
+    while !starts.is_empty() {
+        let mut still_open = Vec::new();
+        for (sq, plan) in starts {
+            if budget.exhausted(spent) {
+                return (Search::OutOfBudget { nodes: spent }, spent);
+            }
+            let mut limits = budget.limits(spent);
+            let capped = limits.max_nodes > cap;
+            limits.max_nodes = limits.max_nodes.min(cap);
+            let mut engine = Engine::new(&plan, rng.as_deref_mut());
+            let answer = run_to_first(&mut engine, req, limits);
+            spent += engine.nodes;
+            match answer {
+                Search::Found(t) => return (Search::Found(t), spent),
+                Search::NoTour => {}
+                Search::OutOfBudget { .. } if capped => still_open.push((sq, plan)),
+                Search::OutOfBudget { .. } => return (Search::OutOfBudget { nodes: spent }, spent),
+            }
+        }
+        starts = still_open;
+        cap = cap.saturating_mul(4);
+    }
+    (Search::NoTour, spent)
+}
