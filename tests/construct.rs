@@ -1,0 +1,286 @@
+//! Tests of the linear-time construction, plus the (ignored) generator of its base tiles.
+
+use knights_tour::board::{Board, Square};
+use knights_tour::solve::{construct, Request};
+use proptest::prelude::*;
+
+mod tilegen {
+    //! Depth-first search for the base tiles, with Warnsdorff ordering, required edges and
+    //! random restarts. Run `cargo test --test construct -- --ignored generate_tiles` to
+    //! rewrite `src/solve/construct/tiles.rs`.
+
+    use rand::seq::SliceRandom;
+    use rand::Rng as _;
+
+    struct Search {
+        n: usize,
+        closed: bool,
+        nbrs: Vec<Vec<usize>>,
+        req: Vec<Vec<usize>>,
+        visited: Vec<bool>,
+        path: Vec<usize>,
+        budget: u64,
+        rng: knights_tour::solve::Rng,
+    }
+
+    impl Search {
+        fn allowed(&self, u: usize, v: usize) -> bool {
+            self.req[v].iter().all(|&w| {
+                w == u
+                    || !self.visited[w]
+                    || (self.closed && w == self.path[0] && self.path.len() + 1 == self.n)
+            })
+        }
+
+        fn dfs(&mut self) -> bool {
+            let u = *self.path.last().unwrap();
+            if self.path.len() == self.n {
+                return !self.closed || self.nbrs[u].contains(&self.path[0]);
+            }
+            if self.budget == 0 {
+                return false;
+            }
+            self.budget -= 1;
+            let prev = (self.path.len() >= 2).then(|| self.path[self.path.len() - 2]);
+            let forced: Vec<usize> = self.req[u]
+                .iter()
+                .copied()
+                .filter(|&v| Some(v) != prev && !(self.closed && v == self.path[0]))
+                .collect();
+            if forced.len() > 1 {
+                return false;
+            }
+            let mut cands: Vec<(usize, u32, usize)> = Vec::new();
+            let pool: Vec<usize> = if forced.len() == 1 {
+                forced
+            } else {
+                self.nbrs[u].clone()
+            };
+            for v in pool {
+                if self.visited[v] || !self.allowed(u, v) {
+                    continue;
+                }
+                let deg = self.nbrs[v].iter().filter(|&&x| !self.visited[x]).count();
+                cands.push((deg, self.rng.random(), v));
+            }
+            cands.sort();
+            for (_, _, v) in cands {
+                self.visited[v] = true;
+                self.path.push(v);
+                if self.dfs() {
+                    return true;
+                }
+                self.path.pop();
+                self.visited[v] = false;
+            }
+            false
+        }
+    }
+
+    /// A tour of the `h x w` tile (closed unless both sides are odd) containing the required
+    /// join edges, as local indices in move order.
+    pub fn find(h: usize, w: usize, seed: u64) -> Option<Vec<u8>> {
+        let n = h * w;
+        let closed = (h * w).is_multiple_of(2);
+        let idx = |r: usize, c: usize| r * w + c;
+        let mut nbrs = vec![Vec::new(); n];
+        for r in 0..h as i32 {
+            for c in 0..w as i32 {
+                for (dr, dc) in knights_tour::board::KNIGHT_MOVES {
+                    let (r2, c2) = (r + dr, c + dc);
+                    if r2 >= 0 && c2 >= 0 && r2 < h as i32 && c2 < w as i32 {
+                        nbrs[idx(r as usize, c as usize)].push(idx(r2 as usize, c2 as usize));
+                    }
+                }
+            }
+        }
+        let edges: Vec<(usize, usize)> = if closed {
+            vec![(idx(1, w - 2), idx(3, w - 1)), (idx(1, 1), idx(0, 3))]
+        } else {
+            vec![(idx(0, 0), idx(2, 1)), (idx(1, 1), idx(0, 3))]
+        };
+        let mut req = vec![Vec::new(); n];
+        for &(a, b) in &edges {
+            req[a].push(b);
+            req[b].push(a);
+        }
+        let mut rng = knights_tour::solve::rng_from_seed(seed);
+        for _attempt in 0..100_000 {
+            let start = if closed {
+                idx(1, 1)
+            } else {
+                let mut starts: Vec<usize> = (0..n)
+                    .filter(|&i| (i / w + i % w).is_multiple_of(2))
+                    .collect();
+                starts.shuffle(&mut rng);
+                starts[0]
+            };
+            let mut s = Search {
+                n,
+                closed,
+                nbrs: nbrs.clone(),
+                req: req.clone(),
+                visited: vec![false; n],
+                path: vec![start],
+                budget: 20_000,
+                rng: knights_tour::solve::rng_from_seed(rng.random()),
+            };
+            s.visited[start] = true;
+            if s.dfs() {
+                return Some(s.path.iter().map(|&x| x as u8).collect());
+            }
+        }
+        None
+    }
+}
+
+#[test]
+#[ignore = "regenerates src/solve/construct/tiles.rs; run by hand"]
+fn generate_tiles() {
+    use std::fmt::Write as _;
+    let mut out = String::new();
+    out.push_str(
+        "//! Base tiles, generated by `cargo test --test construct -- --ignored generate_tiles`.\n\
+         //! Every one is re-checked move by move by the module's tests.\n\n\
+         use super::Tile;\n\n\
+         /// One tour per tile size: closed tours for sizes with an even side, open ones for\n\
+         /// odd x odd sizes.\n\
+         pub(super) const TILES: &[Tile] = &[\n",
+    );
+    for h in 5..=12usize {
+        for w in 5..=12usize {
+            let order = tilegen::find(h, w, (h * 100 + w) as u64)
+                .unwrap_or_else(|| panic!("no tile {h}x{w}"));
+            eprintln!("found {h}x{w}");
+            let list: Vec<String> = order.iter().map(|x| x.to_string()).collect();
+            writeln!(
+                out,
+                "    Tile {{\n        rows: {h},\n        cols: {w},\n        order: &[{}],\n    }},",
+                list.join(", ")
+            )
+            .unwrap();
+        }
+    }
+    out.push_str("];\n");
+    std::fs::write(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/src/solve/construct/tiles.rs"),
+        out,
+    )
+    .unwrap();
+}
+
+/// Schwenk's theorem, restated here so the test does not lean on the code it checks.
+fn schwenk_closed(r: u32, c: u32) -> bool {
+    let (m, n) = (r.min(c), r.max(c));
+    !(m % 2 == 1 && n % 2 == 1 || m <= 2 || m == 4 || (m == 3 && matches!(n, 4 | 6 | 8)))
+}
+
+#[test]
+fn every_board_from_5_to_40_gets_a_tour() {
+    for r in 5..=40 {
+        for c in 5..=40 {
+            let board = Board::new(r, c).unwrap();
+            if schwenk_closed(r, c) {
+                let tour = construct::closed_tour(board).unwrap_or_else(|| panic!("{board}"));
+                assert_eq!(tour.check(), Ok(()), "{board}");
+                assert!(tour.is_closed(), "{board}");
+            } else {
+                assert!(construct::closed_tour(board).is_none(), "{board}");
+                assert!(construct::closed_successors(board).is_none(), "{board}");
+                let tour = construct::open_tour(board).unwrap_or_else(|| panic!("{board}"));
+                assert_eq!(tour.check(), Ok(()), "{board}");
+                assert!(tour.is_complete(), "{board}");
+            }
+        }
+    }
+}
+
+#[test]
+fn successor_arrays_are_one_cycle() {
+    for (r, c) in [(6, 6), (12, 17), (33, 8)] {
+        let board = Board::new(r, c).unwrap();
+        let succ = construct::closed_successors(board).unwrap();
+        let tour = construct::closed_tour(board).unwrap();
+        let idx = tour.indices();
+        for (k, &sq) in idx.iter().enumerate() {
+            assert_eq!(succ[sq as usize], idx[(k + 1) % idx.len()]);
+        }
+    }
+}
+
+#[test]
+fn large_boards() {
+    for (r, c) in [(200, 200), (199, 200), (200, 201), (201, 199), (5, 3001)] {
+        let board = Board::new(r, c).unwrap();
+        let tour = construct::open_tour(board).unwrap();
+        assert_eq!(tour.check(), Ok(()), "{board}");
+        assert!(tour.is_complete());
+        assert_eq!(tour.is_closed(), schwenk_closed(r, c), "{board}");
+    }
+}
+
+#[test]
+fn huge_boards() {
+    for (r, c) in [
+        (1000, 1000),
+        (999, 1000),
+        (1000, 1001),
+        (1001, 1001),
+        (999, 1003),
+    ] {
+        let board = Board::new(r, c).unwrap();
+        let tour = construct::open_tour(board).unwrap();
+        assert_eq!(tour.check(), Ok(()), "{board}");
+        assert!(tour.is_complete());
+        assert_eq!(tour.is_closed(), schwenk_closed(r, c), "{board}");
+    }
+}
+
+#[test]
+fn numbering_matches_solve() {
+    let board = Board::new(15, 22).unwrap();
+    let mut req = Request::open(board);
+    req.start = Some(Square::new(9, 13));
+    let tour = construct::solve(&req).unwrap();
+    assert!(req.is_satisfied_by(&tour));
+    assert_eq!(construct::numbering(&req).unwrap(), tour.numbering());
+}
+
+#[test]
+fn odd_boards_honour_an_end_of_the_path_only() {
+    let board = Board::new(11, 13).unwrap();
+    let tour = construct::open_tour(board).unwrap();
+    let (a, b) = (tour.start().unwrap(), tour.end().unwrap());
+    for (start, end) in [(a, b), (b, a)] {
+        let mut req = Request::open(board);
+        req.start = Some(start);
+        req.end = Some(end);
+        assert!(req.is_satisfied_by(&construct::solve(&req).unwrap()));
+    }
+    let mut closed = Request::open(board);
+    closed.closed = true;
+    assert!(construct::solve(&closed).is_none());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn closed_tours_start_anywhere(r in 5u32..30, c in 5u32..30, sr in 0u32..30, sc in 0u32..30, closed: bool, back: bool) {
+        prop_assume!(r.is_multiple_of(2) || c.is_multiple_of(2));
+        let board = Board::new(r, c).unwrap();
+        let mut req = Request::open(board);
+        req.closed = closed;
+        let start = Square::new(sr % r, sc % c);
+        req.start = Some(start);
+        if back {
+            // Ask for the cycle walked so that it ends on the start's constructed successor.
+            let succ = construct::closed_successors(board).unwrap();
+            req.end = Some(board.square_at(succ[board.index(start) as usize]));
+        }
+        let tour = construct::solve(&req).unwrap();
+        prop_assert!(req.is_satisfied_by(&tour));
+        prop_assert!(tour.is_closed());
+        prop_assert_eq!(construct::numbering(&req).unwrap(), tour.numbering());
+    }
+}
