@@ -1,173 +1,8 @@
-//! Tests of the linear-time construction, plus the (ignored) generator of its base tiles.
+//! Tests of the linear-time construction: every board it covers, re-checked move by move.
 
 use knights_tour::board::{Board, Square};
 use knights_tour::solve::{construct, Request};
 use proptest::prelude::*;
-
-mod tilegen {
-    //! Depth-first search for the base tiles, with Warnsdorff ordering, required edges and
-    //! random restarts. Run `cargo test --test construct -- --ignored generate_tiles` to
-    //! rewrite `src/solve/construct/tiles.rs`.
-
-    use rand::seq::SliceRandom;
-    use rand::Rng as _;
-
-    struct Search {
-        n: usize,
-        closed: bool,
-        nbrs: Vec<Vec<usize>>,
-        req: Vec<Vec<usize>>,
-        visited: Vec<bool>,
-        path: Vec<usize>,
-        budget: u64,
-        rng: knights_tour::solve::Rng,
-    }
-
-    impl Search {
-        fn allowed(&self, u: usize, v: usize) -> bool {
-            self.req[v].iter().all(|&w| {
-                w == u
-                    || !self.visited[w]
-                    || (self.closed && w == self.path[0] && self.path.len() + 1 == self.n)
-            })
-        }
-
-        fn dfs(&mut self) -> bool {
-            let u = *self.path.last().unwrap();
-            if self.path.len() == self.n {
-                return !self.closed || self.nbrs[u].contains(&self.path[0]);
-            }
-            if self.budget == 0 {
-                return false;
-            }
-            self.budget -= 1;
-            let prev = (self.path.len() >= 2).then(|| self.path[self.path.len() - 2]);
-            let forced: Vec<usize> = self.req[u]
-                .iter()
-                .copied()
-                .filter(|&v| Some(v) != prev && !(self.closed && v == self.path[0]))
-                .collect();
-            if forced.len() > 1 {
-                return false;
-            }
-            let mut cands: Vec<(usize, u32, usize)> = Vec::new();
-            let pool: Vec<usize> = if forced.len() == 1 {
-                forced
-            } else {
-                self.nbrs[u].clone()
-            };
-            for v in pool {
-                if self.visited[v] || !self.allowed(u, v) {
-                    continue;
-                }
-                let deg = self.nbrs[v].iter().filter(|&&x| !self.visited[x]).count();
-                cands.push((deg, self.rng.random(), v));
-            }
-            cands.sort();
-            for (_, _, v) in cands {
-                self.visited[v] = true;
-                self.path.push(v);
-                if self.dfs() {
-                    return true;
-                }
-                self.path.pop();
-                self.visited[v] = false;
-            }
-            false
-        }
-    }
-
-    /// A tour of the `h x w` tile (closed unless both sides are odd) containing the required
-    /// join edges, as local indices in move order.
-    pub fn find(h: usize, w: usize, seed: u64) -> Option<Vec<u8>> {
-        let n = h * w;
-        let closed = (h * w).is_multiple_of(2);
-        let idx = |r: usize, c: usize| r * w + c;
-        let mut nbrs = vec![Vec::new(); n];
-        for r in 0..h as i32 {
-            for c in 0..w as i32 {
-                for (dr, dc) in knights_tour::board::KNIGHT_MOVES {
-                    let (r2, c2) = (r + dr, c + dc);
-                    if r2 >= 0 && c2 >= 0 && r2 < h as i32 && c2 < w as i32 {
-                        nbrs[idx(r as usize, c as usize)].push(idx(r2 as usize, c2 as usize));
-                    }
-                }
-            }
-        }
-        let edges: Vec<(usize, usize)> = if closed {
-            vec![(idx(1, w - 2), idx(3, w - 1)), (idx(1, 1), idx(0, 3))]
-        } else {
-            vec![(idx(0, 0), idx(2, 1)), (idx(1, 1), idx(0, 3))]
-        };
-        let mut req = vec![Vec::new(); n];
-        for &(a, b) in &edges {
-            req[a].push(b);
-            req[b].push(a);
-        }
-        let mut rng = knights_tour::solve::rng_from_seed(seed);
-        for _attempt in 0..100_000 {
-            let start = if closed {
-                idx(1, 1)
-            } else {
-                let mut starts: Vec<usize> = (0..n)
-                    .filter(|&i| (i / w + i % w).is_multiple_of(2))
-                    .collect();
-                starts.shuffle(&mut rng);
-                starts[0]
-            };
-            let mut s = Search {
-                n,
-                closed,
-                nbrs: nbrs.clone(),
-                req: req.clone(),
-                visited: vec![false; n],
-                path: vec![start],
-                budget: 20_000,
-                rng: knights_tour::solve::rng_from_seed(rng.random()),
-            };
-            s.visited[start] = true;
-            if s.dfs() {
-                return Some(s.path.iter().map(|&x| x as u8).collect());
-            }
-        }
-        None
-    }
-}
-
-#[test]
-#[ignore = "regenerates src/solve/construct/tiles.rs; run by hand"]
-fn generate_tiles() {
-    use std::fmt::Write as _;
-    let mut out = String::new();
-    out.push_str(
-        "//! Base tiles, generated by `cargo test --test construct -- --ignored generate_tiles`.\n\
-         //! Every one is re-checked move by move by the module's tests.\n\n\
-         use super::Tile;\n\n\
-         /// One tour per tile size: closed tours for sizes with an even side, open ones for\n\
-         /// odd x odd sizes.\n\
-         pub(super) const TILES: &[Tile] = &[\n",
-    );
-    for h in 5..=12usize {
-        for w in 5..=12usize {
-            let order = tilegen::find(h, w, (h * 100 + w) as u64)
-                .unwrap_or_else(|| panic!("no tile {h}x{w}"));
-            eprintln!("found {h}x{w}");
-            let list: Vec<String> = order.iter().map(|x| x.to_string()).collect();
-            writeln!(
-                out,
-                "    Tile {{\n        rows: {h},\n        cols: {w},\n        order: &[{}],\n    }},",
-                list.join(", ")
-            )
-            .unwrap();
-        }
-    }
-    out.push_str("];\n");
-    std::fs::write(
-        concat!(env!("CARGO_MANIFEST_DIR"), "/src/solve/construct/tiles.rs"),
-        out,
-    )
-    .unwrap();
-}
 
 /// Schwenk's theorem, restated here so the test does not lean on the code it checks.
 fn schwenk_closed(r: u32, c: u32) -> bool {
@@ -282,5 +117,32 @@ proptest! {
         prop_assert!(req.is_satisfied_by(&tour));
         prop_assert!(tour.is_closed());
         prop_assert_eq!(construct::numbering(&req).unwrap(), tour.numbering());
+    }
+}
+
+#[test]
+fn odd_boards_start_on_every_corner_coloured_square() {
+    for (r, c) in [
+        (5, 5),
+        (5, 7),
+        (7, 7),
+        (9, 9),
+        (11, 13),
+        (13, 13),
+        (15, 17),
+        (25, 19),
+    ] {
+        let board = Board::new(r, c).unwrap();
+        for sq in board.squares() {
+            let s = construct::successors_starting_at(board, sq);
+            if !sq.is_corner_colour() {
+                assert!(s.is_none(), "{board} {sq:?}");
+                continue;
+            }
+            let tour = s.unwrap_or_else(|| panic!("{board} from {sq:?}")).to_tour();
+            assert_eq!(tour.check(), Ok(()), "{board} {sq:?}");
+            assert!(tour.is_complete());
+            assert_eq!(tour.start(), Some(sq));
+        }
     }
 }

@@ -20,8 +20,9 @@
 //! so that they also hold `(1, w-2)-(3, w-1)` and `(1, 1)-(0, 3)`. Successors only run one way,
 //! so a block's tour is reversed where the join needs it; which way is decided before filling.
 
+use super::search::{self, Goal};
 use super::tiles::TILES;
-use super::{Tile, END};
+use super::END;
 
 /// Block sides for a board side `len`: mostly 8, with one block of 5..=12 to make up the rest,
 /// placed last. `None` below 5 (no blocks that small).
@@ -59,18 +60,17 @@ struct Prepared {
 }
 
 impl Prepared {
-    fn new(tile: &Tile, board_cols: u32) -> Prepared {
-        let (rows, cols) = (u32::from(tile.rows), u32::from(tile.cols));
-        let n = tile.order.len();
+    fn new(rows: u32, cols: u32, order: &[u8], board_cols: u32) -> Prepared {
+        let n = order.len();
         let closed = (rows * cols).is_multiple_of(2);
         let mut succ = vec![u8::MAX; n];
         let mut pred = vec![u8::MAX; n];
         for i in 0..n {
-            let a = tile.order[i];
+            let a = order[i];
             let b = if i + 1 < n {
-                tile.order[i + 1]
+                order[i + 1]
             } else if closed {
-                tile.order[0]
+                order[0]
             } else {
                 continue;
             };
@@ -91,8 +91,8 @@ impl Prepared {
             rows,
             cols,
             succ,
-            first: u32::from(tile.order[0]),
-            last: u32::from(tile.order[n - 1]),
+            first: u32::from(order[0]),
+            last: u32::from(order[n - 1]),
             deltas: [fwd, rev],
         }
     }
@@ -132,7 +132,7 @@ impl Kit {
                 tiles[key] = TILES
                     .iter()
                     .find(|t| u32::from(t.rows) == h && u32::from(t.cols) == w)
-                    .map(|t| Prepared::new(t, board_cols));
+                    .map(|t| Prepared::new(h, w, t.order, board_cols));
             }
         }
         Kit { tiles }
@@ -179,13 +179,149 @@ fn join(succ: &mut [u32], p: usize, q: usize, s: usize, t: usize) {
     }
 }
 
-/// The successor array of a tour of a `rows x cols` board (both at least 5) and its first
-/// square: a closed tour unless both sides are odd, then an open one ending where
-/// `succ[end] == END`. `None` if a needed tile is missing.
-pub(super) fn build(rows: u32, cols: u32) -> Option<(u32, Vec<u32>)> {
-    let row_parts = parts(rows)?;
-    let col_parts = parts(cols)?;
-    let kit = Kit::new(&row_parts, &col_parts, cols);
+/// How the board is cut: block sides down and across, and where the one odd x odd block of an
+/// odd x odd board sits, with its own tile.
+pub(super) struct Layout {
+    row_parts: Vec<u32>,
+    col_parts: Vec<u32>,
+    odd: Option<(usize, usize, Prepared)>,
+}
+
+impl Layout {
+    /// The default cut: blocks of 8 with the odd-sized ones last, hard-coded tiles only.
+    pub(super) fn standard(rows: u32, cols: u32) -> Option<Layout> {
+        let row_parts = parts(rows)?;
+        let col_parts = parts(cols)?;
+        let odd = if rows % 2 == 1 && cols % 2 == 1 {
+            let (h, w) = (
+                row_parts[row_parts.len() - 1],
+                col_parts[col_parts.len() - 1],
+            );
+            let tile = TILES
+                .iter()
+                .find(|t| u32::from(t.rows) == h && u32::from(t.cols) == w)?;
+            let prepared = Prepared::new(h, w, tile.order, cols);
+            Some((row_parts.len() - 1, col_parts.len() - 1, prepared))
+        } else {
+            None
+        };
+        Some(Layout {
+            row_parts,
+            col_parts,
+            odd,
+        })
+    }
+
+    /// A cut of an odd x odd board whose odd block holds `start` (a corner-coloured square),
+    /// with a tile searched to begin there; `None` if no tried cut gives one.
+    pub(super) fn starting_at(rows: u32, cols: u32, start: (u32, u32)) -> Option<Layout> {
+        let row_options = odd_cuts(rows, start.0);
+        let col_options = odd_cuts(cols, start.1);
+        let mut combos: Vec<(usize, usize)> = (0..row_options.len())
+            .flat_map(|i| (0..col_options.len()).map(move |j| (i, j)))
+            .collect();
+        combos.sort_by_key(|&(i, j)| (i + j, i));
+        for (i, j) in combos {
+            let (row_parts, bi) = &row_options[i];
+            let (col_parts, bj) = &col_options[j];
+            let (h, w) = (row_parts[*bi], col_parts[*bj]);
+            let local = |r: u32, c: u32| (r * w + c) as usize;
+            let r0: u32 = row_parts[..*bi].iter().sum();
+            let c0: u32 = col_parts[..*bj].iter().sum();
+            let mut edges = Vec::new();
+            if *bj > 0 {
+                edges.push((local(0, 0), local(2, 1)));
+            }
+            if *bj + 1 < col_parts.len() {
+                edges.push((local(1, w - 2), local(3, w - 1)));
+            }
+            if *bj == 0 && *bi > 0 {
+                edges.push((local(1, 1), local(0, 3)));
+            }
+            if *bj == 0 && *bi + 1 < row_parts.len() {
+                edges.push((local(h - 1, 0), local(h - 2, 2)));
+            }
+            let goal = Goal {
+                rows: h as usize,
+                cols: w as usize,
+                start: local(start.0 - r0, start.1 - c0),
+                edges: &edges,
+                closed: false,
+            };
+            if let Some(order) = search::find(&goal, u64::from(h * 16 + w), 20, 20_000) {
+                let prepared = Prepared::new(h, w, &order, cols);
+                return Some(Layout {
+                    row_parts: row_parts.clone(),
+                    col_parts: col_parts.clone(),
+                    odd: Some((*bi, *bj, prepared)),
+                });
+            }
+        }
+        None
+    }
+}
+
+/// Ways to cut an odd side `len` so that the odd part (5, 7, 9 or 11) covers position `s`:
+/// the parts and the odd part's index, the most central placement of `s` first.
+fn odd_cuts(len: u32, s: u32) -> Vec<(Vec<u32>, usize)> {
+    let even_ok = |x: u32| x == 0 || (x >= 6 && x.is_multiple_of(2));
+    let mut found: Vec<(u32, Vec<u32>, usize)> = Vec::new();
+    for o in [7u32, 9, 5, 11] {
+        if o > len {
+            continue;
+        }
+        for p in (s + 1).saturating_sub(o)..=s.min(len - o) {
+            let q = len - p - o;
+            if !even_ok(p) || !even_ok(q) {
+                continue;
+            }
+            let mut cut = if p == 0 {
+                Vec::new()
+            } else {
+                parts(p).unwrap_or_default()
+            };
+            let at = cut.len();
+            cut.push(o);
+            if q > 0 {
+                cut.extend(parts(q).unwrap_or_default());
+            }
+            let off_centre = (2 * (s - p) + 1).abs_diff(o);
+            found.push((off_centre, cut, at));
+        }
+    }
+    found.sort_by_key(|f| f.0);
+    found
+        .into_iter()
+        .map(|(_, cut, at)| (cut, at))
+        .take(6)
+        .collect()
+}
+
+/// The successor array of a tour of a `rows x cols` board (both at least 5) cut as `layout`,
+/// and its first square: a closed tour unless both sides are odd, then an open one that starts
+/// and ends in the odd block, ending where `succ[end] == END`. `None` if a tile is missing.
+pub(super) fn build(rows: u32, cols: u32, layout: &Layout) -> Option<(u32, Vec<u32>)> {
+    let (row_parts, col_parts) = (&layout.row_parts, &layout.col_parts);
+    let kit = Kit::new(row_parts, col_parts, cols);
+    let tile_at = |i: usize, j: usize| -> Option<&Prepared> {
+        match &layout.odd {
+            Some((oi, oj, t)) if (*oi, *oj) == (i, j) => Some(t),
+            _ => kit.get(row_parts[i], col_parts[j]),
+        }
+    };
+    // Walk the tree from the top-left block to the odd block, so the whole tour can be turned
+    // to run that block's path forwards (from its first square).
+    let mut root_rev = false;
+    if let Some((oi, oj, _)) = &layout.odd {
+        let mut rev = false;
+        for i in 1..=*oi {
+            rev = rev_below(tile_at(i - 1, 0)?, rev, tile_at(i, 0)?);
+        }
+        for j in 1..=*oj {
+            rev = rev_right(tile_at(*oi, j - 1)?, rev, tile_at(*oi, j)?);
+        }
+        root_rev = rev;
+    }
     let n = rows as usize * cols as usize;
     let c = cols as usize;
     let mut succ = vec![0u32; n];
@@ -201,12 +337,12 @@ pub(super) fn build(rows: u32, cols: u32) -> Option<(u32, Vec<u32>)> {
     let mut prev_first: Option<(&Prepared, bool)> = None;
     let mut start = 0u32;
     let mut r0 = 0u32;
-    for &h in &row_parts {
+    for (i, &h) in row_parts.iter().enumerate() {
         blocks.clear();
-        for (j, &w) in col_parts.iter().enumerate() {
-            let tile = kit.get(h, w)?;
+        for j in 0..col_parts.len() {
+            let tile = tile_at(i, j)?;
             let rev = match (j, prev_first) {
-                (0, None) => false,
+                (0, None) => root_rev,
                 (0, Some((p, rev_p))) => rev_below(p, rev_p, tile),
                 _ => {
                     let (a, rev_a) = blocks[j - 1];
@@ -216,18 +352,14 @@ pub(super) fn build(rows: u32, cols: u32) -> Option<(u32, Vec<u32>)> {
             blocks.push((tile, rev));
         }
         fill_strip(&mut succ, c, r0, &col_starts, &blocks);
-        // The one odd x odd block (bottom-right) holds the path's ends.
-        let (last_tile, last_rev) = blocks[blocks.len() - 1];
-        if (last_tile.rows * last_tile.cols) % 2 == 1 {
-            let (first, last) = if last_rev {
-                (last_tile.last, last_tile.first)
-            } else {
-                (last_tile.first, last_tile.last)
-            };
-            let c0 = col_starts[col_starts.len() - 1];
-            let global = |l: u32| (r0 + l / last_tile.cols) * cols + c0 + l % last_tile.cols;
-            start = global(first);
-            succ[global(last) as usize] = END;
+        if let Some((oi, oj, odd)) = &layout.odd {
+            if *oi == i {
+                debug_assert!(!blocks[*oj].1, "the odd block runs forwards");
+                let c0 = col_starts[*oj];
+                let global = |l: u32| (r0 + l / odd.cols) * cols + c0 + l % odd.cols;
+                start = global(odd.first);
+                succ[global(odd.last) as usize] = END;
+            }
         }
         let at = |row: u32, col: u32| row as usize * c + col as usize;
         if prev_first.is_some() {

@@ -24,9 +24,10 @@
 //! ```
 
 mod fill;
+mod search;
 mod tiles;
 
-use crate::board::Board;
+use crate::board::{Board, Square};
 use crate::solve::Request;
 use crate::tour::Tour;
 
@@ -127,12 +128,54 @@ pub fn successors(board: Board) -> Option<Successors> {
     if !constructible(board, false) {
         return None;
     }
-    let (start, next) = fill::build(rows, cols)?;
+    let (start, next) = fill::build(rows, cols, &fill::Layout::standard(rows, cols)?)?;
     Some(Successors {
         board,
         start,
         next,
         closed: rows.is_multiple_of(2) || cols.is_multiple_of(2),
+    })
+}
+
+/// Like [`successors`], but the tour starts on `start`: a closed tour is simply started there;
+/// on an odd x odd board the cut into blocks is chosen so that the odd block holds `start`, and
+/// that block's path is searched (a small, seeded, deterministic search) to begin on it. `None`
+/// if `start` is off the corners' colour of an odd x odd board (no tour starts there), or
+/// where [`successors`] gives none.
+///
+/// ```
+/// use knights_tour::board::{Board, Square};
+/// use knights_tour::solve::construct;
+/// let board = Board::new(21, 23).unwrap();
+/// let s = construct::successors_starting_at(board, Square::new(10, 4)).unwrap();
+/// let tour = s.to_tour();
+/// assert_eq!(tour.start(), Some(Square::new(10, 4)));
+/// assert!(tour.is_complete() && tour.check().is_ok());
+/// assert!(construct::successors_starting_at(board, Square::new(10, 5)).is_none());
+/// ```
+pub fn successors_starting_at(board: Board, start: Square) -> Option<Successors> {
+    if !board.contains(start) {
+        return None;
+    }
+    let (rows, cols) = (board.rows(), board.cols());
+    if rows.is_multiple_of(2) || cols.is_multiple_of(2) || rows < 5 || cols < 5 {
+        let mut s = successors(board)?;
+        if s.closed {
+            s.start = board.index(start);
+            return Some(s);
+        }
+        return (s.start == board.index(start)).then_some(s);
+    }
+    if !start.is_corner_colour() {
+        return None;
+    }
+    let layout = fill::Layout::starting_at(rows, cols, (start.row, start.col))?;
+    let (first, next) = fill::build(rows, cols, &layout)?;
+    Some(Successors {
+        board,
+        start: first,
+        next,
+        closed: false,
     })
 }
 
@@ -170,8 +213,9 @@ pub fn open_tour(board: Board) -> Option<Tour> {
 }
 
 /// A tour meeting `req`, if the constructed one can be made to: a closed tour is started at
-/// `req.start` (or just after `req.end`) in either direction; an open tour may be walked either
-/// way. Other constraints are checked, never searched for: `None` when they do not hold.
+/// `req.start` (or just after `req.end`) in either direction; an odd x odd board's open tour is
+/// built to start on `req.start` (or on `req.end`, then walked backwards). Other constraints
+/// are checked, never searched for: `None` when they do not hold.
 ///
 /// ```
 /// use knights_tour::board::{Board, Square};
@@ -205,7 +249,25 @@ pub fn solve(req: &Request) -> Option<Tour> {
 /// ```
 pub fn numbering(req: &Request) -> Option<Vec<u32>> {
     let board = req.board;
-    let mut tour = successors(board)?;
+    let tour = match (req.start, req.end) {
+        (Some(s), _) => successors_starting_at(board, s),
+        // An open tour ending on `end` is one starting there, walked backwards.
+        (None, Some(e)) => successors_starting_at(board, e),
+        (None, None) => successors(board),
+    }?;
+    let open_with_both_ends = !tour.closed && req.start.is_some() && req.end.is_some();
+    number_to_fit(req, tour).or_else(|| {
+        // Both ends fixed on an odd board: the standard tour may happen to fit.
+        open_with_both_ends
+            .then(|| successors(board))
+            .flatten()
+            .and_then(|t| number_to_fit(req, t))
+    })
+}
+
+/// Number `tour` from the start or end `req` fixes, in whichever direction meets `req`.
+fn number_to_fit(req: &Request, mut tour: Successors) -> Option<Vec<u32>> {
+    let board = req.board;
     if req.closed && !tour.closed {
         return None;
     }
