@@ -45,7 +45,15 @@ fn successor_arrays_are_one_cycle() {
 
 #[test]
 fn large_boards() {
-    for (r, c) in [(200, 200), (199, 200), (200, 201), (201, 199), (5, 3001)] {
+    for (r, c) in [
+        (200, 200),
+        (199, 200),
+        (200, 201),
+        (201, 199),
+        (5, 3001),
+        (3, 20001),
+        (20001, 3),
+    ] {
         let board = Board::new(r, c).unwrap();
         let tour = construct::open_tour(board).unwrap();
         assert_eq!(tour.check(), Ok(()), "{board}");
@@ -143,6 +151,35 @@ fn odd_boards_start_on_every_corner_coloured_square() {
             assert_eq!(tour.check(), Ok(()), "{board} {sq:?}");
             assert!(tour.is_complete());
             assert_eq!(tour.start(), Some(sq));
+        }
+    }
+}
+
+/// Open tours exist on boards with a short side of 3 exactly when: 3 x 4, 3 x n for n >= 7
+/// (Cull & De Curtins; Conrad et al.); none with a short side of 1 or 2 (but 1 x 1).
+fn thin_open_exists(short: u32, long: u32) -> bool {
+    short == 3 && (long == 4 || long >= 7)
+}
+
+#[test]
+fn boards_1_to_3_high_get_open_tours_where_they_exist() {
+    for short in 1..=3u32 {
+        for long in short..=70 {
+            for (r, c) in [(short, long), (long, short)] {
+                let board = Board::new(r, c).unwrap();
+                let tour = construct::open_tour(board);
+                if short == 1 && long == 1 {
+                    continue;
+                }
+                if !thin_open_exists(short, long) {
+                    assert!(tour.is_none(), "{board}");
+                    continue;
+                }
+                let tour = tour.unwrap_or_else(|| panic!("{board}"));
+                assert_eq!(tour.check(), Ok(()), "{board}");
+                assert!(tour.is_complete(), "{board}");
+                assert!(construct::closed_tour(board).is_none(), "{board}");
+            }
         }
     }
 }

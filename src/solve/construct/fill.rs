@@ -247,6 +247,7 @@ impl Layout {
                 start: local(start.0 - r0, start.1 - c0),
                 edges: &edges,
                 closed: false,
+                ends: None,
             };
             if let Some(order) = search::find(&goal, u64::from(h * 16 + w), 20, 20_000) {
                 let prepared = Prepared::new(h, w, &order, cols);

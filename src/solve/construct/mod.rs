@@ -11,8 +11,10 @@
 //! - every board with both sides odd and at least 5: an **open** tour, whose ends lie in the
 //!   bottom-right block (both on the corners' colour, as they must be);
 //! - the 1 x 1 board (a single move);
-//! - nothing else: boards with a side below 5 (3 x n, 4 x n, ...) return `None`; a caller
-//!   wanting them falls back to a search.
+//! - boards 3 squares wide: an **open** tour for 3 x 4 and 3 x n, n >= 7 (all that have one),
+//!   by chaining searched strip paths ([`thin`](self));
+//! - nothing else: 4 x n boards and closed tours of 3 x n boards (n even, at least 10) return
+//!   `None`; a caller wanting them falls back to a search.
 //!
 //! ```
 //! use knights_tour::board::Board;
@@ -25,6 +27,7 @@
 
 mod fill;
 mod search;
+mod thin;
 mod tiles;
 
 use crate::board::{Board, Square};
@@ -99,14 +102,20 @@ impl Successors {
 /// ```
 pub fn constructible(board: Board, closed: bool) -> bool {
     let (r, c) = (board.rows(), board.cols());
-    if r < 5 || c < 5 {
-        return !closed && r == 1 && c == 1;
+    let (short, long) = (r.min(c), r.max(c));
+    if short < 5 {
+        let open = match short {
+            1 => long == 1,
+            3 => long == 4 || long >= 7,
+            _ => false,
+        };
+        return !closed && open;
     }
     !closed || r.is_multiple_of(2) || c.is_multiple_of(2)
 }
 
 /// A tour of `board` as successors: closed where the construction can make one, else open
-/// (odd x odd boards, 1 x 1); `None` where it cannot (a side below 5).
+/// (odd x odd boards, 3 x n, 1 x 1); `None` where it cannot (4 x n, boards without tours).
 ///
 /// ```
 /// use knights_tour::board::Board;
@@ -128,6 +137,15 @@ pub fn successors(board: Board) -> Option<Successors> {
     if !constructible(board, false) {
         return None;
     }
+    if rows < 5 || cols < 5 {
+        let (start, next) = thin_open(rows, cols)?;
+        return Some(Successors {
+            board,
+            start,
+            next,
+            closed: false,
+        });
+    }
     let (start, next) = fill::build(rows, cols, &fill::Layout::standard(rows, cols)?)?;
     Some(Successors {
         board,
@@ -135,6 +153,23 @@ pub fn successors(board: Board) -> Option<Successors> {
         next,
         closed: rows.is_multiple_of(2) || cols.is_multiple_of(2),
     })
+}
+
+/// An open tour of a board 3 squares on its short side, built along its long side.
+fn thin_open(rows: u32, cols: u32) -> Option<(u32, Vec<u32>)> {
+    if rows <= cols {
+        return thin::open(rows, cols);
+    }
+    // Build on the board turned a quarter, then map square (r, c) there to (c, r) here.
+    let (start, next_t) = thin::open(cols, rows)?;
+    let here = |t: u32| (t % rows) * cols + t / rows;
+    let mut next = vec![END; next_t.len()];
+    for (t, &nt) in next_t.iter().enumerate() {
+        if nt != END {
+            next[here(t as u32) as usize] = here(nt);
+        }
+    }
+    Some((here(start), next))
 }
 
 /// Like [`successors`], but the tour starts on `start`: a closed tour is simply started there;
@@ -207,7 +242,7 @@ pub fn closed_tour(board: Board) -> Option<Tour> {
 }
 
 /// A closed tour where there is one, else an open tour (odd x odd boards, 1 x 1); `None` where
-/// the construction does not reach (a side below 5).
+/// the construction does not reach (4 x n boards, boards without tours).
 pub fn open_tour(board: Board) -> Option<Tour> {
     Some(successors(board)?.to_tour())
 }

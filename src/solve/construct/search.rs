@@ -22,11 +22,14 @@ pub(super) struct Goal<'a> {
     pub edges: &'a [(usize, usize)],
     /// Whether the tour must be closed.
     pub closed: bool,
+    /// Squares an open tour may end on (`None`: any).
+    pub ends: Option<&'a [usize]>,
 }
 
-struct Dfs {
+struct Dfs<'a> {
     n: usize,
     closed: bool,
+    ends: Option<&'a [usize]>,
     nbrs: Vec<Vec<usize>>,
     req: Vec<Vec<usize>>,
     visited: Vec<bool>,
@@ -35,7 +38,7 @@ struct Dfs {
     rng: Rng,
 }
 
-impl Dfs {
+impl Dfs<'_> {
     /// Whether entering `v` from `u` keeps every required edge at `v` possible.
     fn allowed(&self, u: usize, v: usize) -> bool {
         self.req[v].iter().all(|&w| {
@@ -50,7 +53,8 @@ impl Dfs {
             return false;
         };
         if self.path.len() == self.n {
-            return !self.closed || self.nbrs[u].contains(&self.path[0]);
+            let end_ok = self.ends.is_none_or(|e| e.contains(&u));
+            return end_ok && (!self.closed || self.nbrs[u].contains(&self.path[0]));
         }
         if self.budget == 0 {
             return false;
@@ -121,6 +125,7 @@ pub(super) fn find(goal: &Goal, seed: u64, attempts: u32, budget: u64) -> Option
         let mut dfs = Dfs {
             n,
             closed: goal.closed,
+            ends: goal.ends,
             nbrs: nbrs.clone(),
             req: req.clone(),
             visited: vec![false; n],
@@ -173,6 +178,7 @@ mod tests {
                             start,
                             edges: &edges,
                             closed,
+                            ends: None,
                         };
                         find(&goal, (h * 100 + w) as u64, 100, 20_000)
                     })
@@ -207,6 +213,7 @@ mod tests {
             start: 12,
             edges: &edges,
             closed: false,
+            ends: None,
         };
         let order = find(&goal, 1, 50, 20_000).unwrap();
         assert_eq!(order[0], 12);
