@@ -1,0 +1,471 @@
+//! Linear-time tour construction for big boards, in the spirit of Parberry (1997).
+//!
+//! The board is cut into blocks of 5..=12 squares a side (mostly 8 x 8); each block gets a
+//! hard-coded base tour ([`tiles`](self) are searched once and re-checked by the tests), copied
+//! into a successor array with an offset, and neighbouring blocks' tours are joined by swapping
+//! two edges per join. The work is a streaming write of 4 bytes a square.
+//!
+//! Coverage:
+//! - every board with both sides at least 5 and at least one side even: a **closed** tour
+//!   (these are exactly Schwenk's closed-tour boards with both sides at least 5);
+//! - every board with both sides odd and at least 5: an **open** tour, whose ends lie in the
+//!   bottom-right block (both on the corners' colour, as they must be);
+//! - the 1 x 1 board (a single move);
+//! - boards 3 squares wide: an **open** tour for 3 x 4 and 3 x n, n >= 7 (all that have one),
+//!   by chaining searched strip paths ([`thin`](self));
+//! - nothing else: 4 x n boards and closed tours of 3 x n boards (n even, at least 10) return
+//!   `None`; a caller wanting them falls back to a search.
+//!
+//! ```
+//! use knights_tour::board::Board;
+//! use knights_tour::solve::construct;
+//! let tour = construct::closed_tour(Board::new(30, 41).unwrap()).unwrap();
+//! assert!(tour.is_closed());
+//! let open = construct::open_tour(Board::new(25, 25).unwrap()).unwrap();
+//! assert!(open.is_complete() && open.check().is_ok());
+//! ```
+
+mod fill;
+mod search;
+mod thin;
+mod tiles;
+
+use crate::board::{Board, Square};
+use crate::solve::Request;
+use crate::tour::Tour;
+
+/// The successor of an open tour's last square.
+pub const END: u32 = u32::MAX;
+
+/// A base tour of a small block, as local square indices (`row * cols + col`) in move order:
+/// closed when the block has an even side, a Hamiltonian path when both sides are odd.
+pub(crate) struct Tile {
+    rows: u8,
+    cols: u8,
+    order: &'static [u8],
+}
+
+/// A tour held as successors: `next[square] = following square`, the compact form the
+/// construction produces (4 bytes a square) and the one huge boards should stay in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Successors {
+    /// The board.
+    pub board: Board,
+    /// The square of move 1 (any square of a closed tour would do; this one was chosen).
+    pub start: u32,
+    /// `next[i]` is the square after `i`; [`END`] after an open tour's last square.
+    pub next: Vec<u32>,
+    /// Whether the tour is closed (then `next` is one cycle through every square).
+    pub closed: bool,
+}
+
+impl Successors {
+    /// The squares in move order from [`Successors::start`] (a second array of 4 bytes a
+    /// square).
+    pub fn to_tour(&self) -> Tour {
+        let n = self.next.len();
+        let mut order = Vec::with_capacity(n);
+        let mut cur = self.start;
+        for _ in 0..n {
+            order.push(cur);
+            cur = self.next[cur as usize];
+        }
+        Tour::from_indices_unchecked(self.board, order)
+    }
+
+    /// Move numbers by square index (from 1), written over the successor array itself so a
+    /// huge board never holds two arrays.
+    pub fn into_numbering(self) -> Vec<u32> {
+        let mut next = self.next;
+        let mut cur = self.start as usize;
+        let n = next.len() as u32;
+        for k in 1..=n {
+            let following = next[cur];
+            next[cur] = k;
+            if k < n {
+                cur = following as usize;
+            }
+        }
+        next
+    }
+}
+
+/// Whether the construction covers `board` (with a closed tour when `closed`).
+///
+/// ```
+/// use knights_tour::board::Board;
+/// use knights_tour::solve::construct::constructible;
+/// assert!(constructible(Board::new(6, 7).unwrap(), true));
+/// assert!(!constructible(Board::new(7, 7).unwrap(), true));
+/// assert!(constructible(Board::new(7, 7).unwrap(), false));
+/// assert!(!constructible(Board::new(4, 9).unwrap(), false));
+/// ```
+pub fn constructible(board: Board, closed: bool) -> bool {
+    let (r, c) = (board.rows(), board.cols());
+    let (short, long) = (r.min(c), r.max(c));
+    if short < 5 {
+        let open = match short {
+            1 => long == 1,
+            3 => long == 4 || long >= 7,
+            _ => false,
+        };
+        return !closed && open;
+    }
+    !closed || r.is_multiple_of(2) || c.is_multiple_of(2)
+}
+
+/// A tour of `board` as successors: closed where the construction can make one, else open
+/// (odd x odd boards, 3 x n, 1 x 1); `None` where it cannot (4 x n, boards without tours).
+///
+/// ```
+/// use knights_tour::board::Board;
+/// use knights_tour::solve::construct;
+/// let s = construct::successors(Board::new(9, 11).unwrap()).unwrap();
+/// assert!(!s.closed);
+/// assert!(s.to_tour().check().is_ok());
+/// ```
+pub fn successors(board: Board) -> Option<Successors> {
+    let (rows, cols) = (board.rows(), board.cols());
+    if rows == 1 && cols == 1 {
+        return Some(Successors {
+            board,
+            start: 0,
+            next: vec![END],
+            closed: false,
+        });
+    }
+    if !constructible(board, false) {
+        return None;
+    }
+    if rows < 5 || cols < 5 {
+        let (start, next) = thin_open(rows, cols)?;
+        return Some(Successors {
+            board,
+            start,
+            next,
+            closed: false,
+        });
+    }
+    let (start, next) = fill::build(rows, cols, &fill::Layout::standard(rows, cols)?)?;
+    Some(Successors {
+        board,
+        start,
+        next,
+        closed: rows.is_multiple_of(2) || cols.is_multiple_of(2),
+    })
+}
+
+/// An open tour of a board 3 squares on its short side, built along its long side.
+fn thin_open(rows: u32, cols: u32) -> Option<(u32, Vec<u32>)> {
+    if rows <= cols {
+        return thin::open(rows, cols);
+    }
+    // Build on the board turned a quarter, then map square (r, c) there to (c, r) here.
+    let (start, next_t) = thin::open(cols, rows)?;
+    let here = |t: u32| (t % rows) * cols + t / rows;
+    let mut next = vec![END; next_t.len()];
+    for (t, &nt) in next_t.iter().enumerate() {
+        if nt != END {
+            next[here(t as u32) as usize] = here(nt);
+        }
+    }
+    Some((here(start), next))
+}
+
+/// Like [`successors`], but the tour starts on `start`: a closed tour is simply started there;
+/// on an odd x odd board the cut into blocks is chosen so that the odd block holds `start`, and
+/// that block's path is searched (a small, seeded, deterministic search) to begin on it. `None`
+/// if `start` is off the corners' colour of an odd x odd board (no tour starts there), or
+/// where [`successors`] gives none.
+///
+/// ```
+/// use knights_tour::board::{Board, Square};
+/// use knights_tour::solve::construct;
+/// let board = Board::new(21, 23).unwrap();
+/// let s = construct::successors_starting_at(board, Square::new(10, 4)).unwrap();
+/// let tour = s.to_tour();
+/// assert_eq!(tour.start(), Some(Square::new(10, 4)));
+/// assert!(tour.is_complete() && tour.check().is_ok());
+/// assert!(construct::successors_starting_at(board, Square::new(10, 5)).is_none());
+/// ```
+pub fn successors_starting_at(board: Board, start: Square) -> Option<Successors> {
+    if !board.contains(start) {
+        return None;
+    }
+    let (rows, cols) = (board.rows(), board.cols());
+    if rows.is_multiple_of(2) || cols.is_multiple_of(2) || rows < 5 || cols < 5 {
+        let mut s = successors(board)?;
+        if s.closed {
+            s.start = board.index(start);
+            return Some(s);
+        }
+        return (s.start == board.index(start)).then_some(s);
+    }
+    if !start.is_corner_colour() {
+        return None;
+    }
+    let layout = fill::Layout::starting_at(rows, cols, (start.row, start.col))?;
+    let (first, next) = fill::build(rows, cols, &layout)?;
+    Some(Successors {
+        board,
+        start: first,
+        next,
+        closed: false,
+    })
+}
+
+/// A closed tour as a successor array (`succ[square] = next square`); `None` if the board has no
+/// closed tour (Schwenk) or a side below 5 (3 x n boards with n even and at least 10 have closed
+/// tours that this construction does not make).
+///
+/// ```
+/// use knights_tour::board::Board;
+/// use knights_tour::solve::construct;
+/// let succ = construct::closed_successors(Board::new(8, 8).unwrap()).unwrap();
+/// assert_eq!(succ.len(), 64);
+/// assert!(construct::closed_successors(Board::new(5, 5).unwrap()).is_none());
+/// ```
+pub fn closed_successors(board: Board) -> Option<Vec<u32>> {
+    if !constructible(board, true) {
+        return None;
+    }
+    successors(board).filter(|s| s.closed).map(|s| s.next)
+}
+
+/// A closed tour of `board` starting on square 0 (the top-left corner), or `None` as for
+/// [`closed_successors`].
+pub fn closed_tour(board: Board) -> Option<Tour> {
+    if !constructible(board, true) {
+        return None;
+    }
+    Some(successors(board)?.to_tour())
+}
+
+/// A closed tour where there is one, else an open tour (odd x odd boards, 1 x 1); `None` where
+/// the construction does not reach (4 x n boards, boards without tours).
+pub fn open_tour(board: Board) -> Option<Tour> {
+    Some(successors(board)?.to_tour())
+}
+
+/// A tour meeting `req`, if the constructed one can be made to: a closed tour is started at
+/// `req.start` (or just after `req.end`) in either direction; an odd x odd board's open tour is
+/// built to start on `req.start` (or on `req.end`, then walked backwards). Other constraints
+/// are checked, never searched for: `None` when they do not hold.
+///
+/// ```
+/// use knights_tour::board::{Board, Square};
+/// use knights_tour::solve::{construct, Request};
+/// let mut req = Request::open(Board::new(10, 10).unwrap());
+/// req.start = Some(Square::new(4, 7));
+/// let tour = construct::solve(&req).unwrap();
+/// assert!(req.is_satisfied_by(&tour));
+/// ```
+pub fn solve(req: &Request) -> Option<Tour> {
+    let numbers = numbering(req)?;
+    let mut order = vec![0u32; numbers.len()];
+    for (square, &k) in numbers.iter().enumerate() {
+        order[k as usize - 1] = square as u32;
+    }
+    Some(Tour::from_indices_unchecked(req.board, order))
+}
+
+/// Move numbers by square index (from 1) of a tour meeting `req`, like [`solve`], built in
+/// place over the successor array: about 4 bytes a square, for boards too big for two arrays.
+///
+/// ```
+/// use knights_tour::board::{Board, Square};
+/// use knights_tour::solve::{construct, Request};
+/// let board = Board::new(8, 8).unwrap();
+/// let mut req = Request::open(board);
+/// req.closed = true;
+/// req.start = Some(Square::new(7, 0));
+/// let numbers = construct::numbering(&req).unwrap();
+/// assert_eq!(numbers[board.index(Square::new(7, 0)) as usize], 1);
+/// ```
+pub fn numbering(req: &Request) -> Option<Vec<u32>> {
+    let board = req.board;
+    let tour = match (req.start, req.end) {
+        (Some(s), _) => successors_starting_at(board, s),
+        // An open tour ending on `end` is one starting there, walked backwards.
+        (None, Some(e)) => successors_starting_at(board, e),
+        (None, None) => successors(board),
+    }?;
+    let open_with_both_ends = !tour.closed && req.start.is_some() && req.end.is_some();
+    number_to_fit(req, tour).or_else(|| {
+        // Both ends fixed on an odd board: the standard tour may happen to fit.
+        open_with_both_ends
+            .then(|| successors(board))
+            .flatten()
+            .and_then(|t| number_to_fit(req, t))
+    })
+}
+
+/// Number `tour` from the start or end `req` fixes, in whichever direction meets `req`.
+fn number_to_fit(req: &Request, mut tour: Successors) -> Option<Vec<u32>> {
+    let board = req.board;
+    if req.closed && !tour.closed {
+        return None;
+    }
+    let n = board.len() as u32;
+    let start = req.start.map(|s| board.index(s));
+    let end = req.end.map(|e| board.index(e));
+    let mut backward_start = tour.start;
+    if tour.closed {
+        // Forward the walk starts at `start`, or just after `end`; backward at `start`, or
+        // just before `end` (reversed, the square before `end` comes right after it).
+        match (start, end) {
+            (Some(s), _) => {
+                tour.start = s;
+                backward_start = s;
+            }
+            (None, Some(e)) => {
+                tour.start = tour.next[e as usize];
+                backward_start = tour.next.iter().position(|&x| x == e)? as u32;
+            }
+            (None, None) => {}
+        }
+    }
+    let closed = tour.closed;
+    let mut numbers = tour.into_numbering();
+    if fits(req, &numbers) {
+        return Some(numbers);
+    }
+    // The same tour walked the other way.
+    if closed {
+        let first = numbers[backward_start as usize];
+        for k in numbers.iter_mut() {
+            // Renumber so `backward_start` is 1 and the walk runs against the old direction.
+            *k = (first + n - *k) % n + 1;
+        }
+    } else {
+        for k in numbers.iter_mut() {
+            *k = n + 1 - *k;
+        }
+    }
+    fits(req, &numbers).then_some(numbers)
+}
+
+/// Whether the numbering meets every fixed square of `req`.
+fn fits(req: &Request, numbers: &[u32]) -> bool {
+    req.all_constraints()
+        .iter()
+        .all(|c| numbers[req.board.index(c.square) as usize] == c.move_number)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::tiles::TILES;
+    use super::*;
+    use crate::board::Square;
+
+    fn local(t: &Tile, r: u32, c: u32) -> u8 {
+        (r * u32::from(t.cols) + c) as u8
+    }
+
+    fn has_edge(t: &Tile, a: u8, b: u8) -> bool {
+        let o = t.order;
+        let n = o.len();
+        let closed = n.is_multiple_of(2);
+        (0..n).any(|i| {
+            let j = i + 1;
+            let next = if j < n {
+                Some(o[j])
+            } else if closed {
+                Some(o[0])
+            } else {
+                None
+            };
+            next.is_some_and(|x| (o[i], x) == (a, b) || (o[i], x) == (b, a))
+        })
+    }
+
+    #[test]
+    fn every_tile_is_a_valid_tour_with_its_join_edges() {
+        let mut seen = std::collections::HashSet::new();
+        for t in TILES {
+            let (h, w) = (u32::from(t.rows), u32::from(t.cols));
+            assert!(seen.insert((h, w)), "duplicate tile {h}x{w}");
+            let board = Board::new(h, w).unwrap();
+            let tour = Tour::from_indices(board, t.order.iter().map(|&x| u32::from(x)).collect())
+                .unwrap_or_else(|e| panic!("tile {h}x{w}: {e}"));
+            assert!(tour.is_complete(), "tile {h}x{w} incomplete");
+            let closed = (h * w).is_multiple_of(2);
+            assert_eq!(tour.is_closed(), closed, "tile {h}x{w} closedness");
+            if closed {
+                assert!(
+                    has_edge(t, local(t, 1, w - 2), local(t, 3, w - 1)),
+                    "{h}x{w}"
+                );
+                assert!(has_edge(t, local(t, 1, 1), local(t, 0, 3)), "{h}x{w}");
+                assert!(has_edge(t, local(t, 0, 0), local(t, 2, 1)), "{h}x{w}");
+                assert!(
+                    has_edge(t, local(t, h - 1, 0), local(t, h - 2, 2)),
+                    "{h}x{w}"
+                );
+            } else {
+                assert!(has_edge(t, local(t, 0, 0), local(t, 2, 1)), "{h}x{w}");
+                assert!(has_edge(t, local(t, 1, 1), local(t, 0, 3)), "{h}x{w}");
+            }
+        }
+        for h in 5..=12 {
+            for w in 5..=12 {
+                assert!(seen.contains(&(h, w)), "missing tile {h}x{w}");
+            }
+        }
+    }
+
+    #[test]
+    fn block_sides_cover_every_length_from_5() {
+        for len in 5..200 {
+            let p = fill::parts(len).unwrap();
+            assert_eq!(p.iter().sum::<u32>(), len);
+            assert!(p.iter().all(|&x| (5..=12).contains(&x)));
+            assert!(p.iter().filter(|&&x| x % 2 == 1).count() <= 1);
+            assert!(p[..p.len() - 1].iter().all(|&x| x.is_multiple_of(2)));
+        }
+        assert!(fill::parts(4).is_none());
+    }
+
+    #[test]
+    fn small_and_odd_boards() {
+        for (r, c) in [(5, 5), (5, 7), (7, 5), (13, 13), (21, 9)] {
+            let board = Board::new(r, c).unwrap();
+            let tour = open_tour(board).unwrap();
+            assert_eq!(tour.check(), Ok(()));
+            assert!(tour.is_complete());
+            assert!(tour.start().unwrap().is_corner_colour());
+            assert!(closed_tour(board).is_none());
+        }
+        let one = open_tour(Board::new(1, 1).unwrap()).unwrap();
+        assert_eq!(one.len(), 1);
+        assert!(open_tour(Board::new(4, 8).unwrap()).is_none());
+    }
+
+    #[test]
+    fn numbering_honours_start_and_end_both_ways() {
+        let board = Board::new(6, 9).unwrap();
+        let succ = closed_successors(board).unwrap();
+        let s = Square::new(2, 5);
+        let after = board.square_at(succ[board.index(s) as usize]);
+        // Ending on the square after `start` means walking the cycle backwards.
+        let req = Request {
+            board,
+            start: Some(s),
+            end: Some(after),
+            closed: true,
+            constraints: Vec::new(),
+        };
+        let tour = solve(&req).unwrap();
+        assert!(req.is_satisfied_by(&tour));
+        let req_end_only = Request {
+            start: None,
+            ..req.clone()
+        };
+        assert!(req_end_only.is_satisfied_by(&solve(&req_end_only).unwrap()));
+        let bad = Request {
+            end: Some(Square::new(2, 4)),
+            ..req
+        };
+        assert!(solve(&bad).is_none());
+    }
+}

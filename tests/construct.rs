@@ -1,0 +1,185 @@
+//! Tests of the linear-time construction: every board it covers, re-checked move by move.
+
+use knights_tour::board::{Board, Square};
+use knights_tour::solve::{construct, Request};
+use proptest::prelude::*;
+
+/// Schwenk's theorem, restated here so the test does not lean on the code it checks.
+fn schwenk_closed(r: u32, c: u32) -> bool {
+    let (m, n) = (r.min(c), r.max(c));
+    !(m % 2 == 1 && n % 2 == 1 || m <= 2 || m == 4 || (m == 3 && matches!(n, 4 | 6 | 8)))
+}
+
+#[test]
+fn every_board_from_5_to_40_gets_a_tour() {
+    for r in 5..=40 {
+        for c in 5..=40 {
+            let board = Board::new(r, c).unwrap();
+            if schwenk_closed(r, c) {
+                let tour = construct::closed_tour(board).unwrap_or_else(|| panic!("{board}"));
+                assert_eq!(tour.check(), Ok(()), "{board}");
+                assert!(tour.is_closed(), "{board}");
+            } else {
+                assert!(construct::closed_tour(board).is_none(), "{board}");
+                assert!(construct::closed_successors(board).is_none(), "{board}");
+                let tour = construct::open_tour(board).unwrap_or_else(|| panic!("{board}"));
+                assert_eq!(tour.check(), Ok(()), "{board}");
+                assert!(tour.is_complete(), "{board}");
+            }
+        }
+    }
+}
+
+#[test]
+fn successor_arrays_are_one_cycle() {
+    for (r, c) in [(6, 6), (12, 17), (33, 8)] {
+        let board = Board::new(r, c).unwrap();
+        let succ = construct::closed_successors(board).unwrap();
+        let tour = construct::closed_tour(board).unwrap();
+        let idx = tour.indices();
+        for (k, &sq) in idx.iter().enumerate() {
+            assert_eq!(succ[sq as usize], idx[(k + 1) % idx.len()]);
+        }
+    }
+}
+
+#[test]
+fn large_boards() {
+    for (r, c) in [
+        (200, 200),
+        (199, 200),
+        (200, 201),
+        (201, 199),
+        (5, 3001),
+        (3, 20001),
+        (20001, 3),
+    ] {
+        let board = Board::new(r, c).unwrap();
+        let tour = construct::open_tour(board).unwrap();
+        assert_eq!(tour.check(), Ok(()), "{board}");
+        assert!(tour.is_complete());
+        assert_eq!(tour.is_closed(), schwenk_closed(r, c), "{board}");
+    }
+}
+
+#[test]
+fn huge_boards() {
+    for (r, c) in [
+        (1000, 1000),
+        (999, 1000),
+        (1000, 1001),
+        (1001, 1001),
+        (999, 1003),
+    ] {
+        let board = Board::new(r, c).unwrap();
+        let tour = construct::open_tour(board).unwrap();
+        assert_eq!(tour.check(), Ok(()), "{board}");
+        assert!(tour.is_complete());
+        assert_eq!(tour.is_closed(), schwenk_closed(r, c), "{board}");
+    }
+}
+
+#[test]
+fn numbering_matches_solve() {
+    let board = Board::new(15, 22).unwrap();
+    let mut req = Request::open(board);
+    req.start = Some(Square::new(9, 13));
+    let tour = construct::solve(&req).unwrap();
+    assert!(req.is_satisfied_by(&tour));
+    assert_eq!(construct::numbering(&req).unwrap(), tour.numbering());
+}
+
+#[test]
+fn odd_boards_honour_an_end_of_the_path_only() {
+    let board = Board::new(11, 13).unwrap();
+    let tour = construct::open_tour(board).unwrap();
+    let (a, b) = (tour.start().unwrap(), tour.end().unwrap());
+    for (start, end) in [(a, b), (b, a)] {
+        let mut req = Request::open(board);
+        req.start = Some(start);
+        req.end = Some(end);
+        assert!(req.is_satisfied_by(&construct::solve(&req).unwrap()));
+    }
+    let mut closed = Request::open(board);
+    closed.closed = true;
+    assert!(construct::solve(&closed).is_none());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn closed_tours_start_anywhere(r in 5u32..30, c in 5u32..30, sr in 0u32..30, sc in 0u32..30, closed: bool, back: bool) {
+        prop_assume!(r.is_multiple_of(2) || c.is_multiple_of(2));
+        let board = Board::new(r, c).unwrap();
+        let mut req = Request::open(board);
+        req.closed = closed;
+        let start = Square::new(sr % r, sc % c);
+        req.start = Some(start);
+        if back {
+            // Ask for the cycle walked so that it ends on the start's constructed successor.
+            let succ = construct::closed_successors(board).unwrap();
+            req.end = Some(board.square_at(succ[board.index(start) as usize]));
+        }
+        let tour = construct::solve(&req).unwrap();
+        prop_assert!(req.is_satisfied_by(&tour));
+        prop_assert!(tour.is_closed());
+        prop_assert_eq!(construct::numbering(&req).unwrap(), tour.numbering());
+    }
+}
+
+#[test]
+fn odd_boards_start_on_every_corner_coloured_square() {
+    for (r, c) in [
+        (5, 5),
+        (5, 7),
+        (7, 7),
+        (9, 9),
+        (11, 13),
+        (13, 13),
+        (15, 17),
+        (25, 19),
+    ] {
+        let board = Board::new(r, c).unwrap();
+        for sq in board.squares() {
+            let s = construct::successors_starting_at(board, sq);
+            if !sq.is_corner_colour() {
+                assert!(s.is_none(), "{board} {sq:?}");
+                continue;
+            }
+            let tour = s.unwrap_or_else(|| panic!("{board} from {sq:?}")).to_tour();
+            assert_eq!(tour.check(), Ok(()), "{board} {sq:?}");
+            assert!(tour.is_complete());
+            assert_eq!(tour.start(), Some(sq));
+        }
+    }
+}
+
+/// Open tours exist on boards with a short side of 3 exactly when: 3 x 4, 3 x n for n >= 7
+/// (Cull & De Curtins; Conrad et al.); none with a short side of 1 or 2 (but 1 x 1).
+fn thin_open_exists(short: u32, long: u32) -> bool {
+    short == 3 && (long == 4 || long >= 7)
+}
+
+#[test]
+fn boards_1_to_3_high_get_open_tours_where_they_exist() {
+    for short in 1..=3u32 {
+        for long in short..=70 {
+            for (r, c) in [(short, long), (long, short)] {
+                let board = Board::new(r, c).unwrap();
+                let tour = construct::open_tour(board);
+                if short == 1 && long == 1 {
+                    continue;
+                }
+                if !thin_open_exists(short, long) {
+                    assert!(tour.is_none(), "{board}");
+                    continue;
+                }
+                let tour = tour.unwrap_or_else(|| panic!("{board}"));
+                assert_eq!(tour.check(), Ok(()), "{board}");
+                assert!(tour.is_complete(), "{board}");
+                assert!(construct::closed_tour(board).is_none(), "{board}");
+            }
+        }
+    }
+}
