@@ -11,32 +11,31 @@ use knights_tour::tour::Tour;
 /// `KNIGHT_MOVES` order. Returns the path, complete or stuck.
 pub fn warnsdorff(board: Board, start: Square) -> Tour {
     let n = board.len();
-    let neighbours = board.neighbour_table();
-    let mut degree: Vec<u8> = neighbours.iter().map(|v| v.len() as u8).collect();
+    // Neighbours are computed on the fly: a 1000x1000 board's neighbour table would take more
+    // memory than the workbook writer whose peak memory the examples measure.
+    let mut degree: Vec<u8> = board.squares().map(|s| board.degree(s) as u8).collect();
     let mut visited = vec![false; n];
     let mut path = Vec::with_capacity(n);
     let (cr, cc) = (
         f64::from(board.rows() - 1) / 2.0,
         f64::from(board.cols() - 1) / 2.0,
     );
-    let dist = |i: u32| {
-        let s = board.square_at(i);
+    let dist = |s: Square| {
         let (dr, dc) = (f64::from(s.row) - cr, f64::from(s.col) - cc);
         dr * dr + dc * dc
     };
-    let mut cur = board.index(start);
+    let mut cur = start;
     loop {
-        visited[cur as usize] = true;
-        path.push(cur);
-        for &nb in &neighbours[cur as usize] {
-            degree[nb as usize] -= 1;
-        }
-        let mut best: Option<(u8, f64, u32)> = None;
-        for &nb in &neighbours[cur as usize] {
-            if visited[nb as usize] {
+        visited[board.index(cur) as usize] = true;
+        path.push(board.index(cur));
+        let mut best: Option<(u8, f64, Square)> = None;
+        for nb in board.knight_moves(cur) {
+            let i = board.index(nb) as usize;
+            degree[i] -= 1;
+            if visited[i] {
                 continue;
             }
-            let key = (degree[nb as usize], dist(nb));
+            let key = (degree[i], dist(nb));
             let better = match best {
                 None => true,
                 Some((d, r, _)) => key.0 < d || (key.0 == d && key.1 > r),

@@ -9,7 +9,7 @@ use rust_xlsxwriter::{Format, Workbook, Worksheet, XlsxError};
 use super::layout::{self, Look};
 use super::styles::{edges, BoardFormats, SquareKind, TextFormats};
 use super::{chart, Outcome, SheetAttempt, WorkbookSpec, CONSTANT_MEMORY_SQUARES};
-use crate::board::{file_letters, Board};
+use crate::board::{file_letters, Board, Square};
 use crate::workbook::cellref::CellRef;
 
 /// What [`TourSheet::add_to`] needs to know about one attempt.
@@ -90,34 +90,29 @@ impl TourSheet<'_> {
         let tl = self.spec.top_left;
         let formats = BoardFormats::new(look.font_size);
         let grid = self.attempt.tour.numbering();
-        let start = self.attempt.tour.start().map(|s| board.index(s));
-        let marked_end = match self.outcome() {
-            Outcome::Stuck | Outcome::Stopped => self.attempt.tour.end().map(|s| board.index(s)),
-            _ => None,
-        };
-        let (rows, cols) = (board.rows(), board.cols());
+        let mut specials: Vec<(Square, SquareKind)> = Vec::new();
+        if let Some(s) = self.attempt.tour.start() {
+            specials.push((s, SquareKind::Start));
+        }
+        if let (Outcome::Stuck | Outcome::Stopped, Some(e)) =
+            (self.outcome(), self.attempt.tour.end())
+        {
+            // A one-square path starts and gets stuck on the same square: stuck wins.
+            specials.push((e, SquareKind::Stuck));
+        }
+        let rows = board.rows();
         let mut next_text = 0;
         for r in 0..rows {
             let sheet_row = tl.row + r;
             next_text = write_texts(sheet, texts, next_text, sheet_row)?;
-            let row_numbers = &grid[(r * cols) as usize..((r + 1) * cols) as usize];
-            for (c, &n) in (0..cols).zip(row_numbers) {
-                let idx = r * cols + c;
-                let kind = if Some(idx) == start {
-                    SquareKind::Start
-                } else if Some(idx) == marked_end {
-                    SquareKind::Stuck
-                } else {
-                    SquareKind::Plain
-                };
-                let format = formats.get(kind, edges(r, c, rows, cols));
-                let sheet_col = (tl.col + c) as u16;
-                if n > 0 {
-                    sheet.write_number_with_format(sheet_row, sheet_col, n, format)?;
-                } else {
-                    sheet.write_blank(sheet_row, sheet_col, format)?;
-                }
-            }
+            let row = BoardRow {
+                board,
+                r,
+                sheet_row,
+                first_col: tl.col,
+                numbers: &grid[board.index(Square::new(r, 0)) as usize..][..board.cols() as usize],
+            };
+            row.write(sheet, &formats, &specials)?;
         }
         write_texts(sheet, texts, next_text, u32::MAX)?;
         Ok(())
@@ -233,6 +228,70 @@ impl TourSheet<'_> {
         }
         lines.push(legend);
         lines
+    }
+}
+
+/// One row of the board, to be written into the sheet.
+struct BoardRow<'g> {
+    board: Board,
+    /// Board row.
+    r: u32,
+    /// Sheet row it goes to.
+    sheet_row: u32,
+    /// Sheet column of the board's first column.
+    first_col: u32,
+    /// Move numbers of the row's squares, 0 where unvisited.
+    numbers: &'g [u32],
+}
+
+impl BoardRow<'_> {
+    /// Write the row's numbers and formats with as little work per cell as rust_xlsxwriter
+    /// allows: every `*_with_format` call hashes the whole `Format` to find its index, so
+    /// only the first cell is written with its format (which also makes this row the current
+    /// one in constant-memory mode), the other numbers are written plain, and then one
+    /// [`Worksheet::set_range_format`] call gives the inner squares their shared format (and
+    /// creates the blank squares) with a single lookup. The last square and the start and
+    /// stuck squares get their own formats last.
+    fn write(
+        &self,
+        sheet: &mut Worksheet,
+        formats: &BoardFormats,
+        specials: &[(Square, SquareKind)],
+    ) -> Result<(), XlsxError> {
+        let (rows, cols) = (self.board.rows(), self.board.cols());
+        let col = |c: u32| (self.first_col + c) as u16;
+        let kind_of = |c: u32| {
+            let here = Square::new(self.r, c);
+            specials
+                .iter()
+                .rev()
+                .find(|(s, _)| *s == here)
+                .map_or(SquareKind::Plain, |&(_, k)| k)
+        };
+        let format_of = |c: u32| formats.get(kind_of(c), edges(self.r, c, rows, cols));
+        let row = self.sheet_row;
+        match self.numbers[0] {
+            0 => sheet.write_blank(row, col(0), format_of(0))?,
+            n => sheet.write_number_with_format(row, col(0), n, format_of(0))?,
+        };
+        for (c, &n) in (1..cols).zip(&self.numbers[1..]) {
+            if n > 0 {
+                sheet.write_number(row, col(c), n)?;
+            }
+        }
+        if cols > 2 {
+            let inner = formats.get(SquareKind::Plain, edges(self.r, 1, rows, cols));
+            sheet.set_range_format(row, col(1), row, col(cols - 2), inner)?;
+        }
+        if cols > 1 {
+            sheet.set_cell_format(row, col(cols - 1), format_of(cols - 1))?;
+        }
+        for &(s, _) in specials {
+            if s.row == self.r && s.col > 0 && s.col + 1 < cols {
+                sheet.set_cell_format(row, col(s.col), format_of(s.col))?;
+            }
+        }
+        Ok(())
     }
 }
 
