@@ -11,13 +11,14 @@
 //! timed. `floor` writes the same move numbers to the same cells with rust_xlsxwriter in
 //! constant-memory mode, without formats or anything else.
 
+#[path = "support/floor.rs"]
+mod floor;
 #[path = "support/knight_paths.rs"]
 mod knight_paths;
 
 use std::time::Instant;
 
 use knights_tour::board::{Board, Square};
-use knights_tour::tour::Tour;
 use knights_tour::workbook::write::{write_workbook, SheetAttempt, WorkbookSpec};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -40,7 +41,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let t1 = Instant::now();
     let file = std::io::BufWriter::new(std::fs::File::create(&out)?);
     match mode.as_str() {
-        "floor" => write_floor(&tour, file)?,
+        "floor" => floor::write_floor(&tour, file)?,
         "ours" => {
             let solved = tour.is_complete();
             let spec = WorkbookSpec::new(vec![SheetAttempt::new(tour, solved, "warnsdorff")]);
@@ -49,26 +50,5 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         other => return Err(format!("mode must be 'ours' or 'floor', not '{other}'").into()),
     }
     eprintln!("{mode}: wrote {out} in {:?}", t1.elapsed());
-    Ok(())
-}
-
-/// The same move numbers at the same cells (board at C3), plain, constant memory.
-pub fn write_floor(
-    tour: &Tour,
-    out: impl std::io::Write + Send,
-) -> Result<(), rust_xlsxwriter::XlsxError> {
-    let board = tour.board();
-    let grid = tour.numbering();
-    let mut workbook = rust_xlsxwriter::Workbook::new();
-    let sheet = workbook.add_worksheet_with_constant_memory()?;
-    for r in 0..board.rows() {
-        for c in 0..board.cols() {
-            let v = grid[(r * board.cols() + c) as usize];
-            if v > 0 {
-                sheet.write_number(r + 2, (c + 2) as u16, v)?;
-            }
-        }
-    }
-    workbook.save_to_writer(out)?;
     Ok(())
 }
