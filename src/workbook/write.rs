@@ -1,1 +1,513 @@
-//! (in progress)
+//! Writing generated tours into an `.xlsx` workbook, the way the original Excel macro did: one
+//! worksheet per attempt with the board at `C3`, squares numbered in move order and the start
+//! square filled yellow, then a `Summary` sheet that says "Solved after N attempts".
+//!
+//! # Layout of a workbook
+//!
+//! - One worksheet per attempt, in order. Its name tells at a glance how it ended:
+//!   `Tour 1` (solved), `Attempt 2 (stuck)` (the knight had no unvisited square to jump to),
+//!   `Attempt 3 (not closed)` (complete but not re-entrant when a closed tour was asked for),
+//!   `Attempt 4 (failed)` (anything else). See [`sheet_name`].
+//! - On a tour sheet the board's top-left square is at [`WorkbookSpec::top_left`] (`C3` by
+//!   default). Board cells hold the move numbers `1..=k` **as numbers**; unvisited squares are
+//!   blank. The start square has a solid yellow (`FFFF00`) fill; on a failed partial attempt the
+//!   square where the knight got stuck has a red fill and a note beside the board says so.
+//!   Everything else on a tour sheet is text (title, file letters above the board, the notes
+//!   panel), so a reader looking for numbers finds exactly the board.
+//! - Optionally (see [`PathDrawing`]) the knight's path is drawn over the board as a
+//!   transparent native scatter chart, and the board gets a colour scale by move number that
+//!   leaves the yellow start square (and the red stuck square) alone.
+//! - `Summary`: one row per attempt with a link to its sheet, then the overall result line.
+//! - `Path data` (hidden, only when a path is drawn): the chart's coordinates. Attempt sheet
+//!   number `j` (counting only charted attempts from 0) uses columns `2j` (x) and `2j + 1` (y);
+//!   row 0 holds text headers, rows `1..=k` the centre of move `k`'s square with
+//!   `x = col + 0.5`, `y = rows - row - 0.5` on axes `0..cols` and `0..rows`.
+//!
+//! Big boards (at least [`CONSTANT_MEMORY_SQUARES`] squares) are written in rust_xlsxwriter's
+//! constant-memory mode, row by row, so a 1000x1000 tour needs a few megabytes of memory beside
+//! the tour itself.
+//!
+//! ```
+//! use knights_tour::board::{Board, Square};
+//! use knights_tour::tour::Tour;
+//! use knights_tour::workbook::write::{write_workbook, SheetAttempt, WorkbookSpec};
+//!
+//! let board = Board::new(3, 4).unwrap();
+//! let path = [(0,0),(1,2),(2,0),(0,1),(1,3),(2,1),(0,2),(2,3),(1,1),(0,3),(2,2),(1,0)];
+//! let tour = Tour::from_squares(board, path.iter().map(|&(r, c)| Square::new(r, c))).unwrap();
+//! let spec = WorkbookSpec::new(vec![SheetAttempt::new(tour, true, "warnsdorff")]);
+//! let mut bytes = std::io::Cursor::new(Vec::new());
+//! write_workbook(&spec, &mut bytes).unwrap();
+//! assert!(bytes.get_ref().starts_with(b"PK"));
+//! ```
+
+mod board;
+mod chart;
+mod layout;
+mod styles;
+mod summary;
+
+use std::io::Write;
+use std::path::Path;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use rust_xlsxwriter::{DocProperties, ExcelDateTime, Workbook, XlsxError};
+
+use crate::board::Board;
+use crate::tour::Tour;
+use crate::workbook::cellref::{CellRef, SHEET_COLS, SHEET_ROWS};
+
+pub use layout::{check_fits, FitError};
+pub use summary::{SUMMARY_COLUMNS, SUMMARY_HEADER_ROW};
+
+/// Boards with at least this many squares are written in constant-memory mode (row by row
+/// through a temporary file). Smaller ones are kept in memory, which needs no temporary file:
+/// a workbook of many small failed attempts then does not hold one open file per sheet.
+pub const CONSTANT_MEMORY_SQUARES: usize = 10_000;
+
+/// Under [`PathDrawing::Auto`] the path chart is drawn on boards with at most this many rows
+/// and at most this many columns; beyond that a line through every square is unreadable.
+pub const AUTO_CHART_MAX_SIDE: u32 = 30;
+
+/// Under [`PathDrawing::Auto`] the colour scale is applied to boards with at most this many
+/// squares; spreadsheet programs get slow evaluating it over millions of cells.
+pub const AUTO_COLOUR_SCALE_MAX_SQUARES: usize = 65_536;
+
+/// At most this many attempts get a path chart: each takes two columns of the hidden
+/// `Path data` sheet, which has 16,384.
+pub const MAX_CHARTED_ATTEMPTS: usize = (SHEET_COLS / 2) as usize;
+
+/// Name of the summary worksheet (always the last visible sheet).
+pub const SUMMARY_SHEET: &str = "Summary";
+
+/// Name of the hidden worksheet that holds the path charts' coordinates.
+pub const PATH_DATA_SHEET: &str = "Path data";
+
+/// One attempt: a worksheet of its own.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SheetAttempt {
+    /// The path the knight took: a complete tour, or the squares visited before it got stuck.
+    pub tour: Tour,
+    /// Whether this attempt satisfied the request (complete, closed if asked, constraints met).
+    pub solved: bool,
+    /// The strategy that produced it, e.g. `warnsdorff` (shown on the sheet and the summary).
+    pub method: String,
+    /// How ties were broken, if the strategy has ties, e.g. `random`.
+    pub tiebreak: Option<String>,
+    /// Free text shown beside the board and in the summary, e.g. why a search gave up.
+    pub note: Option<String>,
+}
+
+impl SheetAttempt {
+    /// An attempt with no tie-break and no note.
+    pub fn new(tour: Tour, solved: bool, method: impl Into<String>) -> SheetAttempt {
+        SheetAttempt {
+            tour,
+            solved,
+            method: method.into(),
+            tiebreak: None,
+            note: None,
+        }
+    }
+
+    /// How the attempt ended, as used in sheet names and the summary.
+    pub fn outcome(&self, closed_requested: bool) -> Outcome {
+        if self.solved {
+            Outcome::Solved
+        } else if !self.tour.is_complete() {
+            if is_dead_end(&self.tour) {
+                Outcome::Stuck
+            } else {
+                Outcome::Stopped
+            }
+        } else if closed_requested && !self.tour.is_closed() {
+            Outcome::NotClosed
+        } else {
+            Outcome::Failed
+        }
+    }
+}
+
+/// How an attempt ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// The attempt satisfied the request.
+    Solved,
+    /// The path is partial and the knight had nowhere left to go: every square a knight's move
+    /// from the last one is already visited.
+    Stuck,
+    /// The path is partial but the knight could still move: the search gave up (a limit).
+    Stopped,
+    /// The path is complete but not closed although a closed tour was asked for.
+    NotClosed,
+    /// Complete but rejected for another reason (e.g. a constraint not met).
+    Failed,
+}
+
+impl Outcome {
+    /// The word used in the summary: `solved`, `stuck`, `not closed`, `failed`.
+    pub fn word(self) -> &'static str {
+        match self {
+            Outcome::Solved => "solved",
+            Outcome::Stuck => "stuck",
+            Outcome::Stopped => "stopped",
+            Outcome::NotClosed => "not closed",
+            Outcome::Failed => "failed",
+        }
+    }
+}
+
+/// Whether the path's last square has no unvisited square a knight's move away (an empty path
+/// is not a dead end: the knight never started).
+pub fn is_dead_end(tour: &Tour) -> bool {
+    let Some(end) = tour.end() else {
+        return false;
+    };
+    let board = tour.board();
+    let mut open: Vec<u32> = board.knight_moves(end).map(|s| board.index(s)).collect();
+    for idx in tour.indices() {
+        open.retain(|n| n != idx);
+        if open.is_empty() {
+            return true;
+        }
+    }
+    open.is_empty()
+}
+
+/// Whether to add an optional decoration to tour sheets (the path chart, or the colour scale).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum PathDrawing {
+    /// Only where it stays readable and fast: the chart up to [`AUTO_CHART_MAX_SIDE`] squares a
+    /// side, the colour scale up to [`AUTO_COLOUR_SCALE_MAX_SQUARES`] squares.
+    #[default]
+    Auto,
+    /// Never.
+    Off,
+    /// Always, whatever the board's size (a chart of a million points opens slowly).
+    On,
+}
+
+/// Everything [`write_workbook`] needs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WorkbookSpec {
+    /// The attempts, one worksheet each, in order. At least one.
+    pub attempts: Vec<SheetAttempt>,
+    /// Where each board's top-left square goes (`C3` by default, as in the macro).
+    pub top_left: CellRef,
+    /// The seed the attempts were generated with (shown on every sheet and in the summary).
+    pub seed: u64,
+    /// Workbook title (document properties and the summary's first line).
+    pub title: String,
+    /// The command's options, recorded in the document properties and the summary so the
+    /// workbook says how to make it again.
+    pub command_line: String,
+    /// Whether to draw the knight's path over the board as a chart.
+    pub draw_path: PathDrawing,
+    /// Whether to colour the board by move number.
+    pub colour_scale: PathDrawing,
+    /// Whether a closed tour was asked for (a complete open path then counts as "not closed").
+    pub closed_requested: bool,
+    /// The creation time recorded in the document properties. `None` records a fixed time
+    /// (1 January 2000, 00:00 UTC) so that the same spec always gives byte-identical files.
+    pub created: Option<SystemTime>,
+}
+
+impl WorkbookSpec {
+    /// A spec with the defaults: board at `C3`, seed 0, title "Knight's tour", decorations
+    /// [`PathDrawing::Auto`], open tours, fixed creation time.
+    pub fn new(attempts: Vec<SheetAttempt>) -> WorkbookSpec {
+        WorkbookSpec {
+            attempts,
+            top_left: CellRef::new(2, 2),
+            seed: 0,
+            title: "Knight's tour".to_string(),
+            command_line: String::new(),
+            draw_path: PathDrawing::Auto,
+            colour_scale: PathDrawing::Auto,
+            closed_requested: false,
+            created: None,
+        }
+    }
+
+    /// The overall result line of the summary, as the macro said it: `Solved after 3 attempts`
+    /// when the last attempt solved it, `Failed after 10 attempts` when none did, and
+    /// `2 tours found in 5 attempts` when several did.
+    pub fn result_line(&self) -> String {
+        let n = self.attempts.len();
+        let solved = self.attempts.iter().filter(|a| a.solved).count();
+        let plural = |k: usize, word: &str| {
+            if k == 1 {
+                format!("{k} {word}")
+            } else {
+                format!("{k} {word}s")
+            }
+        };
+        match solved {
+            0 => format!("Failed after {}", plural(n, "attempt")),
+            1 if self.attempts.last().is_some_and(|a| a.solved) => {
+                format!("Solved after {}", plural(n, "attempt"))
+            }
+            _ => format!(
+                "{} found in {}",
+                plural(solved, "tour"),
+                plural(n, "attempt")
+            ),
+        }
+    }
+}
+
+/// Why a workbook could not be written.
+#[derive(Debug, thiserror::Error)]
+pub enum WriteError {
+    /// There is nothing to write.
+    #[error("no attempts to write: a workbook needs at least one tour or attempt")]
+    NoAttempts,
+    /// A board does not fit a worksheet at the requested top-left cell.
+    #[error("attempt {attempt}: {source}")]
+    DoesNotFit {
+        /// Attempt number from 1.
+        attempt: usize,
+        /// Why.
+        source: FitError,
+    },
+    /// An attempt's path is not a valid knight's path (a bug in whoever made it).
+    #[error("attempt {attempt}: not a knight's path: {message}")]
+    BadPath {
+        /// Attempt number from 1.
+        attempt: usize,
+        /// What is wrong with it.
+        message: String,
+    },
+    /// rust_xlsxwriter refused something or writing the output failed.
+    #[error("{0}")]
+    Xlsx(#[from] XlsxError),
+}
+
+impl WriteError {
+    /// This error as the crate's command error for the output file `path`: a board that does
+    /// not fit is a usage error (the user picked the board and the offset), the rest are
+    /// workbook errors naming the file.
+    pub fn at(self, path: &Path) -> crate::error::Error {
+        match self {
+            WriteError::DoesNotFit { .. } | WriteError::NoAttempts => {
+                crate::error::Error::Usage(self.to_string())
+            }
+            other => crate::error::Error::Workbook {
+                path: path.to_path_buf(),
+                message: other.to_string(),
+            },
+        }
+    }
+}
+
+/// The worksheet name of attempt `number` (from 1): `Tour N` when solved, otherwise
+/// `Attempt N (stuck)`, `Attempt N (not closed)` or `Attempt N (failed)`. Names are unique
+/// (they carry the number), at most 31 characters and free of `[]:*?/\`, as Excel requires.
+///
+/// ```
+/// use knights_tour::workbook::write::{sheet_name, Outcome};
+/// assert_eq!(sheet_name(1, Outcome::Solved), "Tour 1");
+/// assert_eq!(sheet_name(2, Outcome::Stuck), "Attempt 2 (stuck)");
+/// ```
+pub fn sheet_name(number: usize, outcome: Outcome) -> String {
+    let full = match outcome {
+        Outcome::Solved => format!("Tour {number}"),
+        other => format!("Attempt {number} ({})", other.word()),
+    };
+    if full.len() <= MAX_SHEET_NAME {
+        return full;
+    }
+    let short = format!("{number} ({})", outcome.word());
+    if short.len() <= MAX_SHEET_NAME {
+        short
+    } else {
+        number.to_string()
+    }
+}
+
+/// Excel's limit on worksheet names, in characters.
+const MAX_SHEET_NAME: usize = 31;
+
+/// Write the workbook described by `spec` to `out` (a file, or any writer: rust_xlsxwriter
+/// streams the zip, no seeking needed). Boards are checked to fit before anything is written.
+///
+/// The same spec always gives the same bytes (the creation time is fixed unless
+/// [`WorkbookSpec::created`] is set).
+pub fn write_workbook<W: Write + Send>(spec: &WorkbookSpec, out: W) -> Result<(), WriteError> {
+    validate(spec)?;
+    let mut workbook = Workbook::new();
+    workbook.set_properties(&properties(spec)?);
+    let charted = chart::charted_attempts(spec);
+    let names: Vec<String> = spec
+        .attempts
+        .iter()
+        .enumerate()
+        .map(|(i, a)| sheet_name(i + 1, a.outcome(spec.closed_requested)))
+        .collect();
+    for (i, attempt) in spec.attempts.iter().enumerate() {
+        let sheet = board::TourSheet {
+            spec,
+            attempt,
+            number: i + 1,
+            name: &names[i],
+            chart_slot: charted.iter().position(|&c| c == i),
+        };
+        sheet.add_to(&mut workbook)?;
+    }
+    summary::add_summary(&mut workbook, spec, &names)?;
+    if !charted.is_empty() {
+        chart::add_path_data(&mut workbook, spec, &charted, &names)?;
+    }
+    workbook.save_to_writer(out)?;
+    Ok(())
+}
+
+/// Refuse a spec we cannot write before creating anything.
+fn validate(spec: &WorkbookSpec) -> Result<(), WriteError> {
+    if spec.attempts.is_empty() {
+        return Err(WriteError::NoAttempts);
+    }
+    for (i, a) in spec.attempts.iter().enumerate() {
+        check_fits(a.tour.board(), spec.top_left).map_err(|source| WriteError::DoesNotFit {
+            attempt: i + 1,
+            source,
+        })?;
+        a.tour.check().map_err(|e| WriteError::BadPath {
+            attempt: i + 1,
+            message: e.to_string(),
+        })?;
+    }
+    Ok(())
+}
+
+/// Document properties: title, subject (board sizes and result), comment (the command line).
+fn properties(spec: &WorkbookSpec) -> Result<DocProperties, WriteError> {
+    let created = match spec.created {
+        Some(t) => {
+            let secs = t
+                .duration_since(UNIX_EPOCH)
+                .map(|d| d.as_secs())
+                .unwrap_or(0);
+            ExcelDateTime::from_timestamp(i64::try_from(secs).unwrap_or(0))?
+        }
+        None => ExcelDateTime::from_ymd(2000, 1, 1)?,
+    };
+    let boards = distinct_boards(spec)
+        .iter()
+        .map(Board::to_string)
+        .collect::<Vec<_>>()
+        .join(", ");
+    let subject = format!("Knight's tours on {boards}: {}", spec.result_line());
+    let comment = if spec.command_line.is_empty() {
+        format!("seed {}", spec.seed)
+    } else {
+        format!("{} (seed {})", spec.command_line, spec.seed)
+    };
+    Ok(DocProperties::new()
+        .set_title(&spec.title)
+        .set_subject(subject)
+        .set_comment(comment)
+        .set_keywords("knight's tour")
+        .set_creation_datetime(&created))
+}
+
+/// The boards of the attempts, each once, in order of first appearance.
+fn distinct_boards(spec: &WorkbookSpec) -> Vec<Board> {
+    let mut out: Vec<Board> = Vec::new();
+    for a in &spec.attempts {
+        if !out.contains(&a.tour.board()) {
+            out.push(a.tour.board());
+        }
+    }
+    out
+}
+
+/// Sanity checks on the module's constants against the sheet limits.
+const _: () = assert!(SHEET_ROWS > 0 && MAX_CHARTED_ATTEMPTS * 2 <= SHEET_COLS as usize);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Square;
+
+    fn tour_3x4() -> Tour {
+        let board = Board::new(3, 4).unwrap();
+        let path = [
+            (0, 0),
+            (1, 2),
+            (2, 0),
+            (0, 1),
+            (1, 3),
+            (2, 1),
+            (0, 2),
+            (2, 3),
+            (1, 1),
+            (0, 3),
+            (2, 2),
+            (1, 0),
+        ];
+        Tour::from_squares(board, path.iter().map(|&(r, c)| Square::new(r, c))).unwrap()
+    }
+
+    #[test]
+    fn result_line_follows_the_macro() {
+        let t = tour_3x4();
+        let fail = SheetAttempt::new(t.truncated(5), false, "warnsdorff");
+        let win = SheetAttempt::new(t.clone(), true, "warnsdorff");
+        let spec = WorkbookSpec::new(vec![fail.clone(), fail.clone(), win.clone()]);
+        assert_eq!(spec.result_line(), "Solved after 3 attempts");
+        let spec = WorkbookSpec::new(vec![win.clone()]);
+        assert_eq!(spec.result_line(), "Solved after 1 attempt");
+        let spec = WorkbookSpec::new(vec![fail.clone(); 10]);
+        assert_eq!(spec.result_line(), "Failed after 10 attempts");
+        let spec = WorkbookSpec::new(vec![win.clone(), fail, win]);
+        assert_eq!(spec.result_line(), "2 tours found in 3 attempts");
+    }
+
+    #[test]
+    fn outcomes_name_sheets() {
+        // On 3x3 the knight circles the centre, which it can never reach: after 8 moves it is
+        // stuck; after 4 it could still go on.
+        let ring = [
+            (0, 0),
+            (1, 2),
+            (2, 0),
+            (0, 1),
+            (2, 2),
+            (1, 0),
+            (0, 2),
+            (2, 1),
+        ];
+        let board = Board::new(3, 3).unwrap();
+        let ring = Tour::from_squares(board, ring.iter().map(|&(r, c)| Square::new(r, c))).unwrap();
+        assert!(is_dead_end(&ring));
+        assert_eq!(
+            SheetAttempt::new(ring.clone(), false, "w").outcome(false),
+            Outcome::Stuck
+        );
+        let cut = SheetAttempt::new(ring.truncated(4), false, "w");
+        assert!(!is_dead_end(&cut.tour));
+        assert_eq!(cut.outcome(false), Outcome::Stopped);
+        assert_eq!(sheet_name(2, cut.outcome(false)), "Attempt 2 (stopped)");
+        let t = tour_3x4();
+        let open = SheetAttempt::new(t.clone(), false, "w");
+        assert_eq!(open.outcome(true), Outcome::NotClosed);
+        assert_eq!(open.outcome(false), Outcome::Failed);
+        for (n, o) in [
+            (1, Outcome::Solved),
+            (99_999_999, Outcome::NotClosed),
+            (usize::MAX, Outcome::NotClosed),
+        ] {
+            let name = sheet_name(n, o);
+            assert!(name.chars().count() <= 31, "{name}");
+            assert!(!name.contains(['[', ']', ':', '*', '?', '/', '\\']));
+        }
+    }
+
+    #[test]
+    fn empty_spec_is_refused() {
+        let spec = WorkbookSpec::new(vec![]);
+        let err = write_workbook(&spec, std::io::sink()).unwrap_err();
+        assert!(matches!(err, WriteError::NoAttempts));
+    }
+}

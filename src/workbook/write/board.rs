@@ -1,0 +1,312 @@
+//! One attempt's worksheet: the numbered board, the title and file letters above it, the notes
+//! panel beside it, and (via [`super::chart`]) the path chart and colour scale.
+//!
+//! Cells are written strictly row by row so the same code serves constant-memory worksheets,
+//! where a row can no longer be written once a later one has been.
+
+use rust_xlsxwriter::{Format, Workbook, Worksheet, XlsxError};
+
+use super::layout::{self, Look};
+use super::styles::{edges, BoardFormats, SquareKind, TextFormats};
+use super::{chart, Outcome, SheetAttempt, WorkbookSpec, CONSTANT_MEMORY_SQUARES};
+use crate::board::{file_letters, Board, Square};
+use crate::workbook::cellref::CellRef;
+
+/// What [`TourSheet::add_to`] needs to know about one attempt.
+pub(crate) struct TourSheet<'a> {
+    /// The whole workbook's spec (offset, seed, options).
+    pub spec: &'a WorkbookSpec,
+    /// This attempt.
+    pub attempt: &'a SheetAttempt,
+    /// Its number from 1.
+    pub number: usize,
+    /// Its worksheet name.
+    pub name: &'a str,
+    /// Its column pair on the hidden path-data sheet, if its path is drawn.
+    pub chart_slot: Option<usize>,
+}
+
+/// A text cell beside the board.
+struct Text<'f> {
+    cell: CellRef,
+    text: String,
+    format: &'f Format,
+}
+
+impl TourSheet<'_> {
+    /// Add this attempt's worksheet to `workbook`.
+    pub(crate) fn add_to(&self, workbook: &mut Workbook) -> Result<(), XlsxError> {
+        let board = self.attempt.tour.board();
+        let look = layout::look(board);
+        let sheet = if board.len() >= CONSTANT_MEMORY_SQUARES {
+            workbook.add_worksheet_with_constant_memory()?
+        } else {
+            workbook.add_worksheet()
+        };
+        sheet.set_name(self.name)?;
+        self.set_geometry(sheet, board, look)?;
+        let text_formats = TextFormats::new();
+        let mut texts = self.texts(board, &text_formats);
+        texts.sort_by_key(|t| (t.cell.row, t.cell.col));
+        self.write_cells(sheet, board, look, &texts)?;
+        if let Some(slot) = self.chart_slot {
+            chart::insert_path_chart(sheet, self.spec.top_left, self.attempt, slot, look)?;
+        }
+        if chart::colour_scale_wanted(self.spec, self.attempt) {
+            chart::add_colour_scale(sheet, self.spec.top_left, self.attempt, self.outcome())?;
+        }
+        Ok(())
+    }
+
+    fn outcome(&self) -> Outcome {
+        self.attempt.outcome(self.spec.closed_requested)
+    }
+
+    /// Square cells, zoom, no gridlines (the board has its own borders).
+    fn set_geometry(
+        &self,
+        sheet: &mut Worksheet,
+        board: Board,
+        look: Look,
+    ) -> Result<(), XlsxError> {
+        let tl = self.spec.top_left;
+        sheet.set_default_row_height_pixels(look.row_px);
+        let last_col = tl.col + board.cols() - 1;
+        sheet.set_column_range_width_pixels(tl.col as u16, last_col as u16, look.cell_px)?;
+        sheet.set_zoom(look.zoom);
+        sheet.set_screen_gridlines(false);
+        Ok(())
+    }
+
+    /// Every cell in sheet order: text rows before the board, then each board row with the
+    /// text on it, then text rows after.
+    fn write_cells(
+        &self,
+        sheet: &mut Worksheet,
+        board: Board,
+        look: Look,
+        texts: &[Text<'_>],
+    ) -> Result<(), XlsxError> {
+        let tl = self.spec.top_left;
+        let formats = BoardFormats::new(look.font_size);
+        let grid = self.attempt.tour.numbering();
+        let mut specials: Vec<(Square, SquareKind)> = Vec::new();
+        if let Some(s) = self.attempt.tour.start() {
+            specials.push((s, SquareKind::Start));
+        }
+        if let (Outcome::Stuck | Outcome::Stopped, Some(e)) =
+            (self.outcome(), self.attempt.tour.end())
+        {
+            // A one-square path starts and gets stuck on the same square: stuck wins.
+            specials.push((e, SquareKind::Stuck));
+        }
+        let rows = board.rows();
+        let mut next_text = 0;
+        for r in 0..rows {
+            let sheet_row = tl.row + r;
+            next_text = write_texts(sheet, texts, next_text, sheet_row)?;
+            let row = BoardRow {
+                board,
+                r,
+                sheet_row,
+                first_col: tl.col,
+                numbers: &grid[board.index(Square::new(r, 0)) as usize..][..board.cols() as usize],
+            };
+            row.write(sheet, &formats, &specials)?;
+        }
+        write_texts(sheet, texts, next_text, u32::MAX)?;
+        Ok(())
+    }
+
+    /// The title, file letters and notes panel as text cells.
+    fn texts<'f>(&self, board: Board, f: &'f TextFormats) -> Vec<Text<'f>> {
+        let tl = self.spec.top_left;
+        let mut out = Vec::new();
+        let title = self.title_line(board);
+        let status_format = if self.attempt.solved { &f.good } else { &f.bad };
+        let mut lines: Vec<(String, &Format)> = Vec::new();
+        match layout::title_row(tl) {
+            Some(row) => out.push(Text {
+                cell: CellRef::new(row, tl.col),
+                text: title,
+                format: &f.title,
+            }),
+            None => lines.push((title, &f.title)),
+        }
+        if let Some(row) = layout::letters_row(tl) {
+            for c in 0..board.cols() {
+                out.push(Text {
+                    cell: CellRef::new(row, tl.col + c),
+                    text: file_letters(c),
+                    format: &f.letters,
+                });
+            }
+        }
+        lines.push((self.status_line(board), status_format));
+        lines.extend(self.detail_lines(board).into_iter().map(|l| (l, &f.plain)));
+        if let Some(anchor) = layout::panel_anchor(board, tl, lines.len() as u32) {
+            for (i, (text, format)) in lines.into_iter().enumerate() {
+                out.push(Text {
+                    cell: anchor.offset(i as u32, 0),
+                    text,
+                    format,
+                });
+            }
+        }
+        out
+    }
+
+    /// `Tour 1 of 3: solved` / `Attempt 2 of 3: stuck` and the board.
+    fn title_line(&self, board: Board) -> String {
+        let total = self.spec.attempts.len();
+        let kind = if self.attempt.solved {
+            "Tour"
+        } else {
+            "Attempt"
+        };
+        format!(
+            "{kind} {} of {total}: {} on the {board} board",
+            self.number,
+            self.outcome().word()
+        )
+    }
+
+    /// What happened, in one line.
+    fn status_line(&self, board: Board) -> String {
+        let tour = &self.attempt.tour;
+        let k = tour.len();
+        let n = board.len();
+        let shape = if tour.is_closed() { "closed" } else { "open" };
+        let end = tour.end().map(|s| board.algebraic(s)).unwrap_or_default();
+        match self.outcome() {
+            Outcome::Solved => format!("Solved: a complete {shape} tour of all {n} squares"),
+            Outcome::Stuck => format!(
+                "Stuck after {k} of {n} squares: every square a knight's move from {end} (red) is taken"
+            ),
+            Outcome::Stopped if k == 0 => "Stopped before the first move".to_string(),
+            Outcome::Stopped => format!(
+                "Stopped after {k} of {n} squares at {end} (red): the search gave up"
+            ),
+            Outcome::NotClosed => format!(
+                "Not closed: all {n} squares visited, but {end} is not a knight's move from the start"
+            ),
+            Outcome::Failed => {
+                format!("Failed: a complete {shape} tour that does not meet the request")
+            }
+        }
+    }
+
+    /// Start and end, method, seed, note and a legend.
+    fn detail_lines(&self, board: Board) -> Vec<String> {
+        let tour = &self.attempt.tour;
+        let mut lines = Vec::new();
+        if let (Some(s), Some(e)) = (tour.start(), tour.end()) {
+            lines.push(format!(
+                "Start {} (yellow), end {}, {} moves",
+                board.algebraic(s),
+                board.algebraic(e),
+                tour.len()
+            ));
+        }
+        let mut method = format!("Method: {}", self.attempt.method);
+        if let Some(t) = &self.attempt.tiebreak {
+            method.push_str(&format!(", tie-break: {t}"));
+        }
+        lines.push(method);
+        lines.push(format!("Seed: {}", self.spec.seed));
+        if let Some(note) = self.attempt.note.as_deref().filter(|n| !n.is_empty()) {
+            lines.push(format!("Note: {note}"));
+        }
+        let mut legend = "Numbers are move numbers".to_string();
+        if self.chart_slot.is_some() {
+            legend.push_str("; the line is the knight's path from the green dot to the ");
+            legend.push_str(if self.attempt.tour.is_complete() {
+                "purple square"
+            } else {
+                "red cross"
+            });
+        }
+        lines.push(legend);
+        lines
+    }
+}
+
+/// One row of the board, to be written into the sheet.
+struct BoardRow<'g> {
+    board: Board,
+    /// Board row.
+    r: u32,
+    /// Sheet row it goes to.
+    sheet_row: u32,
+    /// Sheet column of the board's first column.
+    first_col: u32,
+    /// Move numbers of the row's squares, 0 where unvisited.
+    numbers: &'g [u32],
+}
+
+impl BoardRow<'_> {
+    /// Write the row's numbers and formats with as little work per cell as rust_xlsxwriter
+    /// allows: every `*_with_format` call hashes the whole `Format` to find its index, so
+    /// only the first cell is written with its format (which also makes this row the current
+    /// one in constant-memory mode), the other numbers are written plain, and then one
+    /// [`Worksheet::set_range_format`] call gives the inner squares their shared format (and
+    /// creates the blank squares) with a single lookup. The last square and the start and
+    /// stuck squares get their own formats last.
+    fn write(
+        &self,
+        sheet: &mut Worksheet,
+        formats: &BoardFormats,
+        specials: &[(Square, SquareKind)],
+    ) -> Result<(), XlsxError> {
+        let (rows, cols) = (self.board.rows(), self.board.cols());
+        let col = |c: u32| (self.first_col + c) as u16;
+        let kind_of = |c: u32| {
+            let here = Square::new(self.r, c);
+            specials
+                .iter()
+                .rev()
+                .find(|(s, _)| *s == here)
+                .map_or(SquareKind::Plain, |&(_, k)| k)
+        };
+        let format_of = |c: u32| formats.get(kind_of(c), edges(self.r, c, rows, cols));
+        let row = self.sheet_row;
+        match self.numbers[0] {
+            0 => sheet.write_blank(row, col(0), format_of(0))?,
+            n => sheet.write_number_with_format(row, col(0), n, format_of(0))?,
+        };
+        for (c, &n) in (1..cols).zip(&self.numbers[1..]) {
+            if n > 0 {
+                sheet.write_number(row, col(c), n)?;
+            }
+        }
+        if cols > 2 {
+            let inner = formats.get(SquareKind::Plain, edges(self.r, 1, rows, cols));
+            sheet.set_range_format(row, col(1), row, col(cols - 2), inner)?;
+        }
+        if cols > 1 {
+            sheet.set_cell_format(row, col(cols - 1), format_of(cols - 1))?;
+        }
+        for &(s, _) in specials {
+            if s.row == self.r && s.col > 0 && s.col + 1 < cols {
+                sheet.set_cell_format(row, col(s.col), format_of(s.col))?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Write the texts from `from` on that lie on rows up to `row` (inclusive); return the index
+/// of the first text not written.
+fn write_texts(
+    sheet: &mut Worksheet,
+    texts: &[Text<'_>],
+    from: usize,
+    row: u32,
+) -> Result<usize, XlsxError> {
+    let mut i = from;
+    while let Some(t) = texts.get(i).filter(|t| t.cell.row <= row) {
+        sheet.write_string_with_format(t.cell.row, t.cell.col as u16, &t.text, t.format)?;
+        i += 1;
+    }
+    Ok(i)
+}

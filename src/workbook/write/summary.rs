@@ -1,0 +1,111 @@
+//! The `Summary` sheet: what was asked, one row per attempt with a link to its sheet, and the
+//! overall result line the macro showed ("Solved after 3 attempts").
+
+use rust_xlsxwriter::{Color, Format, FormatBorder, Url, Workbook, XlsxError};
+
+use super::{Outcome, WorkbookSpec, SUMMARY_SHEET};
+
+/// Row (from 0) of the summary table's header; attempt `i` (from 0) is on row
+/// `SUMMARY_HEADER_ROW + 1 + i`.
+pub const SUMMARY_HEADER_ROW: u32 = 5;
+
+/// The table's column headings, in order.
+pub const SUMMARY_COLUMNS: [&str; 12] = [
+    "Sheet",
+    "Board",
+    "Start",
+    "End",
+    "Moves",
+    "Squares",
+    "Result",
+    "Path",
+    "Method",
+    "Tie-break",
+    "Seed",
+    "Note",
+];
+
+const WIDTHS: [f64; 12] = [
+    24.0, 10.0, 7.0, 7.0, 9.0, 9.0, 11.0, 9.0, 13.0, 10.0, 22.0, 40.0,
+];
+
+/// Add the summary sheet after the attempts' sheets; `names` are their sheet names.
+pub(crate) fn add_summary(
+    workbook: &mut Workbook,
+    spec: &WorkbookSpec,
+    names: &[String],
+) -> Result<(), XlsxError> {
+    let sheet = workbook.add_worksheet();
+    sheet.set_name(SUMMARY_SHEET)?;
+    let solved_any = spec.attempts.iter().any(|a| a.solved);
+    let result_colour = if solved_any { 0x00803C } else { 0xC00000 };
+    sheet.write_string_with_format(
+        0,
+        0,
+        &spec.title,
+        &Format::new().set_bold().set_font_size(14),
+    )?;
+    sheet.write_string_with_format(
+        1,
+        0,
+        spec.result_line(),
+        &Format::new()
+            .set_bold()
+            .set_font_size(12)
+            .set_font_color(Color::RGB(result_colour)),
+    )?;
+    if !spec.command_line.is_empty() {
+        sheet.write_string(2, 0, format!("Options: {}", spec.command_line))?;
+    }
+    sheet.write_string(3, 0, format!("Seed: {}", spec.seed))?;
+    let header = Format::new()
+        .set_bold()
+        .set_background_color(Color::RGB(0xD9E1F2))
+        .set_border_bottom(FormatBorder::Thin);
+    for (c, (title, width)) in SUMMARY_COLUMNS.iter().zip(WIDTHS).enumerate() {
+        sheet.write_string_with_format(SUMMARY_HEADER_ROW, c as u16, *title, &header)?;
+        sheet.set_column_width(c as u16, width)?;
+    }
+    let good = Format::new().set_font_color(Color::RGB(0x00803C));
+    let bad = Format::new().set_font_color(Color::RGB(0xC00000));
+    for (i, (attempt, name)) in spec.attempts.iter().zip(names).enumerate() {
+        let row = SUMMARY_HEADER_ROW + 1 + i as u32;
+        let tour = &attempt.tour;
+        let board = tour.board();
+        let link = Url::new(format!("internal:'{name}'!{}", spec.top_left)).set_text(name);
+        sheet.write_url(row, 0, link)?;
+        sheet.write_string(row, 1, board.to_string())?;
+        if let (Some(s), Some(e)) = (tour.start(), tour.end()) {
+            sheet.write_string(row, 2, board.algebraic(s))?;
+            sheet.write_string(row, 3, board.algebraic(e))?;
+        }
+        sheet.write_number(row, 4, tour.len() as f64)?;
+        sheet.write_number(row, 5, board.len() as f64)?;
+        let outcome = attempt.outcome(spec.closed_requested);
+        let fmt = if outcome == Outcome::Solved {
+            &good
+        } else {
+            &bad
+        };
+        sheet.write_string_with_format(row, 6, outcome.word(), fmt)?;
+        let path = if !tour.is_complete() {
+            "partial"
+        } else if tour.is_closed() {
+            "closed"
+        } else {
+            "open"
+        };
+        sheet.write_string(row, 7, path)?;
+        sheet.write_string(row, 8, &attempt.method)?;
+        if let Some(t) = &attempt.tiebreak {
+            sheet.write_string(row, 9, t)?;
+        }
+        // As text: a u64 seed does not survive a trip through a spreadsheet's doubles.
+        sheet.write_string(row, 10, spec.seed.to_string())?;
+        if let Some(note) = attempt.note.as_deref().filter(|n| !n.is_empty()) {
+            sheet.write_string(row, 11, note)?;
+        }
+    }
+    sheet.set_freeze_panes(SUMMARY_HEADER_ROW + 1, 0)?;
+    Ok(())
+}

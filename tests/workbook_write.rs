@@ -1,0 +1,513 @@
+//! The workbook writer, checked by reading its files back: with calamine (values, fills, sheet
+//! visibility) and, for what calamine does not expose (charts, conditional formats, links,
+//! document properties), by reading the XML parts of the zip.
+
+#[path = "../examples/support/knight_paths.rs"]
+mod knight_paths;
+
+use std::collections::BTreeSet;
+use std::io::{Cursor, Read};
+
+use calamine::{Data, DataType, Reader, SheetVisible, Xlsx};
+use knights_tour::board::{Board, Square};
+use knights_tour::tour::Tour;
+use knights_tour::workbook::cellref::{CellRef, SHEET_COLS};
+use knights_tour::workbook::write::{
+    check_fits, write_workbook, PathDrawing, SheetAttempt, WorkbookSpec, WriteError,
+    PATH_DATA_SHEET, SUMMARY_COLUMNS, SUMMARY_HEADER_ROW, SUMMARY_SHEET,
+};
+
+fn write(spec: &WorkbookSpec) -> Vec<u8> {
+    let mut out = Cursor::new(Vec::new());
+    write_workbook(spec, &mut out).unwrap();
+    out.into_inner()
+}
+
+fn open(bytes: &[u8]) -> Xlsx<Cursor<Vec<u8>>> {
+    Xlsx::new(Cursor::new(bytes.to_vec())).unwrap()
+}
+
+/// The text of one part of the xlsx zip.
+fn part(bytes: &[u8], name: &str) -> String {
+    let mut zip = zip::ZipArchive::new(Cursor::new(bytes)).unwrap();
+    let mut text = String::new();
+    zip.by_name(name)
+        .unwrap_or_else(|e| panic!("{name}: {e}"))
+        .read_to_string(&mut text)
+        .unwrap();
+    text
+}
+
+fn has_part(bytes: &[u8], name: &str) -> bool {
+    let zip = zip::ZipArchive::new(Cursor::new(bytes)).unwrap();
+    zip.index_for_name(name).is_some()
+}
+
+fn eight() -> Board {
+    Board::new(8, 8).unwrap()
+}
+
+fn a1(board: Board) -> Square {
+    Square::new(board.rows() - 1, 0)
+}
+
+/// A complete Warnsdorff tour (checked here, so a change in the helper cannot hide).
+fn full_tour(board: Board) -> Tour {
+    let t = knight_paths::warnsdorff(board, a1(board));
+    assert!(t.is_complete() && t.check().is_ok());
+    t
+}
+
+/// A random walk until the knight is stuck, shorter than the board.
+fn stuck_walk(board: Board, seed: u64) -> Tour {
+    let t = knight_paths::random_walk(board, a1(board), seed);
+    assert!(!t.is_complete() && t.check().is_ok());
+    t
+}
+
+/// Check that the numeric cells of `sheet` are exactly `tour`'s numbering placed with the
+/// board's top-left square at `top_left`, and that every other cell is text.
+fn assert_board_is(bytes: &[u8], sheet: &str, tour: &Tour, top_left: CellRef) {
+    let mut wb = open(bytes);
+    let range = wb.worksheet_range(sheet).unwrap();
+    let board = tour.board();
+    let grid = tour.numbering();
+    let mut numbers = 0;
+    for (r, c, value) in range.used_cells() {
+        let (row, col) = (
+            r as u32 + range.start().unwrap().0,
+            c as u32 + range.start().unwrap().1,
+        );
+        match value {
+            Data::Float(_) | Data::Int(_) => {
+                let inside = row >= top_left.row
+                    && col >= top_left.col
+                    && row < top_left.row + board.rows()
+                    && col < top_left.col + board.cols();
+                assert!(
+                    inside,
+                    "{sheet}: number {value:?} outside the board at ({row}, {col})"
+                );
+                let sq = Square::new(row - top_left.row, col - top_left.col);
+                let want = grid[board.index(sq) as usize];
+                assert_ne!(want, 0, "{sheet}: unvisited {sq:?} holds {value:?}");
+                assert_eq!(value.as_f64(), Some(f64::from(want)), "{sheet} {sq:?}");
+                numbers += 1;
+            }
+            Data::String(_) | Data::Empty => {}
+            other => panic!("{sheet}: unexpected cell {other:?} at ({row}, {col})"),
+        }
+    }
+    assert_eq!(numbers, tour.len(), "{sheet}: every move is on the board");
+}
+
+/// The solid fill colour of a cell as `0xRRGGBB`, if any.
+fn fill_at(bytes: &[u8], sheet: &str, cell: CellRef) -> Option<u32> {
+    let mut wb = open(bytes);
+    let styles = wb.worksheet_style(sheet).unwrap();
+    let fill = styles.get((cell.row, cell.col))?.fill.clone()?;
+    if !fill.is_visible() {
+        return None;
+    }
+    fill.get_color().map(|c| c.to_argb() & 0xFF_FFFF)
+}
+
+/// Text of all string cells of a sheet, joined.
+fn sheet_text(bytes: &[u8], sheet: &str) -> String {
+    let mut wb = open(bytes);
+    let range = wb.worksheet_range(sheet).unwrap();
+    range
+        .used_cells()
+        .filter_map(|(_, _, v)| match v {
+            Data::String(s) => Some(s.clone()),
+            _ => None,
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn spec_of(attempts: Vec<SheetAttempt>) -> WorkbookSpec {
+    let mut spec = WorkbookSpec::new(attempts);
+    spec.seed = 7;
+    spec.title = "Knight's tour test".to_string();
+    spec.command_line = "generate --size 8x8 --start a1 --seed 7".to_string();
+    spec
+}
+
+#[test]
+fn a_complete_tour_is_written_at_c3_with_a_yellow_start() {
+    let tour = full_tour(eight());
+    let bytes = write(&spec_of(vec![SheetAttempt::new(
+        tour.clone(),
+        true,
+        "warnsdorff",
+    )]));
+    let c3 = CellRef::new(2, 2);
+    assert_board_is(&bytes, "Tour 1", &tour, c3);
+    // a1 is the bottom-left square: C10.
+    assert_eq!(
+        fill_at(&bytes, "Tour 1", CellRef::new(9, 2)),
+        Some(0xFFFF00)
+    );
+    assert_eq!(fill_at(&bytes, "Tour 1", CellRef::new(2, 2)), None);
+    let text = sheet_text(&bytes, "Tour 1");
+    assert!(text.contains("Tour 1 of 1: solved"), "{text}");
+    assert!(text.contains("Start a1 (yellow)"), "{text}");
+}
+
+#[test]
+fn a_stuck_attempt_shows_its_partial_path_and_where_it_got_stuck() {
+    let board = eight();
+    let walk = stuck_walk(board, 1);
+    let bytes = write(&spec_of(vec![SheetAttempt::new(
+        walk.clone(),
+        false,
+        "random",
+    )]));
+    let name = "Attempt 1 (stuck)";
+    assert_board_is(&bytes, name, &walk, CellRef::new(2, 2));
+    let end = walk.end().unwrap();
+    let end_cell = CellRef::new(2 + end.row, 2 + end.col);
+    assert_eq!(fill_at(&bytes, name, end_cell), Some(0xFF7C80));
+    assert_eq!(fill_at(&bytes, name, CellRef::new(9, 2)), Some(0xFFFF00));
+    let text = sheet_text(&bytes, name);
+    let expected = format!(
+        "Stuck after {} of 64 squares: every square a knight's move from {}",
+        walk.len(),
+        board.algebraic(end)
+    );
+    assert!(text.contains(&expected), "{text}");
+}
+
+#[test]
+fn sheets_are_named_by_outcome_in_order_with_summary_and_hidden_path_data() {
+    let board = eight();
+    let walk = stuck_walk(board, 3);
+    let stopped = full_tour(board).truncated(20);
+    let attempts = vec![
+        SheetAttempt::new(walk, false, "random"),
+        SheetAttempt::new(stopped, false, "backtrack"),
+        SheetAttempt::new(full_tour(board), true, "warnsdorff"),
+    ];
+    let bytes = write(&spec_of(attempts));
+    let wb = open(&bytes);
+    let names: Vec<_> = wb
+        .sheets_metadata()
+        .iter()
+        .map(|s| s.name.clone())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "Attempt 1 (stuck)",
+            "Attempt 2 (stopped)",
+            "Tour 3",
+            SUMMARY_SHEET,
+            PATH_DATA_SHEET
+        ]
+    );
+    for sheet in wb.sheets_metadata() {
+        let hidden = sheet.name == PATH_DATA_SHEET;
+        assert_eq!(
+            sheet.visible != SheetVisible::Visible,
+            hidden,
+            "{}",
+            sheet.name
+        );
+    }
+}
+
+#[test]
+fn the_summary_lists_every_attempt_and_the_result() {
+    let board = eight();
+    let walk = stuck_walk(board, 5);
+    let tour = full_tour(board);
+    let mut solved = SheetAttempt::new(tour.clone(), true, "warnsdorff");
+    solved.tiebreak = Some("center".into());
+    solved.note = Some("lucky".into());
+    let attempts = vec![SheetAttempt::new(walk.clone(), false, "random"), solved];
+    let mut spec = spec_of(attempts);
+    spec.seed = u64::MAX;
+    let bytes = write(&spec);
+    let mut wb = open(&bytes);
+    let range = wb.worksheet_range(SUMMARY_SHEET).unwrap();
+    let at = |r: u32, c: u32| range.get_value((r, c)).cloned().unwrap_or(Data::Empty);
+    let s = |v: &str| Data::String(v.to_string());
+    assert_eq!(at(0, 0), s("Knight's tour test"));
+    assert_eq!(at(1, 0), s("Solved after 2 attempts"));
+    let h = SUMMARY_HEADER_ROW;
+    for (c, title) in SUMMARY_COLUMNS.iter().enumerate() {
+        assert_eq!(at(h, c as u32), s(title));
+    }
+    let rows = [
+        (&walk, "Attempt 1 (stuck)", "stuck", "partial", "random", ""),
+        (&tour, "Tour 2", "solved", "open", "warnsdorff", "center"),
+    ];
+    for (i, (t, name, result, path, method, tie)) in rows.iter().enumerate() {
+        let r = h + 1 + i as u32;
+        assert_eq!(at(r, 0), s(name));
+        assert_eq!(at(r, 1), s("8x8"));
+        assert_eq!(at(r, 2), s("a1"));
+        assert_eq!(at(r, 3), s(&board.algebraic(t.end().unwrap())));
+        assert_eq!(at(r, 4).as_f64(), Some(t.len() as f64));
+        assert_eq!(at(r, 5).as_f64(), Some(64.0));
+        assert_eq!(at(r, 6), s(result));
+        assert_eq!(at(r, 7), s(path));
+        assert_eq!(at(r, 8), s(method));
+        if !tie.is_empty() {
+            assert_eq!(at(r, 9), s(tie));
+        }
+        assert_eq!(at(r, 10), s("18446744073709551615"));
+    }
+    assert_eq!(at(h + 2, 11), s("lucky"));
+    // Each name links to its sheet's board.
+    let xml = part(&bytes, "xl/worksheets/sheet3.xml");
+    assert!(
+        xml.contains(r#"location="'Attempt 1 (stuck)'!C3""#),
+        "{xml}"
+    );
+    assert!(xml.contains(r#"location="'Tour 2'!C3""#), "{xml}");
+}
+
+#[test]
+fn failure_is_reported_as_the_macro_did() {
+    let board = eight();
+    let attempts = (1..=3)
+        .map(|seed| SheetAttempt::new(stuck_walk(board, seed), false, "random"))
+        .collect();
+    let bytes = write(&spec_of(attempts));
+    let mut wb = open(&bytes);
+    let range = wb.worksheet_range(SUMMARY_SHEET).unwrap();
+    assert_eq!(
+        range.get_value((1, 0)),
+        Some(&Data::String("Failed after 3 attempts".into()))
+    );
+}
+
+/// The path chart's coordinates, read back from the hidden sheet, for charted attempt `slot`.
+fn path_points(bytes: &[u8], slot: u32) -> Vec<(f64, f64)> {
+    let mut wb = open(bytes);
+    let range = wb.worksheet_range(PATH_DATA_SHEET).unwrap();
+    let mut out = Vec::new();
+    for row in 1.. {
+        let x = range.get_value((row, 2 * slot)).and_then(|v| v.as_f64());
+        let y = range
+            .get_value((row, 2 * slot + 1))
+            .and_then(|v| v.as_f64());
+        match (x, y) {
+            (Some(x), Some(y)) => out.push((x, y)),
+            _ => break,
+        }
+    }
+    out
+}
+
+#[test]
+fn path_data_holds_square_centres_in_move_order() {
+    let board = Board::new(6, 7).unwrap();
+    let walk = knight_paths::random_walk(board, Square::new(0, 0), 11);
+    let tour = full_tour(eight());
+    let attempts = vec![
+        SheetAttempt::new(walk.clone(), false, "random"),
+        SheetAttempt::new(tour.clone(), true, "warnsdorff"),
+    ];
+    let bytes = write(&spec_of(attempts));
+    for (slot, t) in [(0, &walk), (1, &tour)] {
+        let want: Vec<(f64, f64)> = t
+            .squares()
+            .map(|sq| {
+                (
+                    f64::from(sq.col) + 0.5,
+                    f64::from(t.board().rows() - sq.row) - 0.5,
+                )
+            })
+            .collect();
+        assert_eq!(path_points(&bytes, slot), want, "slot {slot}");
+    }
+}
+
+#[test]
+fn the_chart_covers_the_board_exactly_with_axes_on_the_squares() {
+    let board = Board::new(6, 7).unwrap();
+    let walk = knight_paths::random_walk(board, Square::new(0, 0), 11);
+    let mut spec = spec_of(vec![SheetAttempt::new(walk.clone(), false, "random")]);
+    spec.top_left = "E4".parse().unwrap();
+    let bytes = write(&spec);
+    let drawing = part(&bytes, "xl/drawings/drawing1.xml");
+    // From E4 (col 4, row 3) to the cell just past the board, both at offset 0.
+    let from = "<xdr:from><xdr:col>4</xdr:col><xdr:colOff>0</xdr:colOff><xdr:row>3</xdr:row><xdr:rowOff>0</xdr:rowOff></xdr:from>";
+    let to = "<xdr:to><xdr:col>11</xdr:col><xdr:colOff>0</xdr:colOff><xdr:row>9</xdr:row><xdr:rowOff>0</xdr:rowOff></xdr:to>";
+    assert!(drawing.contains(from), "{drawing}");
+    assert!(drawing.contains(to), "{drawing}");
+    let chart = part(&bytes, "xl/charts/chart1.xml");
+    assert!(chart.contains("<c:scatterChart>"), "{chart}");
+    assert!(chart.contains(r#"<c:scatterStyle val="lineMarker"/>"#));
+    for axis_max in [r#"<c:max val="7"/>"#, r#"<c:max val="6"/>"#] {
+        assert!(chart.contains(axis_max), "{axis_max} in {chart}");
+    }
+    assert_eq!(chart.matches(r#"<c:min val="0"/>"#).count(), 2);
+    assert_eq!(
+        chart.matches(r#"<c:delete val="1"/>"#).count(),
+        2,
+        "axes hidden"
+    );
+    assert_eq!(chart.matches("<c:ser>").count(), 3, "path, start, end");
+    let k = walk.len();
+    assert!(chart.contains(&format!("'Path data'!$B$2:$B${}", k + 1)));
+    assert!(chart.contains("<c:f>'Path data'!$B$2</c:f>"), "start point");
+    assert!(
+        chart.contains(&format!("<c:f>'Path data'!$B${}</c:f>", k + 1)),
+        "end point"
+    );
+    assert!(!chart.contains("<c:legend>"), "legend hidden");
+    let sheet = part(&bytes, "xl/worksheets/sheet1.xml");
+    assert!(
+        sheet.contains("<drawing r:id="),
+        "chart attached to the tour sheet"
+    );
+}
+
+/// Cells named by a `sqref` like `C3:J3 C4 E4:J10`.
+fn expand_sqref(sqref: &str) -> BTreeSet<CellRef> {
+    let mut out = BTreeSet::new();
+    for part in sqref.split(' ') {
+        let (a, b) = part.split_once(':').unwrap_or((part, part));
+        let (a, b): (CellRef, CellRef) = (a.parse().unwrap(), b.parse().unwrap());
+        for r in a.row..=b.row {
+            for c in a.col..=b.col {
+                out.insert(CellRef::new(r, c));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn the_colour_scale_spares_the_start_and_stuck_squares() {
+    let board = eight();
+    let walk = stuck_walk(board, 2);
+    let bytes = write(&spec_of(vec![SheetAttempt::new(
+        walk.clone(),
+        false,
+        "random",
+    )]));
+    let sheet = part(&bytes, "xl/worksheets/sheet1.xml");
+    let start = sheet
+        .find("<conditionalFormatting sqref=\"")
+        .expect("a colour scale")
+        + 30;
+    let sqref = &sheet[start..start + sheet[start..].find('"').unwrap()];
+    assert!(sheet.contains("<colorScale>"), "{sheet}");
+    let cells = expand_sqref(sqref);
+    let cell = |sq: Square| CellRef::new(2 + sq.row, 2 + sq.col);
+    let mut want: BTreeSet<CellRef> = board.squares().map(cell).collect();
+    want.remove(&cell(walk.start().unwrap()));
+    want.remove(&cell(walk.end().unwrap()));
+    assert_eq!(cells, want);
+}
+
+#[test]
+fn decorations_follow_the_settings() {
+    let board = eight();
+    let tour = full_tour(board);
+    let mut spec = spec_of(vec![SheetAttempt::new(tour.clone(), true, "w")]);
+    spec.draw_path = PathDrawing::Off;
+    spec.colour_scale = PathDrawing::Off;
+    let bytes = write(&spec);
+    let wb = open(&bytes);
+    assert!(!wb.sheet_names().contains(&PATH_DATA_SHEET.to_string()));
+    assert!(!has_part(&bytes, "xl/charts/chart1.xml"));
+    assert!(!part(&bytes, "xl/worksheets/sheet1.xml").contains("conditionalFormatting"));
+    // Auto draws nothing beyond 30 squares a side; On draws anyway.
+    let big = Board::new(31, 31).unwrap();
+    let walk = knight_paths::random_walk(big, Square::new(0, 0), 1);
+    let mut spec = spec_of(vec![SheetAttempt::new(walk, false, "random")]);
+    assert!(!has_part(&write(&spec), "xl/charts/chart1.xml"));
+    spec.draw_path = PathDrawing::On;
+    assert!(has_part(&write(&spec), "xl/charts/chart1.xml"));
+}
+
+#[test]
+fn the_board_goes_wherever_asked() {
+    let tour = full_tour(Board::new(5, 6).unwrap());
+    for cell in ["A1", "B2", "AA100"] {
+        let mut spec = spec_of(vec![SheetAttempt::new(tour.clone(), true, "w")]);
+        spec.top_left = cell.parse().unwrap();
+        let bytes = write(&spec);
+        assert_board_is(&bytes, "Tour 1", &tour, spec.top_left);
+        let start = tour.start().unwrap();
+        let start_cell = spec.top_left.offset(start.row, start.col);
+        assert_eq!(fill_at(&bytes, "Tour 1", start_cell), Some(0xFFFF00));
+    }
+}
+
+#[test]
+fn a_board_that_does_not_fit_is_refused_with_the_reason() {
+    let tour = full_tour(eight());
+    let mut spec = spec_of(vec![SheetAttempt::new(tour, true, "w")]);
+    spec.top_left = CellRef::new(0, SHEET_COLS - 7);
+    let mut out = Cursor::new(Vec::new());
+    let err = write_workbook(&spec, &mut out).unwrap_err();
+    assert!(matches!(err, WriteError::DoesNotFit { attempt: 1, .. }));
+    let msg = err.to_string();
+    assert!(msg.contains("8x8 board does not fit"), "{msg}");
+    assert!(
+        msg.contains("XFD") && msg.contains("at most 7 columns fit"),
+        "{msg}"
+    );
+    assert!(out.get_ref().is_empty(), "nothing written");
+    assert!(check_fits(eight(), CellRef::new(0, SHEET_COLS - 8)).is_ok());
+}
+
+#[test]
+fn the_same_spec_gives_the_same_bytes_and_properties_record_the_command() {
+    let board = eight();
+    let attempts = vec![
+        SheetAttempt::new(stuck_walk(board, 9), false, "random"),
+        SheetAttempt::new(full_tour(board), true, "warnsdorff"),
+    ];
+    let spec = spec_of(attempts);
+    let (a, b) = (write(&spec), write(&spec));
+    assert!(a == b, "byte-identical");
+    let core = part(&a, "docProps/core.xml");
+    assert!(
+        core.contains("<dc:title>Knight's tour test</dc:title>"),
+        "{core}"
+    );
+    assert!(
+        core.contains("generate --size 8x8 --start a1 --seed 7"),
+        "{core}"
+    );
+    assert!(
+        core.contains("<dc:subject>Knight's tours on 8x8: Solved after 2 attempts</dc:subject>"),
+        "{core}"
+    );
+    assert!(core.contains("2000-01-01T00:00:00Z"), "{core}");
+}
+
+#[test]
+fn big_boards_are_written_row_by_row_and_read_back_whole() {
+    // 10,000+ squares: constant-memory mode.
+    let board = Board::new(101, 103).unwrap();
+    let tour = knight_paths::warnsdorff(board, Square::new(0, 0));
+    assert!(tour.is_complete());
+    let walk = knight_paths::random_walk(board, Square::new(50, 50), 4);
+    let attempts = vec![
+        SheetAttempt::new(walk.clone(), false, "random"),
+        SheetAttempt::new(tour.clone(), true, "warnsdorff"),
+    ];
+    let bytes = write(&spec_of(attempts));
+    assert_board_is(&bytes, "Attempt 1 (stuck)", &walk, CellRef::new(2, 2));
+    assert_board_is(&bytes, "Tour 2", &tour, CellRef::new(2, 2));
+    let start = walk.start().unwrap();
+    let end = walk.end().unwrap();
+    let at = |sq: Square| CellRef::new(2 + sq.row, 2 + sq.col);
+    assert_eq!(
+        fill_at(&bytes, "Attempt 1 (stuck)", at(start)),
+        Some(0xFFFF00)
+    );
+    assert_eq!(
+        fill_at(&bytes, "Attempt 1 (stuck)", at(end)),
+        Some(0xFF7C80)
+    );
+}
