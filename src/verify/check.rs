@@ -1,0 +1,404 @@
+//! Judging a board: verdict, problems, start and end, and the path itself.
+//!
+//! Knock-on noise is kept out of the problems: a move pair is checked only when both numbers
+//! are on the board, a duplicated number passes a move check when any of its cells fits, and a
+//! failed attempt (numbers 1..k, the rest blank) that breaks the knight's path reports only
+//! the broken moves, not its blanks and absent numbers.
+
+use std::collections::HashMap;
+
+use crate::board::{Board, Square};
+use crate::tour::Tour;
+use crate::workbook::cellref::{CellRange, CellRef};
+
+use super::detect::BlockGrid;
+use super::report::{Problem, ProblemKind, Verdict};
+use super::value::{describe, Kind};
+
+/// At most this many problems of one kind are listed; the rest are summed up in one more.
+pub const MAX_PROBLEMS_PER_KIND: usize = 100;
+
+/// The outcome of checking one board.
+#[derive(Clone, Debug)]
+pub(crate) struct Checked {
+    pub(crate) verdict: Verdict,
+    pub(crate) problems: Vec<Problem>,
+    pub(crate) moves: usize,
+    pub(crate) start: Option<CellRef>,
+    pub(crate) end: Option<CellRef>,
+    pub(crate) start_highlighted: Option<bool>,
+    pub(crate) tour: Option<Tour>,
+}
+
+const NONE: u32 = u32::MAX;
+
+struct Squares<'g, 'a> {
+    grid: &'g BlockGrid<'a>,
+    /// Block-relative linear indices of the board's squares (all cells but ragged ones).
+    cols: u32,
+}
+
+impl Squares<'_, '_> {
+    fn cell_ref(&self, idx: u32) -> CellRef {
+        let o = self.grid.range.first;
+        o.offset(idx / self.cols, idx % self.cols)
+    }
+
+    fn name(&self, idx: u32) -> String {
+        self.cell_ref(idx).to_string()
+    }
+}
+
+/// Check the board in `grid`. `detect_ragged` is off when the user gave the range.
+pub(crate) fn check_board(
+    grid: &BlockGrid<'_>,
+    formats_known: bool,
+    detect_ragged: bool,
+) -> Checked {
+    let range = grid.range;
+    let (rows, cols) = (range.rows(), range.cols());
+    let sq = Squares { grid, cols };
+    let kinds: Vec<Kind> = (0..rows)
+        .flat_map(|r| (0..cols).map(move |c| (r, c)))
+        .map(|(r, c)| grid.kind(r, c))
+        .collect();
+    let ragged = if detect_ragged {
+        ragged_cells(grid, &kinds, formats_known)
+    } else {
+        Vec::new()
+    };
+    let mut is_square = vec![true; kinds.len()];
+    for &i in &ragged {
+        is_square[i as usize] = false;
+    }
+    let n = (kinds.len() - ragged.len()) as u64;
+    let mut problems = Problems::default();
+    if !ragged.is_empty() {
+        problems.push(not_rectangular(&sq, range, &ragged));
+    }
+
+    // Where each number is; duplicates; bad cells.
+    let mut pos = vec![NONE; n as usize + 1];
+    let mut dups: HashMap<u64, Vec<u32>> = HashMap::new();
+    let mut holes: Vec<u32> = Vec::new();
+    let mut blanks: Vec<u32> = Vec::new();
+    for (i, kind) in kinds.iter().enumerate() {
+        let i = i as u32;
+        if !is_square[i as usize] {
+            continue;
+        }
+        match *kind {
+            Kind::Int(v) if v >= 1 && (v as u64) <= n => {
+                let slot = &mut pos[v as usize];
+                if *slot == NONE {
+                    *slot = i;
+                } else {
+                    dups.entry(v as u64).or_insert_with(|| vec![*slot]).push(i);
+                }
+            }
+            Kind::Int(v) => {
+                holes.push(i);
+                problems.push(Problem {
+                    kind: ProblemKind::OutOfRange,
+                    cells: vec![sq.name(i)],
+                    message: format!("{} holds {v}, outside 1..{n}", sq.name(i)),
+                });
+            }
+            Kind::NonInt(f) => {
+                holes.push(i);
+                problems.push(Problem {
+                    kind: ProblemKind::NonInteger,
+                    cells: vec![sq.name(i)],
+                    message: format!("{} holds {f}, which is not a whole number", sq.name(i)),
+                });
+            }
+            Kind::Text => {
+                holes.push(i);
+                let value = grid.cell(i / cols, i % cols).and_then(|c| c.value.as_ref());
+                problems.push(Problem {
+                    kind: ProblemKind::TextCell,
+                    cells: vec![sq.name(i)],
+                    message: format!(
+                        "{} holds {} where a move number belongs",
+                        sq.name(i),
+                        describe(value)
+                    ),
+                });
+            }
+            Kind::Blank => blanks.push(i),
+        }
+    }
+    let mut dup_list: Vec<(u64, Vec<u32>)> = dups.into_iter().collect();
+    dup_list.sort();
+    resolve_duplicates(&mut pos, &dup_list, cols, &mut holes);
+    for (v, cells) in &dup_list {
+        let names: Vec<String> = cells.iter().map(|&i| sq.name(i)).collect();
+        problems.push(Problem {
+            kind: ProblemKind::DuplicateNumber,
+            message: format!("{v} appears {} times: at {}", cells.len(), names.join(", ")),
+            cells: names,
+        });
+    }
+
+    let missing = missing_ranges(&pos);
+    let k = match missing.first() {
+        Some(&(a, _)) => a - 1,
+        None => n,
+    };
+    let clean = problems.is_empty() && dup_list.is_empty();
+    let partial_shaped = clean && k >= 1 && k < n && missing.len() == 1 && missing[0].1 == n;
+    let complete = clean && missing.is_empty();
+
+    if !partial_shaped && !complete {
+        for &i in &blanks {
+            problems.push(Problem {
+                kind: ProblemKind::BlankCell,
+                cells: vec![sq.name(i)],
+                message: format!("{} is blank", sq.name(i)),
+            });
+        }
+        holes.extend(&blanks);
+        holes.sort_unstable();
+        let missing_count: u64 = missing.iter().map(|&(a, b)| b - a + 1).sum();
+        for &(a, b) in &missing {
+            let what = if a == b {
+                format!("{a} is missing")
+            } else {
+                format!("the numbers {a}..{b} are missing")
+            };
+            let (cells, hint) = if missing_count == holes.len() as u64 && holes.len() == 1 {
+                (
+                    vec![sq.name(holes[0])],
+                    format!(" (perhaps it belongs in {})", sq.name(holes[0])),
+                )
+            } else {
+                (Vec::new(), String::new())
+            };
+            problems.push(Problem {
+                kind: ProblemKind::MissingNumber,
+                cells,
+                message: format!("{what}: no square of the board holds it{hint}"),
+            });
+        }
+    }
+
+    // Knight moves between consecutive numbers that are both present.
+    let cells_of = |v: u64| -> Vec<u32> {
+        match dup_list.binary_search_by_key(&v, |(d, _)| *d) {
+            Ok(at) => dup_list[at].1.clone(),
+            Err(_) if pos[v as usize] != NONE => vec![pos[v as usize]],
+            Err(_) => Vec::new(),
+        }
+    };
+    let at = |i: u32| Square::new(i / cols, i % cols);
+    let mut bad_moves = 0usize;
+    for v in 1..n {
+        if pos[v as usize] == NONE || pos[v as usize + 1] == NONE {
+            continue;
+        }
+        let (a, b) = (cells_of(v), cells_of(v + 1));
+        let fits = a
+            .iter()
+            .any(|&x| b.iter().any(|&y| at(x).is_knight_move(at(y))));
+        if !fits {
+            bad_moves += 1;
+            problems.push(Problem {
+                kind: ProblemKind::NotAKnightMove,
+                cells: vec![sq.name(a[0]), sq.name(b[0])],
+                message: format!(
+                    "move {v} at {} -> move {} at {} is not a knight's move",
+                    sq.name(a[0]),
+                    v + 1,
+                    sq.name(b[0])
+                ),
+            });
+        }
+    }
+
+    let present = (1..=n).filter(|&v| pos[v as usize] != NONE).count();
+    let last = (1..=n).rev().find(|&v| pos[v as usize] != NONE);
+    let start = (pos.len() > 1 && pos[1] != NONE).then(|| sq.cell_ref(pos[1]));
+    let end = last.map(|v| sq.cell_ref(pos[v as usize]));
+    let verdict = if bad_moves == 0 && complete {
+        let (first, lastsq) = (at(pos[1]), at(pos[n as usize]));
+        if n > 1 && first.is_knight_move(lastsq) {
+            Verdict::Closed
+        } else {
+            Verdict::Open
+        }
+    } else if bad_moves == 0 && partial_shaped {
+        Verdict::Partial
+    } else {
+        Verdict::Invalid
+    };
+    let tour = match verdict {
+        Verdict::Closed | Verdict::Open | Verdict::Partial => Board::new(rows, cols)
+            .ok()
+            .and_then(|board| Tour::from_indices(board, pos[1..=k as usize].to_vec()).ok()),
+        _ => None,
+    };
+    let start_highlighted = formats_known
+        .then(|| start.map(|s| highlighted(grid, &kinds, s)))
+        .flatten();
+    Checked {
+        verdict,
+        problems: problems.finish(),
+        moves: present,
+        start,
+        end,
+        start_highlighted,
+        tour,
+    }
+}
+
+/// For each duplicated number keep, in `pos`, the cell that best fits its neighbours' cells
+/// (knight moves to the cells of v-1 and v+1); the others become holes (likely typos).
+fn resolve_duplicates(pos: &mut [u32], dups: &[(u64, Vec<u32>)], cols: u32, holes: &mut Vec<u32>) {
+    let at = |i: u32| Square::new(i / cols, i % cols);
+    let is_dup = |v: u64| dups.binary_search_by_key(&v, |(d, _)| *d).is_ok();
+    for (v, cells) in dups {
+        let v = *v;
+        let neighbour = |w: u64| {
+            (w >= 1 && (w as usize) < pos.len() && !is_dup(w) && pos[w as usize] != NONE)
+                .then(|| pos[w as usize])
+        };
+        let score = |x: u32| {
+            [v.wrapping_sub(1), v + 1]
+                .into_iter()
+                .filter_map(neighbour)
+                .filter(|&y| at(x).is_knight_move(at(y)))
+                .count()
+        };
+        let best = cells
+            .iter()
+            .copied()
+            .max_by_key(|&x| (score(x), std::cmp::Reverse(x)))
+            .unwrap_or(cells[0]);
+        pos[v as usize] = best;
+        holes.extend(cells.iter().copied().filter(|&x| x != best));
+    }
+}
+
+/// Blank cells that make the block ragged: at the end of their row's run of filled cells and
+/// at the end of their column's, and (where formatting is known) not bordered as the board is.
+fn ragged_cells(grid: &BlockGrid<'_>, kinds: &[Kind], formats_known: bool) -> Vec<u32> {
+    let (rows, cols) = (grid.range.rows(), grid.range.cols());
+    let filled = |r: u32, c: u32| kinds[(r * cols + c) as usize] != Kind::Blank;
+    let mut row_span = vec![None; rows as usize];
+    let mut col_span: Vec<Option<(u32, u32)>> = vec![None; cols as usize];
+    for r in 0..rows {
+        for c in 0..cols {
+            if filled(r, c) {
+                let rs: &mut Option<(u32, u32)> = &mut row_span[r as usize];
+                *rs = Some(rs.map_or((c, c), |(a, _)| (a, c)));
+                let cs = &mut col_span[c as usize];
+                *cs = Some(cs.map_or((r, r), |(a, _)| (a, r)));
+            }
+        }
+    }
+    let outside = |span: Option<(u32, u32)>, x: u32| span.is_none_or(|(a, b)| x < a || x > b);
+    let mut out = Vec::new();
+    for r in 0..rows {
+        for c in 0..cols {
+            if filled(r, c) {
+                continue;
+            }
+            let bordered = formats_known && grid.cell(r, c).is_some_and(|x| x.format.bordered);
+            if !bordered && outside(row_span[r as usize], c) && outside(col_span[c as usize], r) {
+                out.push(r * cols + c);
+            }
+        }
+    }
+    out
+}
+
+fn not_rectangular(sq: &Squares<'_, '_>, range: CellRange, ragged: &[u32]) -> Problem {
+    let names: Vec<String> = ragged.iter().map(|&i| sq.name(i)).collect();
+    let shown = names.iter().take(8).cloned().collect::<Vec<_>>().join(", ");
+    let more = if names.len() > 8 {
+        format!(" and {} more", names.len() - 8)
+    } else {
+        String::new()
+    };
+    Problem {
+        kind: ProblemKind::NotRectangular,
+        message: format!(
+            "the board is not rectangular: its rows or columns have different lengths ({shown}{more} empty at the edge of {range})"
+        ),
+        cells: names,
+    }
+}
+
+/// Ranges `(a, b)` of numbers in 1..n that no square holds.
+fn missing_ranges(pos: &[u32]) -> Vec<(u64, u64)> {
+    let mut out: Vec<(u64, u64)> = Vec::new();
+    for (v, &p) in pos.iter().enumerate().skip(1) {
+        if p != NONE {
+            continue;
+        }
+        let v = v as u64;
+        match out.last_mut() {
+            Some(last) if last.1 + 1 == v => last.1 = v,
+            _ => out.push((v, v)),
+        }
+    }
+    out
+}
+
+/// Whether the start cell has a fill that fewer than half of the board's squares share.
+fn highlighted(grid: &BlockGrid<'_>, kinds: &[Kind], start: CellRef) -> bool {
+    let o = grid.range.first;
+    let (r, c) = (start.row - o.row, start.col - o.col);
+    let Some(fill) = grid.cell(r, c).and_then(|x| x.format.fill) else {
+        return false;
+    };
+    if fill == 0xFF_FFFF {
+        return false;
+    }
+    let cols = grid.range.cols();
+    let same = (0..kinds.len() as u32)
+        .filter(|&i| {
+            grid.cell(i / cols, i % cols)
+                .and_then(|x| x.format.fill)
+                .is_some_and(|f| f == fill)
+        })
+        .count();
+    same * 2 < kinds.len()
+}
+
+/// Problems with a cap per kind.
+#[derive(Default)]
+struct Problems {
+    list: Vec<Problem>,
+    dropped: HashMap<ProblemKind, usize>,
+    counts: HashMap<ProblemKind, usize>,
+}
+
+impl Problems {
+    fn push(&mut self, p: Problem) {
+        let count = self.counts.entry(p.kind).or_default();
+        *count += 1;
+        if *count > MAX_PROBLEMS_PER_KIND {
+            *self.dropped.entry(p.kind).or_default() += 1;
+        } else {
+            self.list.push(p);
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+
+    fn finish(mut self) -> Vec<Problem> {
+        let mut dropped: Vec<_> = self.dropped.into_iter().collect();
+        dropped.sort();
+        for (kind, count) in dropped {
+            self.list.push(Problem {
+                kind,
+                cells: Vec::new(),
+                message: format!("... and {count} more {} problems not listed", kind.as_str()),
+            });
+        }
+        self.list
+    }
+}

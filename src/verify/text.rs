@@ -1,0 +1,127 @@
+//! The report for people: one line per sheet, then its problems, and for small invalid boards
+//! a drawing with the bad cells marked.
+
+use std::collections::HashSet;
+use std::fmt::Write as _;
+
+use crate::board::column_letters;
+use crate::workbook::cellref::CellRef;
+
+use super::detect::BlockGrid;
+use super::report::{FileReport, SheetReport, Verdict};
+use super::value::{classify, Kind};
+
+/// Boards up to this many rows and columns get a drawing when invalid.
+pub const DRAW_MAX_SIDE: u32 = 16;
+
+/// The text report on one file, ending with a newline.
+pub fn render_file(report: &FileReport) -> String {
+    let mut out = String::new();
+    let format = report.format.as_deref().unwrap_or("unknown format");
+    if !report.readable {
+        let _ = writeln!(
+            out,
+            "{}: unreadable ({format}): {}",
+            report.file,
+            report.error.as_deref().unwrap_or("unknown error")
+        );
+        return out;
+    }
+    let _ = writeln!(out, "{} ({format})", report.file);
+    if let Some(e) = &report.error {
+        let _ = writeln!(out, "  error: {e}");
+    }
+    for sheet in &report.sheets {
+        out.push_str(&render_sheet(sheet));
+    }
+    out
+}
+
+/// One sheet: `  NAME: VERDICT, RxC board at RANGE, start X, end Y` then its problems.
+pub fn render_sheet(s: &SheetReport) -> String {
+    let mut out = String::new();
+    let _ = write!(out, "  {}: {}", s.sheet, s.verdict.as_str());
+    if let Some(b) = &s.board {
+        let _ = write!(out, ", {}x{} board at {}", b.rows, b.cols, b.top_left);
+        let _ = write!(out, ", {} squares numbered", s.moves);
+        if let Some(start) = &s.start {
+            let _ = write!(out, ", start {start}");
+            match s.start_highlighted {
+                Some(true) => out.push_str(" (highlighted)"),
+                Some(false) => out.push_str(" (not highlighted)"),
+                None => {}
+            }
+        }
+        if let Some(end) = &s.end {
+            let _ = write!(out, ", end {end}");
+        }
+    }
+    if let Some(note) = &s.note {
+        let _ = write!(out, " ({note})");
+    }
+    out.push('\n');
+    for p in &s.problems {
+        let _ = writeln!(out, "    {}: {}", p.kind.as_str(), p.message);
+    }
+    if let Some(d) = &s.drawing {
+        out.push_str(d);
+    }
+    out
+}
+
+/// A drawing of a small board, bad cells marked `*`, blanks `.`; `None` for boards larger
+/// than [`DRAW_MAX_SIDE`] or sheets that are not invalid.
+pub(crate) fn drawing(grid: &BlockGrid<'_>, s: &SheetReport) -> Option<String> {
+    let range = grid.range;
+    if s.verdict != Verdict::Invalid || range.rows() > DRAW_MAX_SIDE || range.cols() > DRAW_MAX_SIDE
+    {
+        return None;
+    }
+    let bad: HashSet<&str> = s
+        .problems
+        .iter()
+        .flat_map(|p| p.cells.iter().map(String::as_str))
+        .collect();
+    let mut texts = Vec::new();
+    for r in 0..range.rows() {
+        let mut row = Vec::new();
+        for c in 0..range.cols() {
+            let cell = grid.cell(r, c);
+            let text = match classify(cell.and_then(|x| x.value.as_ref())) {
+                Kind::Blank => ".".to_string(),
+                Kind::Int(n) => n.to_string(),
+                Kind::NonInt(f) => f.to_string(),
+                Kind::Text => "x".to_string(),
+            };
+            let name = range.first.offset(r, c).to_string();
+            let mark = if bad.contains(name.as_str()) {
+                "*"
+            } else {
+                " "
+            };
+            row.push(format!("{text}{mark}"));
+        }
+        texts.push(row);
+    }
+    let width = texts.iter().flatten().map(String::len).max().unwrap_or(2);
+    let label_width = (range.last.row + 1).to_string().len();
+    let mut out = String::new();
+    let _ = write!(out, "      {:label_width$}", "");
+    for c in 0..range.cols() {
+        let _ = write!(
+            out,
+            " {:>width$}",
+            format!("{} ", column_letters(range.first.col + c))
+        );
+    }
+    out.push('\n');
+    for (r, row) in texts.iter().enumerate() {
+        let CellRef { row: abs, .. } = range.first.offset(r as u32, 0);
+        let _ = write!(out, "      {:>label_width$}", abs + 1);
+        for t in row {
+            let _ = write!(out, " {t:>width$}");
+        }
+        out.push('\n');
+    }
+    Some(out)
+}

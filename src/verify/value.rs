@@ -1,0 +1,108 @@
+//! What a cell's value means for a board: a move number, a non-integer, text, or blank.
+
+use crate::workbook::read::CellValue;
+
+/// A cell's value as the verifier sees it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Kind {
+    /// No value (or only spaces).
+    Blank,
+    /// A whole number: stored as an integer, as an integer-valued float (17.0), as numeric text
+    /// (" 17 ") or as a formula's cached result.
+    Int(i64),
+    /// A number that is not whole (12.5).
+    NonInt(f64),
+    /// Text that is not a number, TRUE/FALSE, or an error value.
+    Text,
+}
+
+impl Kind {
+    /// Whether the value is a number of any sort.
+    pub(crate) fn is_numeric(self) -> bool {
+        matches!(self, Kind::Int(_) | Kind::NonInt(_))
+    }
+}
+
+/// Largest integer an f64 holds exactly.
+const MAX_EXACT: f64 = 9_007_199_254_740_992.0;
+
+/// Classify a value.
+pub(crate) fn classify(value: Option<&CellValue>) -> Kind {
+    match value {
+        None => Kind::Blank,
+        Some(CellValue::Number(f)) => number(*f),
+        Some(CellValue::Text(t)) => text(t),
+        Some(CellValue::Bool(_) | CellValue::Error(_)) => Kind::Text,
+    }
+}
+
+fn number(f: f64) -> Kind {
+    if f.is_finite() && f.fract() == 0.0 && f.abs() <= MAX_EXACT {
+        Kind::Int(f as i64)
+    } else {
+        Kind::NonInt(f)
+    }
+}
+
+fn text(t: &str) -> Kind {
+    let t = t.trim_matches(|c: char| c.is_whitespace() || c == '\u{a0}');
+    if t.is_empty() {
+        return Kind::Blank;
+    }
+    let plain = t
+        .bytes()
+        .all(|b| b.is_ascii_digit() || matches!(b, b'+' | b'-' | b'.' | b'e' | b'E'));
+    if plain && t.bytes().any(|b| b.is_ascii_digit()) {
+        if let Ok(f) = t.parse::<f64>() {
+            return number(f);
+        }
+    }
+    Kind::Text
+}
+
+/// How a value reads in a message: `12.5`, `'x'`, `TRUE`, `#REF!`.
+pub(crate) fn describe(value: Option<&CellValue>) -> String {
+    match value {
+        None => "nothing".into(),
+        Some(CellValue::Number(f)) => format!("{f}"),
+        Some(CellValue::Text(t)) => format!("the text '{}'", t.trim()),
+        Some(CellValue::Bool(b)) => {
+            format!("the logical value {}", if *b { "TRUE" } else { "FALSE" })
+        }
+        Some(CellValue::Error(e)) => format!("the error value {e}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn t(s: &str) -> Kind {
+        classify(Some(&CellValue::Text(s.into())))
+    }
+
+    #[test]
+    fn integers_count_however_they_are_stored() {
+        assert_eq!(classify(Some(&CellValue::Number(17.0))), Kind::Int(17));
+        assert_eq!(t("17"), Kind::Int(17));
+        assert_eq!(t("  17 "), Kind::Int(17));
+        assert_eq!(t("17.0"), Kind::Int(17));
+        assert_eq!(t("\u{a0}5"), Kind::Int(5));
+    }
+
+    #[test]
+    fn fractions_text_and_blanks_are_told_apart() {
+        assert_eq!(classify(Some(&CellValue::Number(12.5))), Kind::NonInt(12.5));
+        assert_eq!(t("12.5"), Kind::NonInt(12.5));
+        assert_eq!(t("x"), Kind::Text);
+        assert_eq!(t("inf"), Kind::Text);
+        assert_eq!(t("-"), Kind::Text);
+        assert_eq!(t("   "), Kind::Blank);
+        assert_eq!(classify(None), Kind::Blank);
+        assert_eq!(classify(Some(&CellValue::Bool(true))), Kind::Text);
+        assert!(matches!(
+            classify(Some(&CellValue::Number(f64::NAN))),
+            Kind::NonInt(_)
+        ));
+    }
+}
