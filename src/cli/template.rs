@@ -1,12 +1,105 @@
-//! `knights-tour template` (in progress).
+//! Write an empty practice board that flags mistakes as you type.
+//!
+//! Usage:
+//!     knights-tour template [options]
+//!
+//! Options:
+//!     --size N          A square board of side N (default 8).
+//!     --rows R --cols C A rectangular board (instead of --size).
+//!     --at CELL         The board's top-left cell (default C3); file letters go in the row
+//!                       above and rank numbers (as text) in the column to the left.
+//!     -o, --output FILE Where to write (default knights-tour-template.xlsx).
+//!     --force           Overwrite FILE if it exists.
+//!
+//! The board's cells accept whole numbers 1..N only; conditional formatting marks a number
+//! typed twice (red), a number whose successor is not a knight's move away (orange), and
+//! anything else in the board (grey). An empty template has no numbers, so `knights-tour
+//! verify` reports it as `no-board` until it is filled in.
+//!
+//! Examples:
+//!     knights-tour template
+//!     knights-tour template --rows 5 --cols 6 --at B2 -o practice.xlsx
 
+use std::path::PathBuf;
+
+use crate::board::Board;
 use crate::error::{Error, Result};
+use crate::exit_codes;
+use crate::output::write_atomically_with;
+use crate::workbook::cellref::CellRef;
+use crate::workbook::template::Template;
 
 /// Options of `knights-tour template`.
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+#[command(
+    about = "Write an empty practice board that flags mistakes as you type",
+    after_help = "Example: knights-tour template --rows 5 --cols 6 --at B2 -o practice.xlsx"
+)]
+pub struct Args {
+    /// A square board of side N.
+    #[arg(long, value_name = "N", default_value_t = 8, conflicts_with_all = ["rows", "cols"])]
+    pub size: u32,
+    /// Rows of a rectangular board (with --cols).
+    #[arg(long, value_name = "R", requires = "cols")]
+    pub rows: Option<u32>,
+    /// Columns of a rectangular board (with --rows).
+    #[arg(long, value_name = "C", requires = "rows")]
+    pub cols: Option<u32>,
+    /// The board's top-left cell in A1 notation; labels go above and to the left.
+    #[arg(long, value_name = "CELL", default_value = "C3")]
+    pub at: String,
+    /// The workbook to write.
+    #[arg(
+        short,
+        long,
+        value_name = "FILE",
+        default_value = "knights-tour-template.xlsx"
+    )]
+    pub output: PathBuf,
+    /// Overwrite the output if it exists.
+    #[arg(long)]
+    pub force: bool,
+}
 
-/// Run `knights-tour template`.
-pub fn run(_args: Args) -> Result<u8> {
-    Err(Error::Other("'template' is not available yet".into()))
+impl Args {
+    /// The template these options describe, or a usage error naming the bad flag.
+    pub fn template(&self) -> Result<Template> {
+        let (rows, cols) = match (self.rows, self.cols) {
+            (Some(r), Some(c)) => (r, c),
+            _ => (self.size, self.size),
+        };
+        let board = Board::new(rows, cols).map_err(|e| Error::Usage(format!("board size: {e}")))?;
+        let at: CellRef = self
+            .at
+            .parse()
+            .map_err(|e| Error::Usage(format!("--at: {e}")))?;
+        Template::new(board, at).map_err(|e| Error::Usage(format!("--at {}: {e}", self.at)))
+    }
+}
+
+/// Run `knights-tour template`: write the workbook, never over an existing file without
+/// `--force`.
+pub fn run(args: Args) -> Result<u8> {
+    let template = args.template()?;
+    let path = &args.output;
+    write_atomically_with(path, args.force, |file| {
+        let mut workbook = template.workbook().map_err(|e| workbook_error(path, e))?;
+        workbook
+            .save_to_writer(file)
+            .map_err(|e| workbook_error(path, e))
+    })?;
+    println!(
+        "wrote {}: an empty {} board at {}",
+        path.display(),
+        template.board(),
+        template.range()
+    );
+    Ok(exit_codes::SUCCESS)
+}
+
+fn workbook_error(path: &std::path::Path, e: rust_xlsxwriter::XlsxError) -> Error {
+    Error::Workbook {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    }
 }

@@ -1,0 +1,245 @@
+//! SVG: a text drawing that scales without loss. The board is one rectangle filled with a
+//! two-by-two-square pattern and the path is one `<polyline>`, so even a 1000x1000 tour is a
+//! handful of elements (the polyline's points dominate the size).
+
+use std::fmt::Write as _;
+
+use crate::board::Square;
+use crate::tour::Tour;
+
+use super::geometry::{Geometry, NumberLayout};
+use super::raster::Ink;
+use super::DrawOptions;
+
+/// Draw `tour` as an SVG document.
+///
+/// Elements, by class: `board` (the squares), `unvisited` (one path greying the squares a
+/// partial tour never reached), `numbers` (a group of `<text>`, where legible), `closing` (the
+/// move back to the start of a closed tour), `path` (a `<polyline>` through the square
+/// centres in move order: its points are [`Geometry::square_centre`] of each square, rounded
+/// to 0.01 px), `start`, `end` and `stuck` (markers).
+///
+/// ```
+/// # use knights_tour::board::{Board, Square};
+/// # use knights_tour::tour::Tour;
+/// use knights_tour::draw::{svg, DrawOptions};
+/// let tour = Tour::from_squares(Board::new(5, 5).unwrap(), [Square::new(0, 0), Square::new(1, 2)]).unwrap();
+/// let doc = svg(&tour, &DrawOptions { size_px: Some(100), ..DrawOptions::default() });
+/// assert!(doc.contains(r#"<polyline class="path""#));
+/// assert!(doc.contains(r#"points="10,10 50,30""#));
+/// ```
+pub fn svg(tour: &Tour, opts: &DrawOptions) -> String {
+    let board = tour.board();
+    let geom = Geometry::new(board, opts.size_px);
+    let mut s = String::with_capacity(1024 + tour.len() * 14);
+    let (w, h, c) = (geom.width(), geom.height(), num(geom.cell()));
+    let _ = writeln!(s, r#"<?xml version="1.0" encoding="UTF-8"?>"#);
+    let _ = writeln!(
+        s,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}">"#
+    );
+    let _ = writeln!(s, "<title>{}</title>", title(tour));
+    let c2 = num(geom.cell() * 2.0);
+    let _ = writeln!(
+        s,
+        r#"<defs><pattern id="squares" width="{c2}" height="{c2}" patternUnits="userSpaceOnUse"><rect width="{c2}" height="{c2}" fill="{light}"/><rect x="{c}" width="{c}" height="{c}" fill="{dark}"/><rect y="{c}" width="{c}" height="{c}" fill="{dark}"/></pattern></defs>"#,
+        light = Ink::Light.hex(),
+        dark = Ink::Dark.hex(),
+    );
+    let _ = writeln!(
+        s,
+        r#"<rect class="board" width="{w}" height="{h}" fill="url(#squares)"/>"#
+    );
+    unvisited(&mut s, &geom, tour);
+    if opts.path {
+        path(&mut s, &geom, tour);
+    }
+    let layout = geom.number_layout(tour.len(), opts.numbers, opts.path);
+    if let Some(layout) = layout {
+        numbers(&mut s, &geom, tour, layout);
+    }
+    markers(&mut s, &geom, tour, layout.is_some_and(|l| l.centred));
+    s.push_str("</svg>\n");
+    s
+}
+
+/// What the picture shows, for `<title>`.
+fn title(tour: &Tour) -> String {
+    let board = tour.board();
+    let kind = if tour.is_closed() {
+        "closed knight's tour"
+    } else if tour.is_complete() {
+        "open knight's tour"
+    } else {
+        "partial knight's path"
+    };
+    format!(
+        "{kind} on a {board} board, {} of {} squares",
+        tour.len(),
+        board.len()
+    )
+}
+
+/// A coordinate rounded to 0.01, written as briefly as possible (`25`, `62.5`).
+fn num(v: f64) -> String {
+    let r = (v * 100.0).round() / 100.0;
+    format!("{r}")
+}
+
+/// Grey the squares the path never reached, one subpath per horizontal run.
+fn unvisited(s: &mut String, geom: &Geometry, tour: &Tour) {
+    if tour.is_complete() {
+        return;
+    }
+    let board = tour.board();
+    let numbering = tour.numbering();
+    let c = geom.cell();
+    let _ = write!(
+        s,
+        r##"<path class="unvisited" fill="#000000" fill-opacity="0.3" d=""##
+    );
+    for row in 0..board.rows() {
+        let mut col = 0;
+        while col < board.cols() {
+            let empty = |col: u32| numbering[board.index(Square::new(row, col)) as usize] == 0;
+            if !empty(col) {
+                col += 1;
+                continue;
+            }
+            let start = col;
+            while col < board.cols() && empty(col) {
+                col += 1;
+            }
+            let _ = write!(
+                s,
+                "M{} {}h{}v{}h-{}z",
+                num(f64::from(start) * c),
+                num(f64::from(row) * c),
+                num(f64::from(col - start) * c),
+                num(c),
+                num(f64::from(col - start) * c),
+            );
+        }
+    }
+    s.push_str("\"/>\n");
+}
+
+/// Move numbers, where [`Geometry::number_layout`] says they are drawn.
+fn numbers(s: &mut String, geom: &Geometry, tour: &Tour, layout: NumberLayout) {
+    let c = geom.cell();
+    let (size, anchor) = if layout.centred {
+        (c * 0.4, "middle")
+    } else {
+        (c * 0.26, "start")
+    };
+    let _ = writeln!(
+        s,
+        r#"<g class="numbers" font-family="sans-serif" font-size="{}" text-anchor="{anchor}" fill="{}">"#,
+        num(size),
+        Ink::Text.hex()
+    );
+    for (i, sq) in tour.squares().enumerate() {
+        let (cx, cy) = geom.square_centre(sq);
+        let (x, y) = if layout.centred {
+            (cx, cy + size * 0.35)
+        } else {
+            (cx - c * 0.42, cy - c * 0.5 + c * 0.08 + size * 0.8)
+        };
+        let _ = writeln!(s, r#"<text x="{}" y="{}">{}</text>"#, num(x), num(y), i + 1);
+    }
+    s.push_str("</g>\n");
+}
+
+/// The closing move (closed tours) and the path as one polyline.
+fn path(s: &mut String, geom: &Geometry, tour: &Tour) {
+    let lw = num(geom.line_width());
+    if let (true, Some(a), Some(b)) = (tour.is_closed(), tour.end(), tour.start()) {
+        let ((x1, y1), (x2, y2)) = (geom.square_centre(a), geom.square_centre(b));
+        let _ = writeln!(
+            s,
+            r#"<line class="closing" x1="{}" y1="{}" x2="{}" y2="{}" stroke="{}" stroke-width="{lw}" stroke-linecap="round"/>"#,
+            num(x1),
+            num(y1),
+            num(x2),
+            num(y2),
+            Ink::Closing.hex()
+        );
+    }
+    let _ = write!(
+        s,
+        r#"<polyline class="path" fill="none" stroke="{}" stroke-width="{lw}" stroke-linejoin="round" stroke-linecap="round" points=""#,
+        Ink::Path.hex()
+    );
+    for (i, sq) in tour.squares().enumerate() {
+        let (x, y) = geom.square_centre(sq);
+        if i > 0 {
+            s.push(' ');
+        }
+        let _ = write!(s, "{},{}", num(x), num(y));
+    }
+    s.push_str("\"/>\n");
+}
+
+/// Start, end and stuck markers, as in the raster pictures: discs, or rings around the
+/// numbers when these are centred (`rings`).
+fn markers(s: &mut String, geom: &Geometry, tour: &Tour, rings: bool) {
+    let r = geom.marker_radius();
+    let circle = |s: &mut String, class: &str, sq: Square, ink: Ink| {
+        let (x, y) = geom.square_centre(sq);
+        let (x, y) = (num(x), num(y));
+        let _ = if rings {
+            let w = (geom.cell() * 0.07).max(1.0);
+            writeln!(
+                s,
+                r#"<circle class="{class}" cx="{x}" cy="{y}" r="{}" fill="none" stroke="{}" stroke-width="{}"/>"#,
+                num(geom.cell() * 0.45 - w / 2.0),
+                ink.hex(),
+                num(w)
+            )
+        } else {
+            writeln!(
+                s,
+                r#"<circle class="{class}" cx="{x}" cy="{y}" r="{}" fill="{}"/>"#,
+                num(r),
+                ink.hex()
+            )
+        };
+    };
+    if let Some(first) = tour.start() {
+        circle(s, "start", first, Ink::Start);
+    }
+    let Some(last) = tour.end() else {
+        return;
+    };
+    if tour.is_complete() {
+        if tour.len() > 1 {
+            circle(s, "end", last, Ink::End);
+        }
+        return;
+    }
+    if rings {
+        circle(s, "stuck", last, Ink::End);
+        return;
+    }
+    let (x, y) = geom.square_centre(last);
+    let w = (r * 0.3).max(1.0);
+    let k = (r - w) * 0.6;
+    let _ = writeln!(
+        s,
+        r#"<g class="stuck" stroke="{red}" stroke-width="{}" stroke-linecap="round"><circle cx="{}" cy="{}" r="{}" fill="{white}"/><path d="M{} {}L{} {}M{} {}L{} {}"/></g>"#,
+        num(w),
+        num(x),
+        num(y),
+        num(r - w / 2.0),
+        num(x - k),
+        num(y - k),
+        num(x + k),
+        num(y + k),
+        num(x - k),
+        num(y + k),
+        num(x + k),
+        num(y - k),
+        red = Ink::End.hex(),
+        white = Ink::White.hex(),
+    );
+}

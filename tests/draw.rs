@@ -1,0 +1,619 @@
+//! Pictures of tours: each format decodes with an independent decoder (png, gif, quick-xml)
+//! to the requested size, and the path lies on the square centres in move order.
+
+use std::collections::HashMap;
+
+use knights_tour::board::{Board, Square};
+use knights_tour::draw::{self, raster::Ink, DrawOptions, Format, Geometry, Numbers};
+use knights_tour::tour::Tour;
+
+/// A 5x5 open tour, as the sheet would show it.
+const GRID_5X5: [[u32; 5]; 5] = [
+    [1, 14, 9, 20, 3],
+    [24, 19, 2, 15, 10],
+    [13, 8, 25, 4, 21],
+    [18, 23, 6, 11, 16],
+    [7, 12, 17, 22, 5],
+];
+
+/// A closed 8x8 tour as (row, col) in move order.
+const CLOSED_8X8: [(u32, u32); 64] = [
+    (0, 0),
+    (2, 1),
+    (4, 0),
+    (6, 1),
+    (7, 3),
+    (6, 5),
+    (7, 7),
+    (5, 6),
+    (7, 5),
+    (6, 7),
+    (4, 6),
+    (2, 7),
+    (0, 6),
+    (1, 4),
+    (0, 2),
+    (1, 0),
+    (3, 1),
+    (5, 0),
+    (7, 1),
+    (5, 2),
+    (6, 0),
+    (7, 2),
+    (6, 4),
+    (7, 6),
+    (5, 7),
+    (3, 6),
+    (1, 7),
+    (0, 5),
+    (2, 6),
+    (0, 7),
+    (1, 5),
+    (0, 3),
+    (1, 1),
+    (3, 0),
+    (4, 2),
+    (2, 3),
+    (0, 4),
+    (1, 6),
+    (3, 7),
+    (2, 5),
+    (4, 4),
+    (6, 3),
+    (5, 1),
+    (7, 0),
+    (6, 2),
+    (5, 4),
+    (3, 5),
+    (4, 7),
+    (6, 6),
+    (7, 4),
+    (5, 5),
+    (4, 3),
+    (2, 2),
+    (0, 1),
+    (1, 3),
+    (3, 4),
+    (5, 3),
+    (3, 2),
+    (2, 4),
+    (4, 5),
+    (3, 3),
+    (4, 1),
+    (2, 0),
+    (1, 2),
+];
+
+fn tour_5x5() -> Tour {
+    let mut by_move = vec![Square::new(0, 0); 25];
+    for (r, row) in GRID_5X5.iter().enumerate() {
+        for (c, &n) in row.iter().enumerate() {
+            by_move[n as usize - 1] = Square::new(r as u32, c as u32);
+        }
+    }
+    let tour = Tour::from_squares(Board::new(5, 5).unwrap(), by_move).unwrap();
+    assert!(tour.is_complete() && !tour.is_closed());
+    tour
+}
+
+fn tour_8x8_closed() -> Tour {
+    let squares = CLOSED_8X8.iter().map(|&(r, c)| Square::new(r, c));
+    let tour = Tour::from_squares(Board::new(8, 8).unwrap(), squares).unwrap();
+    assert!(tour.is_closed());
+    tour
+}
+
+/// A Warnsdorff path (fewest onward moves first, ties by move order): a full tour or a long
+/// partial path on big boards. Good enough to draw; the solvers live elsewhere.
+fn warnsdorff(board: Board) -> Tour {
+    let table = board.neighbour_table();
+    let mut seen = vec![false; board.len()];
+    let mut path = vec![0u32];
+    seen[0] = true;
+    let onward = |seen: &[bool], i: u32| {
+        table[i as usize]
+            .iter()
+            .filter(|&&n| !seen[n as usize])
+            .count()
+    };
+    while let Some(next) = table[*path.last().unwrap() as usize]
+        .iter()
+        .copied()
+        .filter(|&n| !seen[n as usize])
+        .min_by_key(|&n| onward(&seen, n))
+    {
+        seen[next as usize] = true;
+        path.push(next);
+    }
+    let tour = Tour::from_indices(board, path).unwrap();
+    tour.check().unwrap();
+    tour
+}
+
+fn opts(size: u32) -> DrawOptions {
+    DrawOptions {
+        size_px: Some(size),
+        ..DrawOptions::default()
+    }
+}
+
+// ---------- SVG ----------
+
+/// Elements of a well-formed XML document: (name, attributes), in document order.
+fn parse_xml(text: &str) -> Vec<(String, HashMap<String, String>)> {
+    use quick_xml::events::Event;
+    let mut reader = quick_xml::Reader::from_str(text);
+    let mut elements = Vec::new();
+    let mut depth = 0i32;
+    let mut roots = 0;
+    loop {
+        let event = reader.read_event().expect("well-formed XML");
+        let (e, opens) = match event {
+            Event::Start(e) => (e, true),
+            Event::Empty(e) => (e, false),
+            Event::End(_) => {
+                depth -= 1;
+                continue;
+            }
+            Event::Eof => break,
+            _ => continue,
+        };
+        if depth == 0 {
+            roots += 1;
+        }
+        if opens {
+            depth += 1;
+        }
+        let name = e.name().as_ref().to_string();
+        let attrs = e
+            .attributes()
+            .map(|a| {
+                let a = a.expect("well-formed attribute");
+                (a.key.as_ref().to_string(), a.value.to_string())
+            })
+            .collect();
+        elements.push((name, attrs));
+    }
+    assert_eq!(depth, 0, "every element is closed");
+    assert_eq!(roots, 1, "one root element");
+    elements
+}
+
+fn with_class<'a>(
+    elements: &'a [(String, HashMap<String, String>)],
+    class: &str,
+) -> Vec<&'a (String, HashMap<String, String>)> {
+    elements
+        .iter()
+        .filter(|(_, a)| a.get("class").map(String::as_str) == Some(class))
+        .collect()
+}
+
+fn polyline_points(elements: &[(String, HashMap<String, String>)]) -> Vec<(f64, f64)> {
+    let lines = with_class(elements, "path");
+    assert_eq!(lines.len(), 1, "the path is one element");
+    assert_eq!(lines[0].0, "polyline");
+    lines[0].1["points"]
+        .split_whitespace()
+        .map(|p| {
+            let (x, y) = p.split_once(',').unwrap();
+            (x.parse().unwrap(), y.parse().unwrap())
+        })
+        .collect()
+}
+
+fn assert_points_on_centres(points: &[(f64, f64)], tour: &Tour, geom: &Geometry) {
+    assert_eq!(points.len(), tour.len());
+    for (i, (&(x, y), sq)) in points.iter().zip(tour.squares()).enumerate() {
+        let (cx, cy) = geom.square_centre(sq);
+        assert!(
+            (x - cx).abs() <= 0.006 && (y - cy).abs() <= 0.006,
+            "move {}: ({x},{y}) is not the centre ({cx},{cy}) of {sq:?}",
+            i + 1
+        );
+    }
+}
+
+#[test]
+fn svg_is_well_formed_with_the_requested_size_and_path_on_square_centres() {
+    for (tour, size) in [(tour_5x5(), 333), (tour_8x8_closed(), 480)] {
+        let doc = draw::svg(&tour, &opts(size));
+        let elements = parse_xml(&doc);
+        let root = &elements[0];
+        assert_eq!(root.0, "svg");
+        let geom = Geometry::new(tour.board(), Some(size));
+        assert_eq!(root.1["width"], size.to_string());
+        assert_eq!(root.1["height"], geom.height().to_string());
+        assert_points_on_centres(&polyline_points(&elements), &tour, &geom);
+        assert_eq!(with_class(&elements, "start").len(), 1);
+        assert_eq!(with_class(&elements, "end").len(), 1);
+        assert!(with_class(&elements, "stuck").is_empty());
+        assert!(with_class(&elements, "unvisited").is_empty());
+        let texts = elements.iter().filter(|(n, _)| n == "text").count();
+        assert_eq!(texts, tour.len(), "numbers are legible at this size");
+    }
+}
+
+#[test]
+fn svg_of_a_closed_tour_draws_the_move_back_to_the_start() {
+    let tour = tour_8x8_closed();
+    let doc = draw::svg(&tour, &opts(400));
+    let elements = parse_xml(&doc);
+    let closing = with_class(&elements, "closing");
+    assert_eq!(closing.len(), 1);
+    let geom = Geometry::new(tour.board(), Some(400));
+    let (x1, y1) = geom.square_centre(tour.end().unwrap());
+    let (x2, y2) = geom.square_centre(tour.start().unwrap());
+    let a = &closing[0].1;
+    let got: Vec<f64> = ["x1", "y1", "x2", "y2"]
+        .iter()
+        .map(|k| a[*k].parse().unwrap())
+        .collect();
+    assert_eq!(got, vec![x1, y1, x2, y2]);
+    assert!(with_class(&parse_xml(&draw::svg(&tour_5x5(), &opts(400))), "closing").is_empty());
+}
+
+#[test]
+fn svg_of_a_partial_tour_marks_where_it_got_stuck_and_greys_the_rest() {
+    let tour = tour_5x5().truncated(7);
+    let doc = draw::svg(&tour, &opts(250));
+    let elements = parse_xml(&doc);
+    assert_eq!(with_class(&elements, "stuck").len(), 1);
+    assert!(with_class(&elements, "end").is_empty());
+    let grey = with_class(&elements, "unvisited");
+    assert_eq!(grey.len(), 1);
+    // One closed subpath per run of unvisited squares: 18 squares, at least 5 runs.
+    let runs = grey[0].1["d"].matches('z').count();
+    assert!((5..=18).contains(&runs), "{runs} runs");
+    assert_points_on_centres(
+        &polyline_points(&elements),
+        &tour,
+        &Geometry::new(tour.board(), Some(250)),
+    );
+}
+
+#[test]
+fn svg_without_path_or_numbers_leaves_them_out() {
+    let tour = tour_5x5();
+    let o = DrawOptions {
+        path: false,
+        numbers: Numbers::Off,
+        ..opts(300)
+    };
+    let elements = parse_xml(&draw::svg(&tour, &o));
+    assert!(with_class(&elements, "path").is_empty());
+    assert!(!elements.iter().any(|(n, _)| n == "text"));
+}
+
+// ---------- PNG ----------
+
+struct Rgb {
+    width: u32,
+    height: u32,
+    data: Vec<u8>,
+}
+
+impl Rgb {
+    fn at(&self, (x, y): (f64, f64)) -> [u8; 3] {
+        let i = (y as usize * self.width as usize + x as usize) * 3;
+        [self.data[i], self.data[i + 1], self.data[i + 2]]
+    }
+}
+
+fn decode_png(bytes: &[u8]) -> Rgb {
+    let decoder = png::Decoder::new(std::io::Cursor::new(bytes));
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    assert_eq!(info.color_type, png::ColorType::Rgb);
+    assert_eq!(info.bit_depth, png::BitDepth::Eight);
+    buf.truncate(info.buffer_size());
+    Rgb {
+        width: info.width,
+        height: info.height,
+        data: buf,
+    }
+}
+
+/// Path colour at every centre but the first and last (which carry the markers).
+fn assert_path_at_centres(img: &Rgb, tour: &Tour, geom: &Geometry) {
+    let n = tour.len();
+    for (i, sq) in tour.squares().enumerate() {
+        let expected = match i {
+            0 => Ink::Start,
+            _ if i == n - 1 => Ink::End,
+            _ => Ink::Path,
+        };
+        assert_eq!(
+            img.at(geom.square_centre(sq)),
+            expected.rgb(),
+            "move {} at {sq:?}",
+            i + 1
+        );
+    }
+}
+
+#[test]
+fn png_decodes_at_the_requested_size_with_the_path_through_the_centres() {
+    for (tour, size) in [
+        (tour_5x5(), 300),
+        (tour_8x8_closed(), 480),
+        (tour_8x8_closed(), 97),
+    ] {
+        // Numbers::On may overflow small squares onto the centres, so it is checked where
+        // numbers fit anyway.
+        let forced = if size >= 300 { Some(Numbers::On) } else { None };
+        for numbers in [Numbers::Auto, Numbers::Off].into_iter().chain(forced) {
+            let o = DrawOptions {
+                numbers,
+                ..opts(size)
+            };
+            let mut bytes = Vec::new();
+            draw::png(&tour, &o, &mut bytes).unwrap();
+            let img = decode_png(&bytes);
+            let geom = Geometry::new(tour.board(), Some(size));
+            assert_eq!((img.width, img.height), (geom.width(), geom.height()));
+            assert_eq!(img.width, size);
+            assert_path_at_centres(&img, &tour, &geom);
+        }
+    }
+}
+
+#[test]
+fn png_of_a_rectangular_board_keeps_squares_square() {
+    let board = Board::new(3, 4).unwrap();
+    let path = [
+        (0, 0),
+        (1, 2),
+        (2, 0),
+        (0, 1),
+        (1, 3),
+        (2, 1),
+        (0, 2),
+        (2, 3),
+        (1, 1),
+        (0, 3),
+        (2, 2),
+        (1, 0),
+    ];
+    let tour = Tour::from_squares(board, path.iter().map(|&(r, c)| Square::new(r, c))).unwrap();
+    let mut bytes = Vec::new();
+    draw::png(&tour, &opts(400), &mut bytes).unwrap();
+    let img = decode_png(&bytes);
+    assert_eq!((img.width, img.height), (400, 300));
+    assert_path_at_centres(&img, &tour, &Geometry::new(board, Some(400)));
+}
+
+#[test]
+fn png_of_a_partial_tour_greys_unreached_squares() {
+    let tour = tour_5x5().truncated(2);
+    let mut bytes = Vec::new();
+    draw::png(&tour, &opts(250), &mut bytes).unwrap();
+    let img = decode_png(&bytes);
+    let geom = Geometry::new(tour.board(), Some(250));
+    // Moves 1 and 2 are at (0,0) and (1,2); (4,4) and (4,3) are far from both.
+    assert_eq!(
+        img.at(geom.square_centre(Square::new(4, 4))),
+        Ink::LightUnvisited.rgb()
+    );
+    assert_eq!(
+        img.at(geom.square_centre(Square::new(4, 3))),
+        Ink::DarkUnvisited.rgb()
+    );
+    // The stuck marker is a ring with a cross: red on its rim, white between cross and rim.
+    let (cx, cy) = geom.square_centre(Square::new(1, 2));
+    let r = geom.marker_radius();
+    assert_eq!(img.at((cx, cy)), Ink::End.rgb());
+    assert_eq!(img.at((cx + r - 1.5, cy)), Ink::End.rgb());
+    assert_eq!(img.at((cx + r * 0.45, cy)), Ink::White.rgb());
+}
+
+/// One 1000x1000 path for both big-board checks (building it is the slow part in debug).
+#[test]
+fn a_1000x1000_board_as_svg_and_png() {
+    let board = Board::new(1000, 1000).unwrap();
+    let tour = warnsdorff(board);
+    assert!(tour.len() > 100_000, "{} squares", tour.len());
+    // SVG: no numbers (illegible), the path one polyline on the centres, few elements.
+    let doc = draw::svg(&tour, &DrawOptions::default());
+    let elements = parse_xml(&doc);
+    assert!(
+        !elements.iter().any(|(n, _)| n == "text"),
+        "numbers are illegible here"
+    );
+    assert_eq!(elements[0].1["width"], "2000");
+    let geom = Geometry::new(board, None);
+    assert_points_on_centres(&polyline_points(&elements), &tour, &geom);
+    assert!(elements.len() < 20, "{} elements", elements.len());
+    // PNG at 2 px a square.
+    let mut bytes = Vec::new();
+    draw::png(&tour, &opts(2000), &mut bytes).unwrap();
+    let img = decode_png(&bytes);
+    assert_eq!((img.width, img.height), (2000, 2000));
+}
+
+#[test]
+fn oversized_rasters_are_refused_not_attempted() {
+    let err = draw::png(&tour_5x5(), &opts(100_000), Vec::new()).unwrap_err();
+    assert_eq!(err.kind(), std::io::ErrorKind::InvalidInput);
+    assert!(err.to_string().contains("too large"), "{err}");
+    let err = draw::gif(&tour_5x5(), &opts(100_000), Vec::new()).unwrap_err();
+    assert_eq!(err.kind(), std::io::ErrorKind::InvalidInput);
+}
+
+// ---------- GIF ----------
+
+struct Animation {
+    width: u32,
+    height: u32,
+    frames: usize,
+    delays: Vec<u16>,
+    /// Frame rectangles (left, top, width, height).
+    rects: Vec<(u32, u32, u32, u32)>,
+    /// The picture after the last frame, RGBA.
+    composite: Vec<u8>,
+}
+
+impl Animation {
+    fn at(&self, (x, y): (f64, f64)) -> [u8; 3] {
+        let i = (y as usize * self.width as usize + x as usize) * 4;
+        [
+            self.composite[i],
+            self.composite[i + 1],
+            self.composite[i + 2],
+        ]
+    }
+}
+
+/// Decode every frame and composite them (keep disposal, transparent pixels skipped).
+fn decode_gif(bytes: &[u8]) -> Animation {
+    let mut options = gif::DecodeOptions::new();
+    options.set_color_output(gif::ColorOutput::RGBA);
+    let mut decoder = options.read_info(std::io::Cursor::new(bytes)).unwrap();
+    let (width, height) = (u32::from(decoder.width()), u32::from(decoder.height()));
+    let mut composite = vec![0u8; width as usize * height as usize * 4];
+    let (mut delays, mut rects) = (Vec::new(), Vec::new());
+    while let Some(frame) = decoder.read_next_frame().unwrap() {
+        assert_eq!(frame.dispose, gif::DisposalMethod::Keep);
+        let (l, t, w, h) = (
+            u32::from(frame.left),
+            u32::from(frame.top),
+            u32::from(frame.width),
+            u32::from(frame.height),
+        );
+        assert!(l + w <= width && t + h <= height, "frame inside the canvas");
+        for y in 0..h {
+            for x in 0..w {
+                let src = ((y * w + x) * 4) as usize;
+                if frame.buffer[src + 3] == 0 {
+                    continue;
+                }
+                let dst = (((t + y) * width + l + x) * 4) as usize;
+                composite[dst..dst + 4].copy_from_slice(&frame.buffer[src..src + 4]);
+            }
+        }
+        delays.push(frame.delay);
+        rects.push((l, t, w, h));
+    }
+    Animation {
+        width,
+        height,
+        frames: delays.len(),
+        delays,
+        rects,
+        composite,
+    }
+}
+
+#[test]
+fn gif_has_one_frame_per_square_and_ends_on_the_whole_tour() {
+    for tour in [tour_5x5(), tour_8x8_closed()] {
+        let o = DrawOptions {
+            frame_delay_cs: Some(7),
+            hold_last_cs: 250,
+            ..opts(400)
+        };
+        let mut bytes = Vec::new();
+        draw::gif(&tour, &o, &mut bytes).unwrap();
+        let anim = decode_gif(&bytes);
+        assert_eq!((anim.width, anim.height), (400, 400));
+        assert_eq!(anim.frames, tour.len());
+        assert_eq!(anim.delays.last(), Some(&250), "last frame held");
+        assert!(anim.delays[..anim.frames - 1].iter().all(|&d| d == 7));
+        assert_eq!(
+            anim.rects[0],
+            (0, 0, 400, 400),
+            "first frame is the whole board"
+        );
+        let geom = Geometry::new(tour.board(), Some(400));
+        let small = anim.rects[1..]
+            .iter()
+            .filter(|r| r.2 * r.3 < 400 * 400 / 4)
+            .count();
+        assert!(
+            small >= tour.len() - 2,
+            "later frames are only what changed"
+        );
+        for (i, sq) in tour.squares().enumerate() {
+            let expected = match i {
+                0 => Ink::Start,
+                _ if i == tour.len() - 1 => Ink::End,
+                _ => Ink::Path,
+            };
+            assert_eq!(
+                anim.at(geom.square_centre(sq)),
+                expected.rgb(),
+                "move {}",
+                i + 1
+            );
+        }
+    }
+}
+
+#[test]
+fn gif_frame_k_shows_exactly_the_first_k_squares_on_the_path() {
+    let tour = tour_5x5();
+    let geom = Geometry::new(tour.board(), Some(250));
+    let mut bytes = Vec::new();
+    draw::gif(&tour, &opts(250), &mut bytes).unwrap();
+    let anim = decode_gif(&bytes);
+    // Frame k (k >= 2) must cover the centres of squares k-1 and k and nothing beyond
+    // the segment between them, its number and markers.
+    let squares: Vec<Square> = tour.squares().collect();
+    for k in 2..tour.len() {
+        let (l, t, w, h) = anim.rects[k - 1];
+        for sq in [squares[k - 2], squares[k - 1]] {
+            let (x, y) = geom.square_centre(sq);
+            assert!(
+                (l..l + w).contains(&(x as u32)) && (t..t + h).contains(&(y as u32)),
+                "frame {k} misses {sq:?}"
+            );
+        }
+        assert!(w <= 3 * 50 && h <= 3 * 50, "frame {k} is {w}x{h}");
+    }
+}
+
+#[test]
+fn gif_of_a_partial_tour_ends_stuck() {
+    let tour = tour_5x5().truncated(4);
+    let mut bytes = Vec::new();
+    draw::gif(&tour, &opts(250), &mut bytes).unwrap();
+    let anim = decode_gif(&bytes);
+    assert_eq!(anim.frames, 4);
+    let geom = Geometry::new(tour.board(), Some(250));
+    assert_eq!(
+        anim.at(geom.square_centre(Square::new(4, 4))),
+        Ink::LightUnvisited.rgb()
+    );
+    assert_eq!(
+        anim.at(geom.square_centre(tour.end().unwrap())),
+        Ink::End.rgb()
+    );
+}
+
+#[test]
+fn gif_of_a_100x100_tour_is_small() {
+    let board = Board::new(100, 100).unwrap();
+    let tour = warnsdorff(board);
+    let mut bytes = Vec::new();
+    draw::gif(&tour, &DrawOptions::default(), &mut bytes).unwrap();
+    let anim = decode_gif(&bytes);
+    assert_eq!((anim.width, anim.height), (2000, 2000));
+    assert_eq!(anim.frames, tour.len());
+    assert!(bytes.len() < 8_000_000, "{} bytes", bytes.len());
+}
+
+#[test]
+fn draw_picks_the_format_from_the_file_name() {
+    let tour = tour_5x5();
+    for (name, magic) in [
+        ("t.svg", &b"<?xml"[..]),
+        ("t.PNG", b"\x89PNG"),
+        ("t.gif", b"GIF89a"),
+    ] {
+        let format = Format::from_path(std::path::Path::new(name)).unwrap();
+        let mut out = Vec::new();
+        draw::draw(&tour, &opts(100), format, &mut out).unwrap();
+        assert!(out.starts_with(magic), "{name}");
+    }
+}
