@@ -15,6 +15,7 @@ pub mod cli;
 pub mod draw;
 pub mod error;
 pub mod exit_codes;
+pub mod export;
 pub mod output;
 pub mod solve;
 pub mod tour;

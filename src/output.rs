@@ -39,6 +39,9 @@ impl Destination {
 /// Refuse early, before any work, when `path` exists and `force` is off, or when its folder does
 /// not exist. The final rename checks again, so a file that appears meanwhile is not clobbered.
 pub fn check_writable(path: &Path, force: bool) -> Result<()> {
+    if is_special(path) {
+        return Ok(());
+    }
     if path.exists() && !force {
         return Err(Error::OutputExists {
             path: path.to_path_buf(),
@@ -58,6 +61,13 @@ pub fn check_writable(path: &Path, force: bool) -> Result<()> {
         ));
     }
     Ok(())
+}
+
+/// Whether `path` is an existing device, FIFO or socket (`/dev/null`, `/dev/stdout`, a pipe):
+/// such files are written in place, since renaming over them would replace the device itself,
+/// and writing to them loses no data.
+pub fn is_special(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir())
 }
 
 fn parent_dir(path: &Path) -> &Path {
@@ -98,6 +108,13 @@ pub fn write_atomically_with(
     fill: impl FnOnce(&mut File) -> Result<()>,
 ) -> Result<()> {
     check_writable(path, force)?;
+    if is_special(path) {
+        let mut file = std::fs::OpenOptions::new()
+            .write(true)
+            .open(path)
+            .map_err(|e| Error::io(path, e))?;
+        return fill(&mut file);
+    }
     let dir = parent_dir(path);
     let mut tmp = tempfile::Builder::new()
         .prefix(".knights-tour-")
@@ -183,6 +200,17 @@ mod tests {
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "old");
         write_atomically(&path, true, |f| f.write_all(b"new")).unwrap();
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "new");
+    }
+
+    #[test]
+    fn devices_are_written_in_place_not_replaced() {
+        let null = Path::new("/dev/null");
+        if !null.exists() {
+            return;
+        }
+        write_atomically(null, false, |f| f.write_all(b"gone")).unwrap();
+        write_atomically(null, true, |f| f.write_all(b"gone")).unwrap();
+        assert!(is_special(null), "/dev/null must still be a device");
     }
 
     #[test]

@@ -3,12 +3,14 @@
 //!
 //! - [`warnsdorff`]: Warnsdorff's rule, fast, may get stuck (each attempt a worksheet);
 //! - [`backtrack`]: exhaustive depth-first search with pruning, cannot fail given time;
-//! - [`construct`]: divide-and-conquer construction, linear time on any board with a tour.
+//! - [`construct`]: divide-and-conquer construction, linear time on any board with a tour;
+//! - [`runner`]: the order `generate` tries them in, attempt by attempt.
 
 pub mod backtrack;
 pub mod constraints;
 pub mod construct;
 pub mod existence;
+pub mod runner;
 pub mod warnsdorff;
 
 use rand::SeedableRng;

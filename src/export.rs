@@ -1,0 +1,175 @@
+//! Plain-text forms of a tour for `generate --format csv|text|json`: things to paste into a
+//! spreadsheet, read in a terminal, or feed to another program.
+//!
+//! The grid forms take the *numbering* (move number by square, 0 where unvisited) rather than
+//! a [`Tour`], so that a huge constructed tour can be streamed from the 4-bytes-a-square array
+//! the constructor builds, without a second copy.
+
+use std::io::{self, Write};
+
+use serde::Serialize;
+
+use crate::board::Board;
+use crate::tour::Tour;
+
+/// The board as CSV: one board row per line, move numbers, blank where unvisited.
+///
+/// ```
+/// use knights_tour::board::Board;
+/// let board = Board::new(1, 3).unwrap();
+/// let mut out = Vec::new();
+/// knights_tour::export::write_csv(board, &[1, 0, 2], &mut out).unwrap();
+/// assert_eq!(String::from_utf8(out).unwrap(), "1,,2\n");
+/// ```
+pub fn write_csv(board: Board, numbering: &[u32], out: &mut dyn Write) -> io::Result<()> {
+    let cols = board.cols() as usize;
+    let mut line: Vec<u8> = Vec::with_capacity(cols * 8 + 1);
+    for row in numbering.chunks(cols) {
+        line.clear();
+        for (i, &n) in row.iter().enumerate() {
+            if i > 0 {
+                line.push(b',');
+            }
+            if n != 0 {
+                push_decimal(&mut line, n);
+            }
+        }
+        line.push(b'\n');
+        out.write_all(&line)?;
+    }
+    Ok(())
+}
+
+/// Append `n` in decimal without going through `fmt` (this is the whole cost of CSV output).
+fn push_decimal(buf: &mut Vec<u8>, mut n: u32) {
+    let mut digits = [0u8; 10];
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    buf.extend_from_slice(&digits[i..]);
+}
+
+/// The board as an aligned grid for terminals, with file letters and rank numbers around it;
+/// unvisited squares show as `.`.
+///
+/// ```
+/// use knights_tour::board::Board;
+/// let board = Board::new(1, 3).unwrap();
+/// let mut out = Vec::new();
+/// knights_tour::export::write_text(board, &[1, 0, 2], &mut out).unwrap();
+/// let text = String::from_utf8(out).unwrap();
+/// assert!(text.contains("1 | 1 . 2"), "{text}");
+/// ```
+pub fn write_text(board: Board, numbering: &[u32], out: &mut dyn Write) -> io::Result<()> {
+    let width = board.len().to_string().len();
+    let rank_width = board.rows().to_string().len();
+    let cols = board.cols() as usize;
+    for (r, row) in numbering.chunks(cols).enumerate() {
+        let rank = board.rows() as usize - r;
+        let cells: Vec<String> = row
+            .iter()
+            .map(|&n| match n {
+                0 => format!("{:>width$}", "."),
+                n => format!("{n:>width$}"),
+            })
+            .collect();
+        writeln!(out, "{rank:>rank_width$} | {}", cells.join(" "))?;
+    }
+    let files: Vec<String> = (0..board.cols())
+        .map(|c| format!("{:>width$}", crate::board::file_letters(c)))
+        .collect();
+    writeln!(
+        out,
+        "{:>rank_width$}   {}",
+        "",
+        "-".repeat(files.join(" ").len())
+    )?;
+    writeln!(out, "{:>rank_width$}   {}", "", files.join(" "))
+}
+
+/// A tour as JSON: the board, start, end, closed flag and the path as algebraic squares.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TourJson {
+    /// Board size.
+    pub board: BoardJson,
+    /// Square of move 1.
+    pub start: Option<String>,
+    /// Square of the last move.
+    pub end: Option<String>,
+    /// Whether every square is visited.
+    pub complete: bool,
+    /// Whether the tour is complete and re-entrant.
+    pub closed: bool,
+    /// Moves made (squares visited).
+    pub moves: usize,
+    /// The squares in move order, algebraic (`a1` bottom-left).
+    pub path: Vec<String>,
+}
+
+/// Board size for JSON.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct BoardJson {
+    /// Rows.
+    pub rows: u32,
+    /// Columns.
+    pub cols: u32,
+}
+
+impl TourJson {
+    /// The JSON view of `tour`.
+    ///
+    /// ```
+    /// use knights_tour::board::{Board, Square};
+    /// use knights_tour::tour::Tour;
+    /// let board = Board::new(3, 4).unwrap();
+    /// let t = Tour::from_squares(board, [Square::new(2, 0), Square::new(0, 1)]).unwrap();
+    /// let j = knights_tour::export::TourJson::new(&t);
+    /// assert_eq!(j.path, ["a1", "b3"]);
+    /// ```
+    pub fn new(tour: &Tour) -> TourJson {
+        let board = tour.board();
+        TourJson {
+            board: BoardJson {
+                rows: board.rows(),
+                cols: board.cols(),
+            },
+            start: tour.start().map(|s| board.algebraic(s)),
+            end: tour.end().map(|s| board.algebraic(s)),
+            complete: tour.is_complete(),
+            closed: tour.is_closed(),
+            moves: tour.len(),
+            path: tour.squares().map(|s| board.algebraic(s)).collect(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn csv_has_one_line_per_row_and_blanks_for_unvisited() {
+        let board = Board::new(2, 3).unwrap();
+        let mut out = Vec::new();
+        write_csv(board, &[1, 0, 1000, 0, 4_000_000_000, 7], &mut out).unwrap();
+        assert_eq!(String::from_utf8(out).unwrap(), "1,,1000\n,4000000000,7\n");
+    }
+
+    #[test]
+    fn text_grid_is_aligned_with_labels() {
+        let board = Board::new(2, 2).unwrap();
+        let mut out = Vec::new();
+        write_text(board, &[1, 2, 3, 0], &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "2 | 1 2");
+        assert_eq!(lines[1], "1 | 3 .");
+        assert_eq!(lines[3], "    a b");
+    }
+}

@@ -1,0 +1,514 @@
+//! End-to-end tests of `knights-tour generate`: every flag, every bad input, the workbook read
+//! back with calamine.
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use calamine::{open_workbook, Data, Reader, Xlsx};
+use predicates::prelude::*;
+use serde_json::Value;
+
+/// A scratch folder to run the command in.
+struct WorkDir {
+    dir: tempfile::TempDir,
+}
+
+impl WorkDir {
+    fn new() -> WorkDir {
+        WorkDir {
+            dir: tempfile::tempdir().unwrap(),
+        }
+    }
+
+    fn cmd(&self) -> Command {
+        let mut cmd = Command::cargo_bin("knights-tour").unwrap();
+        cmd.current_dir(self.dir.path());
+        cmd
+    }
+
+    fn generate(&self, args: &[&str]) -> Command {
+        let mut cmd = self.cmd();
+        cmd.arg("generate").args(args);
+        cmd
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+
+    fn files(&self) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(self.dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+}
+
+/// A worksheet's numeric cells as (row, col, value), rows/cols from 0.
+fn numbers(path: &Path, sheet: &str) -> Vec<(u32, u32, i64)> {
+    let mut wb: Xlsx<_> = open_workbook(path).unwrap();
+    let range = wb.worksheet_range(sheet).unwrap();
+    let (r0, c0) = range.start().unwrap_or((0, 0));
+    let mut out = Vec::new();
+    for (r, row) in range.rows().enumerate() {
+        for (c, cell) in row.iter().enumerate() {
+            let v = match cell {
+                Data::Int(i) => *i,
+                Data::Float(f) => *f as i64,
+                _ => continue,
+            };
+            out.push((r0 + r as u32, c0 + c as u32, v));
+        }
+    }
+    out
+}
+
+/// The sheets a person sees, in order (the hidden chart-data sheet left out).
+fn sheet_names(path: &Path) -> Vec<String> {
+    let wb: Xlsx<_> = open_workbook(path).unwrap();
+    let hidden: Vec<String> = wb
+        .sheets_metadata()
+        .iter()
+        .filter(|s| s.visible != calamine::SheetVisible::Visible)
+        .map(|s| s.name.clone())
+        .collect();
+    wb.sheet_names()
+        .iter()
+        .filter(|n| !hidden.contains(n))
+        .cloned()
+        .collect()
+}
+
+/// Check the numbers on a sheet form a knight's path 1..k inside the board at (top, left).
+fn assert_knight_path(
+    cells: &[(u32, u32, i64)],
+    top: u32,
+    left: u32,
+    rows: u32,
+    cols: u32,
+) -> usize {
+    let mut by_number = std::collections::BTreeMap::new();
+    for &(r, c, v) in cells {
+        assert!(
+            r >= top && r < top + rows && c >= left && c < left + cols,
+            "number {v} outside the board at ({r},{c})"
+        );
+        assert!(by_number.insert(v, (r, c)).is_none(), "duplicate {v}");
+    }
+    let k = by_number.len() as i64;
+    assert_eq!(
+        by_number.keys().copied().collect::<Vec<_>>(),
+        (1..=k).collect::<Vec<_>>()
+    );
+    for n in 1..k {
+        let (a, b) = (by_number[&n], by_number[&(n + 1)]);
+        let (dr, dc) = (a.0.abs_diff(b.0), a.1.abs_diff(b.1));
+        assert!(
+            (dr, dc) == (1, 2) || (dr, dc) == (2, 1),
+            "{n} -> {} is not a knight move",
+            n + 1
+        );
+    }
+    k as usize
+}
+
+fn json(out: &[u8]) -> Value {
+    serde_json::from_slice(out).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(out)))
+}
+
+#[test]
+fn default_run_writes_an_8x8_workbook_and_says_so() {
+    let wd = WorkDir::new();
+    wd.generate(&["--seed", "1"])
+        .assert()
+        .success()
+        .stdout(predicate::str::is_match(r"^Solved after \d+ attempts?: 8x8 (closed )?tour from [a-h][1-8] to [a-h][1-8] written to knights-tour.xlsx\n$").unwrap());
+    let path = wd.path("knights-tour.xlsx");
+    let names = sheet_names(&path);
+    assert_eq!(names.last().map(String::as_str), Some("Summary"));
+    let last_tour = &names[names.len() - 2];
+    assert!(last_tour.starts_with("Tour"), "{names:?}");
+    let cells = numbers(&path, last_tour);
+    assert_eq!(assert_knight_path(&cells, 2, 2, 8, 8), 64);
+}
+
+#[test]
+fn same_seed_same_workbook_contents() {
+    let wd = WorkDir::new();
+    for name in ["a.xlsx", "b.xlsx"] {
+        wd.generate(&["--size", "12", "--seed", "42", "-o", name])
+            .assert()
+            .success();
+    }
+    let (a, b) = (wd.path("a.xlsx"), wd.path("b.xlsx"));
+    assert_eq!(sheet_names(&a), sheet_names(&b));
+    for sheet in sheet_names(&a) {
+        if sheet != "Summary" {
+            assert_eq!(numbers(&a, &sheet), numbers(&b, &sheet), "{sheet}");
+        }
+    }
+    wd.generate(&["--size", "12", "--seed", "43", "-o", "c.xlsx"])
+        .assert()
+        .success();
+    let first = |p: &Path| numbers(p, &sheet_names(p)[0]);
+    assert_ne!(
+        first(&a),
+        first(&wd.path("c.xlsx")),
+        "another seed gives another run"
+    );
+}
+
+#[test]
+fn json_summary_has_the_facts() {
+    let wd = WorkDir::new();
+    let out = wd
+        .generate(&[
+            "--rows", "5", "--cols", "6", "--start", "a1", "--seed", "3", "--json",
+        ])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let v = json(&out);
+    assert_eq!(v["solved"], true);
+    assert_eq!(v["board"]["rows"], 5);
+    assert_eq!(v["board"]["cols"], 6);
+    assert_eq!(v["seed"], 3);
+    assert_eq!(v["output"], "knights-tour.xlsx");
+    let sheets = v["sheets"].as_array().unwrap();
+    assert_eq!(sheets.len() as u64, v["attempts"].as_u64().unwrap());
+    assert!(sheets.iter().all(|s| s["start"] == "a1"));
+    assert_eq!(sheets.last().unwrap()["moves"], 30);
+}
+
+#[test]
+fn impossible_boards_are_refused_with_the_theorem_and_nothing_written() {
+    for size in ["1", "2", "3", "4"] {
+        if size == "1" {
+            continue; // a 1x1 board has its one-square tour
+        }
+        let wd = WorkDir::new();
+        wd.generate(&["--size", size])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(format!("tour exists on the {size}x{size} board")))
+            .stderr(predicate::str::contains("Cull & De Curtins"));
+        assert!(wd.files().is_empty(), "{:?}", wd.files());
+    }
+    let wd = WorkDir::new();
+    wd.generate(&["--size", "5", "--closed"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("Schwenk"));
+    assert!(wd.files().is_empty());
+}
+
+#[test]
+fn bad_squares_are_usage_errors() {
+    let wd = WorkDir::new();
+    wd.generate(&["--start", "i9"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("i9").and(predicate::str::contains("off the 8x8 board")));
+    wd.generate(&["--start", "e"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("'e' is not a square"));
+    wd.generate(&["--end", "0,0"]).assert().code(2);
+    assert!(wd.files().is_empty());
+}
+
+#[test]
+fn bad_counts_and_cells_are_usage_errors() {
+    let wd = WorkDir::new();
+    wd.generate(&["--attempts", "0"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--attempts"));
+    wd.generate(&["--tours", "0"]).assert().code(2);
+    wd.generate(&["--at", "ZZZZ1"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--at"));
+    wd.generate(&["--size", "0"]).assert().code(2);
+    wd.generate(&["--rows", "5"]).assert().code(2);
+    wd.generate(&["--timeout", "-1"]).assert().code(2);
+    assert!(wd.files().is_empty());
+}
+
+#[test]
+fn a_board_that_does_not_fit_the_sheet_is_refused() {
+    let wd = WorkDir::new();
+    wd.generate(&["--rows", "5", "--cols", "16383", "--at", "C3"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("16384").or(predicate::str::contains("XFD")));
+    assert!(wd.files().is_empty());
+}
+
+#[test]
+fn existing_output_is_kept_without_force() {
+    let wd = WorkDir::new();
+    std::fs::write(wd.path("knights-tour.xlsx"), "precious").unwrap();
+    wd.generate(&[]).assert().code(2).stderr(
+        predicate::str::contains("already exists").and(predicate::str::contains("--force")),
+    );
+    assert_eq!(
+        std::fs::read_to_string(wd.path("knights-tour.xlsx")).unwrap(),
+        "precious"
+    );
+    wd.generate(&["--force", "--seed", "1"]).assert().success();
+    assert_eq!(
+        sheet_names(&wd.path("knights-tour.xlsx")).last().unwrap(),
+        "Summary"
+    );
+    assert_eq!(
+        wd.files(),
+        ["knights-tour.xlsx"],
+        "no temp files left behind"
+    );
+}
+
+#[test]
+fn unwritable_paths_are_reported() {
+    let wd = WorkDir::new();
+    wd.generate(&["-o", "no/such/folder/x.xlsx"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no/such/folder/x.xlsx"));
+    std::fs::create_dir(wd.path("adir")).unwrap();
+    wd.generate(&["-o", "adir", "--force"]).assert().code(2);
+}
+
+#[test]
+fn failed_attempts_come_before_the_tour_on_100x100() {
+    let wd = WorkDir::new();
+    let out = wd
+        .generate(&[
+            "--size",
+            "100",
+            "--seed",
+            "7",
+            "--method",
+            "warnsdorff",
+            "--attempts",
+            "30",
+            "--path",
+            "off",
+            "--json",
+        ])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let v = json(&out);
+    let sheets = v["sheets"].as_array().unwrap();
+    assert!(
+        sheets.len() > 1,
+        "seed 7 fails twice at 100x100 before a tour"
+    );
+    assert!(sheets[..sheets.len() - 1]
+        .iter()
+        .all(|s| s["solved"] == false));
+    let names = sheet_names(&wd.path("knights-tour.xlsx"));
+    assert_eq!(names.len(), sheets.len() + 1);
+    assert!(names[0].contains("stuck"), "{names:?}");
+    let stuck = numbers(&wd.path("knights-tour.xlsx"), &names[0]);
+    let k = assert_knight_path(&stuck, 2, 2, 100, 100);
+    assert!(k < 10_000);
+    assert_eq!(k as u64, sheets[0]["moves"].as_u64().unwrap());
+}
+
+#[test]
+fn running_out_of_attempts_exits_1_and_still_writes_the_workbook() {
+    let wd = WorkDir::new();
+    // Centre ties fail from every square of a 4x10 board (0 of 20 feasible starts).
+    wd.generate(&[
+        "--rows",
+        "4",
+        "--cols",
+        "10",
+        "--start",
+        "a1",
+        "--method",
+        "warnsdorff",
+        "--tiebreak",
+        "center",
+        "--attempts",
+        "2",
+    ])
+    .assert()
+    .code(1)
+    .stdout(predicate::str::starts_with("Failed after 2 attempts"));
+    let names = sheet_names(&wd.path("knights-tour.xlsx"));
+    assert_eq!(names.len(), 3, "{names:?}");
+}
+
+#[test]
+fn auto_never_fails_where_warnsdorff_does() {
+    let wd = WorkDir::new();
+    wd.generate(&[
+        "--rows",
+        "4",
+        "--cols",
+        "10",
+        "--start",
+        "a1",
+        "--tiebreak",
+        "center",
+        "--attempts",
+        "2",
+        "--json",
+    ])
+    .assert()
+    .success();
+}
+
+#[test]
+fn text_csv_and_json_formats_go_to_stdout() {
+    let wd = WorkDir::new();
+    let csv = wd
+        .generate(&[
+            "--size", "5", "--start", "a1", "--format", "csv", "-o", "-", "--seed", "2",
+        ])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(csv).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 5);
+    assert!(lines.iter().all(|l| l.split(',').count() == 5));
+    assert_eq!(
+        lines[4].split(',').next(),
+        Some("1"),
+        "a1 is the bottom-left cell"
+    );
+    let js = wd
+        .generate(&[
+            "--size", "6", "--closed", "--start", "c3", "--format", "json", "-o", "-",
+        ])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let v = json(&js);
+    assert_eq!(v["closed"], true);
+    assert_eq!(v["start"], "c3");
+    assert_eq!(v["path"].as_array().unwrap().len(), 36);
+    wd.generate(&["--size", "5", "--format", "text"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("  a  b  c  d  e"));
+    assert!(wd.files().is_empty());
+}
+
+#[test]
+fn csv_to_a_file_and_xlsx_to_stdout_refused() {
+    let wd = WorkDir::new();
+    wd.generate(&["--size", "6", "--format", "csv"])
+        .assert()
+        .success();
+    assert_eq!(wd.files(), ["knights-tour.csv"]);
+    wd.generate(&["-o", "-"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("standard output"));
+}
+
+#[test]
+fn every_tiebreak_and_offset_works() {
+    for tb in ["random", "center", "pohl"] {
+        let wd = WorkDir::new();
+        wd.generate(&[
+            "--tiebreak",
+            tb,
+            "--at",
+            "A1",
+            "--seed",
+            "9",
+            "--start",
+            "b1",
+            "--method",
+            "auto",
+        ])
+        .assert()
+        .success();
+        let path = wd.path("knights-tour.xlsx");
+        let names = sheet_names(&path);
+        let cells = numbers(&path, &names[names.len() - 2]);
+        assert_knight_path(&cells, 0, 0, 8, 8);
+        // b1 is the bottom row, second column: the sheet cell B8.
+        assert!(cells.contains(&(7, 1, 1)), "{tb}");
+    }
+}
+
+#[test]
+fn several_distinct_tours() {
+    let wd = WorkDir::new();
+    let out = wd
+        .generate(&[
+            "--size", "6", "--tours", "3", "--seed", "4", "--format", "json", "-o", "-",
+        ])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let v = json(&out);
+    let tours = v.as_array().unwrap();
+    assert_eq!(tours.len(), 3);
+    assert_ne!(tours[0]["path"], tours[1]["path"]);
+    assert_ne!(tours[1]["path"], tours[2]["path"]);
+    assert_ne!(tours[0]["path"], tours[2]["path"]);
+}
+
+#[test]
+fn fixed_end_and_constraints_are_honoured() {
+    let wd = WorkDir::new();
+    std::fs::write(wd.path("c.txt"), "# corners\n1 a1\n10 3,3\n").unwrap();
+    let out = wd
+        .generate(&[
+            "--constraints",
+            "c.txt",
+            "--end",
+            "h1",
+            "--format",
+            "json",
+            "-o",
+            "-",
+        ])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let v = json(&out);
+    assert_eq!(v["start"], "a1");
+    assert_eq!(v["end"], "h1");
+    assert_eq!(v["path"][9], "c6");
+    std::fs::write(wd.path("bad.txt"), "1 a1\n2 q7\n").unwrap();
+    wd.generate(&["--constraints", "bad.txt"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("bad.txt").and(predicate::str::contains("line 2")));
+    wd.generate(&["--constraints", "missing.txt"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("missing.txt"));
+}
+
+#[test]
+fn help_lists_the_flags() {
+    let wd = WorkDir::new();
+    wd.generate(&["--help"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("--tiebreak").and(predicate::str::contains("--attempts")));
+}
