@@ -681,6 +681,26 @@ mod tests {
         }
     }
 
+    /// The 3 x n table beyond the default run, refusals included (exhaustive: a few seconds in
+    /// release): `cargo test --release --lib existence -- --ignored`.
+    #[test]
+    #[ignore = "slow in debug builds: run with --release"]
+    fn open_tour_from_matches_search_on_3x11_to_3x14() {
+        for n in 11..=14 {
+            let b = board(3, n);
+            let found = searched_starts(b);
+            for sq in b.squares() {
+                let admitted = open_tour_from(b, sq).is_ok();
+                assert_eq!(
+                    admitted,
+                    found[b.index(sq) as usize],
+                    "{b} {}",
+                    b.algebraic(sq)
+                );
+            }
+        }
+    }
+
     #[test]
     fn closed_tour_rules() {
         let yes = [(3, 10), (3, 12), (5, 6), (6, 6), (8, 8), (6, 7), (10, 3)];
