@@ -184,9 +184,10 @@ pub fn closed_tour(board: Board) -> Result<(), Infeasible> {
 ///   step of two inner squares; as each colour has `n` outer squares, that step falls after move
 ///   `2n - 1` and move 1 is outer (this crate's tests confirm sufficiency by search);
 /// - `3 x n`: for `n = 4` only the two short edges; `n = 7` the corners' colour but not the
-///   centre; `n = 8` all but the two middle-rank squares three from each end; odd `n >= 9` the
-///   corners' colour; even `n >= 10` has a closed tour (found by exhaustive search, checked in
-///   this crate's tests).
+///   centre; `n = 8` all but the third square from each end of the middle rank; odd `n >= 9`
+///   the corners' colour; even `n >= 10` has a closed tour (the exceptions were found by
+///   exhaustive search, which this crate's tests repeat for `n <= 10`; tours from every
+///   admitted square are found for `n <= 42`).
 ///
 /// ```
 /// use knights_tour::board::{Board, Square};
@@ -220,7 +221,7 @@ fn endpoint(board: Board, sq: Square, role: &str) -> Result<(), Infeasible> {
     }
     let exhaustive = |what: &str| {
         Err(Infeasible::new(format!(
-            "no open tour of the {board} board {verb} on {sq_name}{what} (exhaustive search; only these are impossible on 3 x n boards: on 3x4 all but the two short edges, on 3x7 the centre and the squares off the corners' colour, on 3x8 the two middle-rank squares three from each end)"
+            "no open tour of the {board} board {verb} on {sq_name}{what} (found by exhaustive search: besides the colour rule on odd boards, the only squares of 3 x n boards that start no tour are those off the two short edges of 3x4, the centre of 3x7 and the third square from each end of the middle rank of 3x8)"
         )))
     };
     match (o.short, o.long) {
@@ -680,6 +681,26 @@ mod tests {
         }
     }
 
+    /// The 3 x n table beyond the default run, refusals included (exhaustive: a few seconds in
+    /// release): `cargo test --release --lib existence -- --ignored`.
+    #[test]
+    #[ignore = "slow in debug builds: run with --release"]
+    fn open_tour_from_matches_search_on_3x11_to_3x14() {
+        for n in 11..=14 {
+            let b = board(3, n);
+            let found = searched_starts(b);
+            for sq in b.squares() {
+                let admitted = open_tour_from(b, sq).is_ok();
+                assert_eq!(
+                    admitted,
+                    found[b.index(sq) as usize],
+                    "{b} {}",
+                    b.algebraic(sq)
+                );
+            }
+        }
+    }
+
     #[test]
     fn closed_tour_rules() {
         let yes = [(3, 10), (3, 12), (5, 6), (6, 6), (8, 8), (6, 7), (10, 3)];
@@ -815,6 +836,24 @@ mod tests {
             "{}",
             err.reason
         );
+    }
+
+    #[test]
+    fn three_by_n_exceptions_are_named() {
+        let centre = open_tour_from(board(7, 3), Square::new(3, 1)).unwrap_err();
+        assert!(
+            centre.reason.contains("b4, the centre square"),
+            "{}",
+            centre.reason
+        );
+        let b = board(3, 8);
+        let third = open_tour_from(b, Square::new(1, 5)).unwrap_err();
+        assert!(
+            third.reason.contains("on f2 (found by exhaustive search"),
+            "{}",
+            third.reason
+        );
+        assert!(open_tour_from(b, Square::new(1, 4)).is_ok());
     }
 
     #[test]

@@ -137,59 +137,38 @@ impl Warnsdorff {
         rng: &mut Rng,
     ) -> Option<usize> {
         self.cells[cur] = BLOCKED;
-        let mut best = BLOCKED;
-        let mut ties = 0u32;
-        let mut choice = 0;
-        for (k, &off) in self.offsets.iter().enumerate() {
-            let n = cur.wrapping_add(off);
-            let v = self.cells[n];
-            if v != BLOCKED {
-                let v = v - 1;
-                self.cells[n] = v;
-                if v < best {
-                    best = v;
-                    ties = 1;
-                    choice = k;
-                } else if v == best {
-                    ties += 1;
-                }
-            }
+        // Branch-free: every neighbour's count goes down by one (blocked cells stay blocked),
+        // then the least count and the first move reaching it.
+        let mut counts = [BLOCKED; 8];
+        for (count, &off) in counts.iter_mut().zip(&self.offsets) {
+            let cell = &mut self.cells[cur.wrapping_add(off)];
+            *cell -= u8::from(*cell != BLOCKED);
+            *count = *cell;
         }
+        let best = counts.iter().copied().min().unwrap_or(BLOCKED);
         if best == BLOCKED {
             return None;
         }
+        let ties = counts.iter().filter(|&&c| c == best).count() as u32;
+        let choice = counts.iter().position(|&c| c == best).unwrap_or(0);
         if ties == 1 {
             return Some(choice);
         }
         match tiebreak {
-            Tiebreak::Random => Some(self.random_among(cur, best, ties, rng)),
-            Tiebreak::Center => Some(self.farthest_from_centre(cur, row, col, best)),
-            Tiebreak::Pohl => Some(self.pohl(cur, best, rng)),
+            Tiebreak::Random => Some(random_among(&counts, best, ties, rng)),
+            Tiebreak::Center => Some(self.farthest_from_centre(&counts, row, col, best)),
+            Tiebreak::Pohl => Some(self.pohl(cur, &counts, best, rng)),
         }
-    }
-
-    /// The `ties` moves from `cur` landing on a count of `best`, one uniformly at random.
-    fn random_among(&self, cur: usize, best: u8, ties: u32, rng: &mut Rng) -> usize {
-        let mut pick = rng.random_range(0..ties);
-        for (k, &off) in self.offsets.iter().enumerate() {
-            if self.cells[cur.wrapping_add(off)] == best {
-                if pick == 0 {
-                    return k;
-                }
-                pick -= 1;
-            }
-        }
-        unreachable!("ties counted {ties} squares of count {best}")
     }
 
     /// Among the moves landing on a count of `best`, the farthest from the board's centre by
     /// exact squared distance on doubled coordinates; the first in move order on a tie.
-    fn farthest_from_centre(&self, cur: usize, row: i64, col: i64, best: u8) -> usize {
+    fn farthest_from_centre(&self, counts: &[u8; 8], row: i64, col: i64, best: u8) -> usize {
         let (rows, cols) = (i64::from(self.board.rows()), i64::from(self.board.cols()));
         let mut choice = 0;
         let mut far = -1i64;
-        for (k, &off) in self.offsets.iter().enumerate() {
-            if self.cells[cur.wrapping_add(off)] == best {
+        for (k, &count) in counts.iter().enumerate() {
+            if count == best {
                 let r = 2 * (row + i64::from(KNIGHT_MOVES[k].0)) - (rows - 1);
                 let c = 2 * (col + i64::from(KNIGHT_MOVES[k].1)) - (cols - 1);
                 let d = r * r + c * c;
@@ -204,15 +183,15 @@ impl Warnsdorff {
 
     /// Among the moves landing on a count of `best`, those whose onward squares have the
     /// smallest total count; one of them at random.
-    fn pohl(&self, cur: usize, best: u8, rng: &mut Rng) -> usize {
+    fn pohl(&self, cur: usize, counts: &[u8; 8], best: u8, rng: &mut Rng) -> usize {
         let mut least = u32::MAX;
         let mut choice = 0;
         let mut ties = 0u32;
-        for (k, &off) in self.offsets.iter().enumerate() {
-            let n = cur.wrapping_add(off);
-            if self.cells[n] != best {
+        for (k, (&count, &off)) in counts.iter().zip(&self.offsets).enumerate() {
+            if count != best {
                 continue;
             }
+            let n = cur.wrapping_add(off);
             let total: u32 = self
                 .offsets
                 .iter()
@@ -234,6 +213,17 @@ impl Warnsdorff {
         }
         choice
     }
+}
+
+/// Of the `ties` moves whose count is `best`, one uniformly at random.
+fn random_among(counts: &[u8; 8], best: u8, ties: u32, rng: &mut Rng) -> usize {
+    let pick = rng.random_range(0..ties) as usize;
+    counts
+        .iter()
+        .enumerate()
+        .filter(|&(_, &c)| c == best)
+        .nth(pick)
+        .map_or(0, |(k, _)| k)
 }
 
 /// The index of `sq` in a board padded by two cells on every side, `width` wide.
