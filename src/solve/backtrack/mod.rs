@@ -324,51 +324,81 @@ fn solve_from(
     budget: &Budget,
     rng: Option<&mut Rng>,
 ) -> (Search, u64) {
-    let Some(plan) = Plan::build(req, start, TieOrder::Centre) else {
-        return (Search::NoTour, 0);
-    };
-    let mut engine = Engine::new(&plan, rng);
-    let answer = run_to_first(&mut engine, req, budget.limits(0));
-    (answer, engine.nodes)
+    match Plan::build(req, start, TieOrder::Centre) {
+        Some(plan) => search_in_rounds(req, vec![plan], budget, rng),
+        None => (Search::NoTour, 0),
+    }
 }
 
-/// Nodes each open start gets in the first round; rounds multiply it by 4.
+/// No start and no end: try every start that parity allows, corners first.
+fn solve_any_start(req: &Request, budget: &Budget, rng: &mut Option<&mut Rng>) -> (Search, u64) {
+    let mut plans: Vec<Plan> = req
+        .board
+        .squares()
+        .filter_map(|sq| Plan::build(req, sq, TieOrder::Centre))
+        .collect();
+    plans.sort_by_key(|p| p.tie_key[p.start as usize]);
+    search_in_rounds(req, plans, budget, rng.as_deref_mut())
+}
+
+/// Node cap of the first round: enough for a search without backtracking on most boards.
+fn first_round_cap(n: usize) -> u64 {
+    (FIRST_ROUND_NODES).max(4 * n as u64)
+}
+
+/// Nodes each search gets in the first round at least; rounds multiply it by [`ROUND_GROWTH`].
 const FIRST_ROUND_NODES: u64 = 1 << 12;
 
-/// No start and no end: try every start that parity allows, corners first, in rounds with a
-/// node cap per start that grows fourfold each round, so that one hard start cannot hide an
-/// easy one. Starts proved hopeless are dropped; `NoTour` once every start is.
-fn solve_any_start(req: &Request, budget: &Budget, rng: &mut Option<&mut Rng>) -> (Search, u64) {
-    let mut starts: Vec<(Square, Plan)> = Vec::new();
-    for sq in req.board.squares() {
-        if let Some(plan) = Plan::build(req, sq, TieOrder::Centre) {
-            starts.push((sq, plan));
-        }
-    }
-    starts.sort_by_key(|(sq, p)| p.tie_key[req.board.index(*sq) as usize]);
+/// Growth of the node cap from one round to the next.
+const ROUND_GROWTH: u64 = 4;
+
+/// Seed of the tie order of restarts when the caller gave no generator (so [`solve`] stays
+/// deterministic).
+const RESTART_SEED: u64 = 0x6b6e_6967_6874;
+
+/// Search each plan (one per start) in rounds with a node cap per search that grows
+/// [`ROUND_GROWTH`]-fold each round. The first round uses the caller's order; later rounds break
+/// ties at random, so one unlucky early choice (the heavy tail of depth-first search) cannot
+/// stall the search and one hard start cannot hide an easy one. A round that finishes is
+/// exhaustive, so plans proved hopeless are dropped and `NoTour` comes once every plan is; the
+/// restarts cost at most a third more nodes than one exhaustive search.
+fn search_in_rounds(
+    req: &Request,
+    mut plans: Vec<Plan>,
+    budget: &Budget,
+    mut rng: Option<&mut Rng>,
+) -> (Search, u64) {
+    let mut own_rng = crate::solve::rng_from_seed(RESTART_SEED);
     let mut spent = 0u64;
-    let mut cap = FIRST_ROUND_NODES;
-    while !starts.is_empty() {
+    let mut cap = first_round_cap(req.board.len());
+    let mut first_round = true;
+    while !plans.is_empty() {
         let mut still_open = Vec::new();
-        for (sq, plan) in starts {
+        for plan in plans {
             if budget.exhausted(spent) {
                 return (Search::OutOfBudget { nodes: spent }, spent);
             }
             let mut limits = budget.limits(spent);
             let capped = limits.max_nodes > cap;
             limits.max_nodes = limits.max_nodes.min(cap);
-            let mut engine = Engine::new(&plan, rng.as_deref_mut());
+            let order = match (first_round, rng.as_deref_mut()) {
+                (_, Some(r)) => Some(r),
+                (true, None) => None,
+                (false, None) => Some(&mut own_rng),
+            };
+            let mut engine = Engine::new(&plan, order);
             let answer = run_to_first(&mut engine, req, limits);
             spent += engine.nodes;
             match answer {
                 Search::Found(t) => return (Search::Found(t), spent),
                 Search::NoTour => {}
-                Search::OutOfBudget { .. } if capped => still_open.push((sq, plan)),
+                Search::OutOfBudget { .. } if capped => still_open.push(plan),
                 Search::OutOfBudget { .. } => return (Search::OutOfBudget { nodes: spent }, spent),
             }
         }
-        starts = still_open;
-        cap = cap.saturating_mul(4);
+        plans = still_open;
+        cap = cap.saturating_mul(ROUND_GROWTH);
+        first_round = false;
     }
     (Search::NoTour, spent)
 }
