@@ -155,15 +155,19 @@ fn odd_boards_start_on_every_corner_coloured_square() {
     }
 }
 
-/// Open tours exist on boards with a short side of 3 exactly when: 3 x 4, 3 x n for n >= 7
-/// (Cull & De Curtins; Conrad et al.); none with a short side of 1 or 2 (but 1 x 1).
+/// Open tours exist on boards with a short side below 5 exactly when: 3 x 4, 3 x n for n >= 7,
+/// 4 x n for n >= 5 (Cull & De Curtins; Conrad et al.), and the trivial 1 x 1.
 fn thin_open_exists(short: u32, long: u32) -> bool {
-    short == 3 && (long == 4 || long >= 7)
+    match short {
+        3 => long == 4 || long >= 7,
+        4 => long >= 5,
+        _ => false,
+    }
 }
 
 #[test]
-fn boards_1_to_3_high_get_open_tours_where_they_exist() {
-    for short in 1..=3u32 {
+fn boards_1_to_4_high_get_open_tours_where_they_exist() {
+    for short in 1..=4u32 {
         for long in short..=70 {
             for (r, c) in [(short, long), (long, short)] {
                 let board = Board::new(r, c).unwrap();

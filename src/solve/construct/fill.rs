@@ -248,6 +248,7 @@ impl Layout {
                 edges: &edges,
                 closed: false,
                 ends: None,
+                jumps: &[],
             };
             if let Some(order) = search::find(&goal, u64::from(h * 16 + w), 20, 20_000) {
                 let prepared = Prepared::new(h, w, &order, cols);

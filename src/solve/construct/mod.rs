@@ -11,10 +11,10 @@
 //! - every board with both sides odd and at least 5: an **open** tour, whose ends lie in the
 //!   bottom-right block (both on the corners' colour, as they must be);
 //! - the 1 x 1 board (a single move);
-//! - boards 3 squares wide: an **open** tour for 3 x 4 and 3 x n, n >= 7 (all that have one),
-//!   by chaining searched strip paths ([`thin`](self));
-//! - nothing else: 4 x n boards and closed tours of 3 x n boards (n even, at least 10) return
-//!   `None`; a caller wanting them falls back to a search.
+//! - boards 3 or 4 squares wide: an **open** tour for 3 x 4, 3 x n with n >= 7 and 4 x n with
+//!   n >= 5 (all that have one), by chaining strip paths (`thin`, `four`);
+//! - nothing else: closed tours of 3 x n boards (n even, at least 10) are not made (`None`); a
+//!   caller wanting them falls back to a search.
 //!
 //! ```
 //! use knights_tour::board::Board;
@@ -26,6 +26,8 @@
 //! ```
 
 mod fill;
+mod four;
+mod four_strips;
 mod search;
 mod thin;
 mod tiles;
@@ -98,7 +100,8 @@ impl Successors {
 /// assert!(constructible(Board::new(6, 7).unwrap(), true));
 /// assert!(!constructible(Board::new(7, 7).unwrap(), true));
 /// assert!(constructible(Board::new(7, 7).unwrap(), false));
-/// assert!(!constructible(Board::new(4, 9).unwrap(), false));
+/// assert!(constructible(Board::new(4, 9).unwrap(), false));
+/// assert!(!constructible(Board::new(4, 4).unwrap(), false));
 /// ```
 pub fn constructible(board: Board, closed: bool) -> bool {
     let (r, c) = (board.rows(), board.cols());
@@ -107,6 +110,7 @@ pub fn constructible(board: Board, closed: bool) -> bool {
         let open = match short {
             1 => long == 1,
             3 => long == 4 || long >= 7,
+            4 => long >= 5,
             _ => false,
         };
         return !closed && open;
@@ -115,7 +119,7 @@ pub fn constructible(board: Board, closed: bool) -> bool {
 }
 
 /// A tour of `board` as successors: closed where the construction can make one, else open
-/// (odd x odd boards, 3 x n, 1 x 1); `None` where it cannot (4 x n, boards without tours).
+/// (odd x odd boards, 3 x n, 4 x n, 1 x 1); `None` on boards without tours.
 ///
 /// ```
 /// use knights_tour::board::Board;
@@ -155,13 +159,20 @@ pub fn successors(board: Board) -> Option<Successors> {
     })
 }
 
-/// An open tour of a board 3 squares on its short side, built along its long side.
+/// An open tour of a board 3 or 4 squares on its short side, built along its long side.
 fn thin_open(rows: u32, cols: u32) -> Option<(u32, Vec<u32>)> {
+    let along = |short: u32, long: u32| {
+        if short == 4 {
+            four::open(long)
+        } else {
+            thin::open(short, long)
+        }
+    };
     if rows <= cols {
-        return thin::open(rows, cols);
+        return along(rows, cols);
     }
     // Build on the board turned a quarter, then map square (r, c) there to (c, r) here.
-    let (start, next_t) = thin::open(cols, rows)?;
+    let (start, next_t) = along(cols, rows)?;
     let here = |t: u32| (t % rows) * cols + t / rows;
     let mut next = vec![END; next_t.len()];
     for (t, &nt) in next_t.iter().enumerate() {
@@ -242,7 +253,7 @@ pub fn closed_tour(board: Board) -> Option<Tour> {
 }
 
 /// A closed tour where there is one, else an open tour (odd x odd boards, 1 x 1); `None` where
-/// the construction does not reach (4 x n boards, boards without tours).
+/// there is no tour at all.
 pub fn open_tour(board: Board) -> Option<Tour> {
     Some(successors(board)?.to_tour())
 }
@@ -438,7 +449,13 @@ mod tests {
         }
         let one = open_tour(Board::new(1, 1).unwrap()).unwrap();
         assert_eq!(one.len(), 1);
-        assert!(open_tour(Board::new(4, 8).unwrap()).is_none());
+        assert!(open_tour(Board::new(4, 4).unwrap()).is_none());
+        assert!(open_tour(Board::new(3, 6).unwrap()).is_none());
+        assert!(open_tour(Board::new(2, 9).unwrap()).is_none());
+        assert_eq!(
+            open_tour(Board::new(4, 8).unwrap()).unwrap().check(),
+            Ok(())
+        );
     }
 
     #[test]
