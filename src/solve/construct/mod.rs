@@ -1,7 +1,7 @@
 //! Linear-time tour construction for big boards, in the spirit of Parberry (1997).
 //!
 //! The board is cut into blocks of 5..=12 squares a side (mostly 8 x 8); each block gets a
-//! hard-coded base tour ([`tiles`](self) are searched once and re-checked by the tests), copied
+//! hard-coded base tour (the tiles were searched once and are re-checked by the tests), copied
 //! into a successor array with an offset, and neighbouring blocks' tours are joined by swapping
 //! two edges per join. The work is a streaming write of 4 bytes a square.
 //!
@@ -9,12 +9,15 @@
 //! - every board with both sides at least 5 and at least one side even: a **closed** tour
 //!   (these are exactly Schwenk's closed-tour boards with both sides at least 5);
 //! - every board with both sides odd and at least 5: an **open** tour, whose ends lie in the
-//!   bottom-right block (both on the corners' colour, as they must be);
+//!   bottom-right block (both on the corners' colour, as they must be), or one starting on any
+//!   given corner-coloured square ([`successors_starting_at`]);
 //! - the 1 x 1 board (a single move);
-//! - boards 3 or 4 squares wide: an **open** tour for 3 x 4, 3 x n with n >= 7 and 4 x n with
-//!   n >= 5 (all that have one), by chaining strip paths (`thin`, `four`);
-//! - nothing else: closed tours of 3 x n boards (n even, at least 10) are not made (`None`); a
-//!   caller wanting them falls back to a search.
+//! - 3 x n boards with n even and at least 10: a **closed** tour (two-lane strips, `lanes`);
+//! - other boards 3 or 4 squares wide: an **open** tour for 3 x 4, 3 x n with n >= 7 and
+//!   4 x n with n >= 5, by chaining strip paths (`thin`, `lanes`);
+//!
+//! so every board that has a closed tour gets one, and every board that has only open tours gets
+//! an open one (Schwenk 1991; Cull & De Curtins 1978; Conrad et al. 1994).
 //!
 //! ```
 //! use knights_tour::board::Board;
@@ -26,8 +29,8 @@
 //! ```
 
 mod fill;
-mod four;
-mod four_strips;
+mod lane_strips;
+mod lanes;
 mod search;
 mod thin;
 mod tiles;
@@ -106,6 +109,9 @@ impl Successors {
 pub fn constructible(board: Board, closed: bool) -> bool {
     let (r, c) = (board.rows(), board.cols());
     let (short, long) = (r.min(c), r.max(c));
+    if short == 3 && long >= 10 && long.is_multiple_of(2) {
+        return true;
+    }
     if short < 5 {
         let open = match short {
             1 => long == 1,
@@ -142,12 +148,12 @@ pub fn successors(board: Board) -> Option<Successors> {
         return None;
     }
     if rows < 5 || cols < 5 {
-        let (start, next) = thin_open(rows, cols)?;
+        let (start, next, closed) = short_side(rows, cols)?;
         return Some(Successors {
             board,
             start,
             next,
-            closed: false,
+            closed,
         });
     }
     let (start, next) = fill::build(rows, cols, &fill::Layout::standard(rows, cols)?)?;
@@ -159,17 +165,18 @@ pub fn successors(board: Board) -> Option<Successors> {
     })
 }
 
-/// An open tour of a board 3 or 4 squares on its short side, built along its long side.
-fn thin_open(rows: u32, cols: u32) -> Option<(u32, Vec<u32>)> {
-    let along = |short: u32, long: u32| {
-        if short == 4 {
-            four::open(long)
-        } else {
-            thin::open(short, long)
-        }
+/// A tour of a board 3 or 4 squares on its short side, built along its long side: its first
+/// square, successors, and whether it is closed (3 x n, n even and at least 10).
+fn short_side(rows: u32, cols: u32) -> Option<(u32, Vec<u32>, bool)> {
+    let along = |short: u32, long: u32| match short {
+        3 if long >= 10 && long.is_multiple_of(2) => lanes::three_closed(long).map(|n| (0, n)),
+        4 => lanes::four_open(long),
+        _ => thin::open(short, long),
     };
+    let closed = rows.min(cols) == 3 && rows.max(cols) >= 10 && (rows * cols).is_multiple_of(2);
     if rows <= cols {
-        return along(rows, cols);
+        let (start, next) = along(rows, cols)?;
+        return Some((start, next, closed));
     }
     // Build on the board turned a quarter, then map square (r, c) there to (c, r) here.
     let (start, next_t) = along(cols, rows)?;
@@ -180,7 +187,7 @@ fn thin_open(rows: u32, cols: u32) -> Option<(u32, Vec<u32>)> {
             next[here(t as u32) as usize] = here(nt);
         }
     }
-    Some((here(start), next))
+    Some((here(start), next, closed))
 }
 
 /// Like [`successors`], but the tour starts on `start`: a closed tour is simply started there;
@@ -225,9 +232,8 @@ pub fn successors_starting_at(board: Board, start: Square) -> Option<Successors>
     })
 }
 
-/// A closed tour as a successor array (`succ[square] = next square`); `None` if the board has no
-/// closed tour (Schwenk) or a side below 5 (3 x n boards with n even and at least 10 have closed
-/// tours that this construction does not make).
+/// A closed tour as a successor array (`succ[square] = next square`); `None` exactly when the
+/// board has no closed tour (Schwenk: both sides odd, a side of 1, 2 or 4, or 3 x 4/6/8).
 ///
 /// ```
 /// use knights_tour::board::Board;
@@ -252,8 +258,8 @@ pub fn closed_tour(board: Board) -> Option<Tour> {
     Some(successors(board)?.to_tour())
 }
 
-/// A closed tour where there is one, else an open tour (odd x odd boards, 1 x 1); `None` where
-/// there is no tour at all.
+/// A closed tour where there is one, else an open tour (odd x odd boards, 3 x n, 4 x n, 1 x 1);
+/// `None` where there is no tour at all.
 pub fn open_tour(board: Board) -> Option<Tour> {
     Some(successors(board)?.to_tour())
 }
