@@ -1,7 +1,7 @@
 //! Tests of the linear-time construction: every board it covers, re-checked move by move.
 
 use knights_tour::board::{Board, Square};
-use knights_tour::solve::{construct, Request};
+use knights_tour::solve::{construct, Constraint, Request};
 use proptest::prelude::*;
 
 /// Schwenk's theorem, restated here so the test does not lean on the code it checks.
@@ -157,6 +157,44 @@ proptest! {
         prop_assert!(req.is_satisfied_by(&tour));
         prop_assert!(tour.is_closed());
         prop_assert_eq!(construct::numbering(&req).unwrap(), tour.numbering());
+    }
+
+    #[test]
+    fn odd_boards_start_or_end_on_any_corner_coloured_square(
+        hr in 2u32..20, hc in 2u32..20, sr in 0u32..41, sc in 0u32..41, at_end: bool,
+    ) {
+        let (r, c) = (2 * hr + 1, 2 * hc + 1);
+        let board = Board::new(r, c).unwrap();
+        let (sr, sc) = (sr % r, sc % c);
+        // Nudge onto the corners' colour, where every open tour of an odd board starts and ends.
+        let sq = Square::new(sr, if (sr + sc) % 2 == 1 { (sc + 1) % c } else { sc });
+        let mut req = Request::open(board);
+        if at_end {
+            req.end = Some(sq);
+        } else {
+            req.start = Some(sq);
+        }
+        let tour = construct::solve(&req).unwrap();
+        prop_assert!(req.is_satisfied_by(&tour));
+        prop_assert_eq!(construct::numbering(&req).unwrap(), tour.numbering());
+    }
+
+    #[test]
+    fn other_constraints_are_checked_never_assumed(r in 1u32..25, c in 1u32..25, k in 2u32..600) {
+        let board = Board::new(r, c).unwrap();
+        if let Some(tour) = construct::open_tour(board) {
+            // Demand that move k lands where the constructed tour does not put it.
+            let k = 2 + k % (board.len() as u32).max(2);
+            prop_assume!((k as usize) <= board.len() && board.len() >= 3);
+            let mut req = Request::open(board);
+            req.start = tour.start();
+            let wrong = tour.indices()[(k as usize) % board.len()];
+            req.constraints.push(Constraint { move_number: k, square: board.square_at(wrong) });
+            match construct::solve(&req) {
+                Some(t) => prop_assert!(req.is_satisfied_by(&t)),
+                None => prop_assert!(construct::numbering(&req).is_none()),
+            }
+        }
     }
 }
 
