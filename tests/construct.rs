@@ -247,3 +247,22 @@ fn odd_boards_up_to_41_start_on_every_corner_coloured_square() {
         }
     }
 }
+
+#[test]
+fn thin_boards_honour_either_end_of_their_tour() {
+    for (r, c) in [(4, 9), (3, 11), (17, 4), (3, 4)] {
+        let board = Board::new(r, c).unwrap();
+        let tour = construct::open_tour(board).unwrap();
+        for (start, end) in [
+            (tour.start(), None),
+            (tour.end(), None),
+            (None, tour.start()),
+        ] {
+            let mut req = Request::open(board);
+            req.start = start;
+            req.end = end;
+            let got = construct::solve(&req).unwrap_or_else(|| panic!("{board} {req:?}"));
+            assert!(req.is_satisfied_by(&got), "{board}");
+        }
+    }
+}

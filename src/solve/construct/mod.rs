@@ -301,20 +301,21 @@ pub fn solve(req: &Request) -> Option<Tour> {
 /// ```
 pub fn numbering(req: &Request) -> Option<Vec<u32>> {
     let board = req.board;
-    let tour = match (req.start, req.end) {
-        (Some(s), _) => successors_starting_at(board, s),
-        // An open tour ending on `end` is one starting there, walked backwards.
-        (None, Some(e)) => successors_starting_at(board, e),
-        (None, None) => successors(board),
-    }?;
-    let open_with_both_ends = !tour.closed && req.start.is_some() && req.end.is_some();
-    number_to_fit(req, tour).or_else(|| {
-        // Both ends fixed on an odd board: the standard tour may happen to fit.
-        open_with_both_ends
-            .then(|| successors(board))
-            .flatten()
-            .and_then(|t| number_to_fit(req, t))
-    })
+    // A closed tour can start anywhere; an odd board's tour is built to start on the square
+    // (an open tour ending on `end` is one starting there, walked backwards).
+    let fixed = req.start.or(req.end);
+    if let Some(sq) = fixed {
+        let built = successors_starting_at(board, sq).and_then(|t| number_to_fit(req, t));
+        if built.is_some() {
+            return built;
+        }
+        if constructible(board, true) {
+            return None;
+        }
+    }
+    // Otherwise the standard tour, which may happen to fit either way round (3 x n and 4 x n
+    // boards, or both ends fixed on an odd board).
+    number_to_fit(req, successors(board)?)
 }
 
 /// Number `tour` from the start or end `req` fixes, in whichever direction meets `req`.
