@@ -95,7 +95,9 @@ impl Successors {
     }
 }
 
-/// Whether the construction covers `board` (with a closed tour when `closed`).
+/// Whether the construction gives a tour of `board` (a closed one when `closed`). It covers
+/// exactly the boards that have one (Schwenk 1991 for closed tours; Cull & De Curtins 1978 and
+/// Conrad et al. 1994 for open ones), so this is also the existence test.
 ///
 /// ```
 /// use knights_tour::board::Board;
