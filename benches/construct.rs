@@ -62,6 +62,16 @@ fn bench_construct(c: &mut Criterion) {
     for side in [1000u32, 10_000] {
         let board = Board::new(side, side).unwrap();
         group.throughput(Throughput::Elements(board.len() as u64));
+        // The floor: allocating the output and writing every entry once.
+        group.bench_function(format!("baseline_alloc_and_write/{board}"), |b| {
+            b.iter(|| {
+                let mut v = vec![0u32; board.len()];
+                for (i, x) in v.iter_mut().enumerate() {
+                    *x = i as u32 ^ 1;
+                }
+                black_box(v)
+            })
+        });
         group.bench_function(format!("closed_successors/{board}"), |b| {
             b.iter(|| black_box(construct::closed_successors(black_box(board))))
         });

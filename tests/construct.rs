@@ -1,7 +1,7 @@
 //! Tests of the linear-time construction: every board it covers, re-checked move by move.
 
 use knights_tour::board::{Board, Square};
-use knights_tour::solve::{construct, Request};
+use knights_tour::solve::{construct, Constraint, Request};
 use proptest::prelude::*;
 
 /// Schwenk's theorem, restated here so the test does not lean on the code it checks.
@@ -10,22 +10,54 @@ fn schwenk_closed(r: u32, c: u32) -> bool {
     !(m % 2 == 1 && n % 2 == 1 || m <= 2 || m == 4 || (m == 3 && matches!(n, 4 | 6 | 8)))
 }
 
+/// Whether an open tour exists (Cull & De Curtins; Conrad et al.): every board with both sides
+/// at least 5, 3 x 4, 3 x n for n >= 7, 4 x n for n >= 5, and the trivial 1 x 1.
+fn open_exists(r: u32, c: u32) -> bool {
+    let (short, long) = (r.min(c), r.max(c));
+    match short {
+        1 => long == 1,
+        3 => long == 4 || long >= 7,
+        4 => long >= 5,
+        s => s >= 5,
+    }
+}
+
+/// Check what the construction gives on `r x c` against the existence theorems.
+fn check_board(r: u32, c: u32) {
+    let board = Board::new(r, c).unwrap();
+    if schwenk_closed(r, c) {
+        let tour = construct::closed_tour(board).unwrap_or_else(|| panic!("{board}"));
+        assert_eq!(tour.check(), Ok(()), "{board}");
+        assert!(tour.is_closed(), "{board}");
+        return;
+    }
+    assert!(construct::closed_tour(board).is_none(), "{board}");
+    assert!(construct::closed_successors(board).is_none(), "{board}");
+    let tour = construct::open_tour(board);
+    if !open_exists(r, c) {
+        assert!(tour.is_none(), "{board}");
+        return;
+    }
+    let tour = tour.unwrap_or_else(|| panic!("{board}"));
+    assert_eq!(tour.check(), Ok(()), "{board}");
+    assert!(tour.is_complete(), "{board}");
+}
+
 #[test]
-fn every_board_from_5_to_40_gets_a_tour() {
-    for r in 5..=40 {
-        for c in 5..=40 {
-            let board = Board::new(r, c).unwrap();
-            if schwenk_closed(r, c) {
-                let tour = construct::closed_tour(board).unwrap_or_else(|| panic!("{board}"));
-                assert_eq!(tour.check(), Ok(()), "{board}");
-                assert!(tour.is_closed(), "{board}");
-            } else {
-                assert!(construct::closed_tour(board).is_none(), "{board}");
-                assert!(construct::closed_successors(board).is_none(), "{board}");
-                let tour = construct::open_tour(board).unwrap_or_else(|| panic!("{board}"));
-                assert_eq!(tour.check(), Ok(()), "{board}");
-                assert!(tour.is_complete(), "{board}");
-            }
+fn every_board_up_to_40_gets_a_tour_where_one_exists() {
+    for r in 1..=40 {
+        for c in 1..=40 {
+            check_board(r, c);
+        }
+    }
+}
+
+#[test]
+fn long_boards_3_and_4_high() {
+    for long in 41..=120 {
+        for short in [3, 4] {
+            check_board(short, long);
+            check_board(long, short);
         }
     }
 }
@@ -126,6 +158,49 @@ proptest! {
         prop_assert!(tour.is_closed());
         prop_assert_eq!(construct::numbering(&req).unwrap(), tour.numbering());
     }
+
+    #[test]
+    fn odd_boards_start_or_end_on_any_corner_coloured_square(
+        hr in 2u32..20, hc in 2u32..20, sr in 0u32..41, sc in 0u32..41, at_end: bool,
+    ) {
+        let (r, c) = (2 * hr + 1, 2 * hc + 1);
+        let board = Board::new(r, c).unwrap();
+        let (sr, sc) = (sr % r, sc % c);
+        // Nudge onto the corners' colour, where every open tour of an odd board starts and ends.
+        let sc = match (sr + sc) % 2 {
+            0 => sc,
+            _ if sc > 0 => sc - 1,
+            _ => 1,
+        };
+        let sq = Square::new(sr, sc);
+        let mut req = Request::open(board);
+        if at_end {
+            req.end = Some(sq);
+        } else {
+            req.start = Some(sq);
+        }
+        let tour = construct::solve(&req).unwrap();
+        prop_assert!(req.is_satisfied_by(&tour));
+        prop_assert_eq!(construct::numbering(&req).unwrap(), tour.numbering());
+    }
+
+    #[test]
+    fn other_constraints_are_checked_never_assumed(r in 1u32..25, c in 1u32..25, k in 2u32..600) {
+        let board = Board::new(r, c).unwrap();
+        if let Some(tour) = construct::open_tour(board) {
+            // Demand that move k lands where the constructed tour does not put it.
+            let k = 2 + k % (board.len() as u32).max(2);
+            prop_assume!((k as usize) <= board.len() && board.len() >= 3);
+            let mut req = Request::open(board);
+            req.start = tour.start();
+            let wrong = tour.indices()[(k as usize) % board.len()];
+            req.constraints.push(Constraint { move_number: k, square: board.square_at(wrong) });
+            match construct::solve(&req) {
+                Some(t) => prop_assert!(req.is_satisfied_by(&t)),
+                None => prop_assert!(construct::numbering(&req).is_none()),
+            }
+        }
+    }
 }
 
 #[test]
@@ -155,31 +230,39 @@ fn odd_boards_start_on_every_corner_coloured_square() {
     }
 }
 
-/// Open tours exist on boards with a short side of 3 exactly when: 3 x 4, 3 x n for n >= 7
-/// (Cull & De Curtins; Conrad et al.); none with a short side of 1 or 2 (but 1 x 1).
-fn thin_open_exists(short: u32, long: u32) -> bool {
-    short == 3 && (long == 4 || long >= 7)
+#[test]
+#[ignore = "minutes in debug; run with --release -- --ignored"]
+fn odd_boards_up_to_41_start_on_every_corner_coloured_square() {
+    for r in (5..=41).step_by(2) {
+        for c in (5..=41).step_by(2) {
+            let board = Board::new(r, c).unwrap();
+            for sq in board.squares().filter(|s| s.is_corner_colour()) {
+                let s = construct::successors_starting_at(board, sq)
+                    .unwrap_or_else(|| panic!("{board} from {sq:?}"));
+                let tour = s.to_tour();
+                assert_eq!(tour.check(), Ok(()), "{board} {sq:?}");
+                assert!(tour.is_complete());
+                assert_eq!(tour.start(), Some(sq));
+            }
+        }
+    }
 }
 
 #[test]
-fn boards_1_to_3_high_get_open_tours_where_they_exist() {
-    for short in 1..=3u32 {
-        for long in short..=70 {
-            for (r, c) in [(short, long), (long, short)] {
-                let board = Board::new(r, c).unwrap();
-                let tour = construct::open_tour(board);
-                if short == 1 && long == 1 {
-                    continue;
-                }
-                if !thin_open_exists(short, long) {
-                    assert!(tour.is_none(), "{board}");
-                    continue;
-                }
-                let tour = tour.unwrap_or_else(|| panic!("{board}"));
-                assert_eq!(tour.check(), Ok(()), "{board}");
-                assert!(tour.is_complete(), "{board}");
-                assert!(construct::closed_tour(board).is_none(), "{board}");
-            }
+fn thin_boards_honour_either_end_of_their_tour() {
+    for (r, c) in [(4, 9), (3, 11), (17, 4), (3, 4)] {
+        let board = Board::new(r, c).unwrap();
+        let tour = construct::open_tour(board).unwrap();
+        for (start, end) in [
+            (tour.start(), None),
+            (tour.end(), None),
+            (None, tour.start()),
+        ] {
+            let mut req = Request::open(board);
+            req.start = start;
+            req.end = end;
+            let got = construct::solve(&req).unwrap_or_else(|| panic!("{board} {req:?}"));
+            assert!(req.is_satisfied_by(&got), "{board}");
         }
     }
 }

@@ -20,6 +20,8 @@
 //! so that they also hold `(1, w-2)-(3, w-1)` and `(1, 1)-(0, 3)`. Successors only run one way,
 //! so a block's tour is reversed where the join needs it; which way is decided before filling.
 
+use std::collections::HashMap;
+
 use super::search::{self, Goal};
 use super::tiles::TILES;
 use super::END;
@@ -248,6 +250,7 @@ impl Layout {
                 edges: &edges,
                 closed: false,
                 ends: None,
+                jumps: &[],
             };
             if let Some(order) = search::find(&goal, u64::from(h * 16 + w), 20, 20_000) {
                 let prepared = Prepared::new(h, w, &order, cols);
@@ -334,6 +337,11 @@ pub(super) fn build(rows: u32, cols: u32, layout: &Layout) -> Option<(u32, Vec<u
             Some(s)
         })
         .collect();
+    // Block-rows of the same height whose first block runs the same way repeat one pattern of
+    // deltas: on tall boards it is built once and each row becomes one vectorised pass. (Short
+    // boards copy tile by tile, so the patterns never cost more than a sliver of the output.)
+    let mut strips: Option<HashMap<(u32, bool, bool), Vec<i32>>> =
+        (row_parts.len() >= PATTERN_MIN_BLOCK_ROWS).then(HashMap::new);
     let mut blocks: Vec<(&Prepared, bool)> = Vec::with_capacity(col_parts.len());
     let mut prev_first: Option<(&Prepared, bool)> = None;
     let mut start = 0u32;
@@ -352,7 +360,15 @@ pub(super) fn build(rows: u32, cols: u32, layout: &Layout) -> Option<(u32, Vec<u
             };
             blocks.push((tile, rev));
         }
-        fill_strip(&mut succ, c, r0, &col_starts, &blocks);
+        let odd_row = layout.odd.as_ref().is_some_and(|o| o.0 == i);
+        if let Some(cache) = strips.as_mut() {
+            let pattern = cache
+                .entry((h, blocks[0].1, odd_row))
+                .or_insert_with(|| strip_pattern(c, &col_starts, &blocks));
+            fill_from_pattern(&mut succ, c, r0, pattern);
+        } else {
+            fill_strip(&mut succ, c, r0, &col_starts, &blocks);
+        }
         if let Some((oi, oj, odd)) = &layout.odd {
             if *oi == i {
                 debug_assert!(!blocks[*oj].1, "the odd block runs forwards");
@@ -385,6 +401,33 @@ pub(super) fn build(rows: u32, cols: u32, layout: &Layout) -> Option<(u32, Vec<u
         r0 += h;
     }
     Some((start, succ))
+}
+
+/// Boards with at least this many block-rows fill from cached strip patterns.
+const PATTERN_MIN_BLOCK_ROWS: usize = 32;
+
+/// The deltas of one block-row, `h` rows of `c`, from its blocks' tiles.
+fn strip_pattern(c: usize, col_starts: &[u32], blocks: &[(&Prepared, bool)]) -> Vec<i32> {
+    let h = blocks[0].0.rows as usize;
+    let mut pattern = vec![0i32; h * c];
+    for (&(tile, rev), &c0) in blocks.iter().zip(col_starts) {
+        let w = tile.cols as usize;
+        for t in 0..h {
+            let src = &tile.deltas[usize::from(rev)][t * w..(t + 1) * w];
+            let at = t * c + c0 as usize;
+            pattern[at..at + w].copy_from_slice(src);
+        }
+    }
+    pattern
+}
+
+/// Fill the block-row with top row `r0` from its pattern: `succ[g] = g + delta`.
+fn fill_from_pattern(succ: &mut [u32], c: usize, r0: u32, pattern: &[i32]) {
+    let first = r0 as usize * c;
+    let dst = &mut succ[first..first + pattern.len()];
+    for (k, (out, &d)) in dst.iter_mut().zip(pattern).enumerate() {
+        *out = (first as u32 + k as u32).wrapping_add(d as u32);
+    }
 }
 
 /// Copy the tiles of one block-row (top row `r0`) into the successor array.

@@ -1,7 +1,7 @@
 //! Linear-time tour construction for big boards, in the spirit of Parberry (1997).
 //!
 //! The board is cut into blocks of 5..=12 squares a side (mostly 8 x 8); each block gets a
-//! hard-coded base tour ([`tiles`](self) are searched once and re-checked by the tests), copied
+//! hard-coded base tour (the tiles were searched once and are re-checked by the tests), copied
 //! into a successor array with an offset, and neighbouring blocks' tours are joined by swapping
 //! two edges per join. The work is a streaming write of 4 bytes a square.
 //!
@@ -9,12 +9,15 @@
 //! - every board with both sides at least 5 and at least one side even: a **closed** tour
 //!   (these are exactly Schwenk's closed-tour boards with both sides at least 5);
 //! - every board with both sides odd and at least 5: an **open** tour, whose ends lie in the
-//!   bottom-right block (both on the corners' colour, as they must be);
+//!   bottom-right block (both on the corners' colour, as they must be), or one starting on any
+//!   given corner-coloured square ([`successors_starting_at`]);
 //! - the 1 x 1 board (a single move);
-//! - boards 3 squares wide: an **open** tour for 3 x 4 and 3 x n, n >= 7 (all that have one),
-//!   by chaining searched strip paths ([`thin`](self));
-//! - nothing else: 4 x n boards and closed tours of 3 x n boards (n even, at least 10) return
-//!   `None`; a caller wanting them falls back to a search.
+//! - 3 x n boards with n even and at least 10: a **closed** tour (two-lane strips, `lanes`);
+//! - other boards 3 or 4 squares wide: an **open** tour for 3 x 4, 3 x n with n >= 7 and
+//!   4 x n with n >= 5, by chaining strip paths (`thin`, `lanes`);
+//!
+//! so every board that has a closed tour gets one, and every board that has only open tours gets
+//! an open one (Schwenk 1991; Cull & De Curtins 1978; Conrad et al. 1994).
 //!
 //! ```
 //! use knights_tour::board::Board;
@@ -26,6 +29,8 @@
 //! ```
 
 mod fill;
+mod lane_strips;
+mod lanes;
 mod search;
 mod thin;
 mod tiles;
@@ -90,7 +95,9 @@ impl Successors {
     }
 }
 
-/// Whether the construction covers `board` (with a closed tour when `closed`).
+/// Whether the construction gives a tour of `board` (a closed one when `closed`). It covers
+/// exactly the boards that have one (Schwenk 1991 for closed tours; Cull & De Curtins 1978 and
+/// Conrad et al. 1994 for open ones), so this is also the existence test.
 ///
 /// ```
 /// use knights_tour::board::Board;
@@ -98,15 +105,20 @@ impl Successors {
 /// assert!(constructible(Board::new(6, 7).unwrap(), true));
 /// assert!(!constructible(Board::new(7, 7).unwrap(), true));
 /// assert!(constructible(Board::new(7, 7).unwrap(), false));
-/// assert!(!constructible(Board::new(4, 9).unwrap(), false));
+/// assert!(constructible(Board::new(4, 9).unwrap(), false));
+/// assert!(!constructible(Board::new(4, 4).unwrap(), false));
 /// ```
 pub fn constructible(board: Board, closed: bool) -> bool {
     let (r, c) = (board.rows(), board.cols());
     let (short, long) = (r.min(c), r.max(c));
+    if short == 3 && long >= 10 && long.is_multiple_of(2) {
+        return true;
+    }
     if short < 5 {
         let open = match short {
             1 => long == 1,
             3 => long == 4 || long >= 7,
+            4 => long >= 5,
             _ => false,
         };
         return !closed && open;
@@ -115,7 +127,7 @@ pub fn constructible(board: Board, closed: bool) -> bool {
 }
 
 /// A tour of `board` as successors: closed where the construction can make one, else open
-/// (odd x odd boards, 3 x n, 1 x 1); `None` where it cannot (4 x n, boards without tours).
+/// (odd x odd boards, 3 x n, 4 x n, 1 x 1); `None` on boards without tours.
 ///
 /// ```
 /// use knights_tour::board::Board;
@@ -138,12 +150,12 @@ pub fn successors(board: Board) -> Option<Successors> {
         return None;
     }
     if rows < 5 || cols < 5 {
-        let (start, next) = thin_open(rows, cols)?;
+        let (start, next, closed) = short_side(rows, cols)?;
         return Some(Successors {
             board,
             start,
             next,
-            closed: false,
+            closed,
         });
     }
     let (start, next) = fill::build(rows, cols, &fill::Layout::standard(rows, cols)?)?;
@@ -155,13 +167,21 @@ pub fn successors(board: Board) -> Option<Successors> {
     })
 }
 
-/// An open tour of a board 3 squares on its short side, built along its long side.
-fn thin_open(rows: u32, cols: u32) -> Option<(u32, Vec<u32>)> {
+/// A tour of a board 3 or 4 squares on its short side, built along its long side: its first
+/// square, successors, and whether it is closed (3 x n, n even and at least 10).
+fn short_side(rows: u32, cols: u32) -> Option<(u32, Vec<u32>, bool)> {
+    let along = |short: u32, long: u32| match short {
+        3 if long >= 10 && long.is_multiple_of(2) => lanes::three_closed(long).map(|n| (0, n)),
+        4 => lanes::four_open(long),
+        _ => thin::open(short, long),
+    };
+    let closed = rows.min(cols) == 3 && rows.max(cols) >= 10 && (rows * cols).is_multiple_of(2);
     if rows <= cols {
-        return thin::open(rows, cols);
+        let (start, next) = along(rows, cols)?;
+        return Some((start, next, closed));
     }
     // Build on the board turned a quarter, then map square (r, c) there to (c, r) here.
-    let (start, next_t) = thin::open(cols, rows)?;
+    let (start, next_t) = along(cols, rows)?;
     let here = |t: u32| (t % rows) * cols + t / rows;
     let mut next = vec![END; next_t.len()];
     for (t, &nt) in next_t.iter().enumerate() {
@@ -169,7 +189,7 @@ fn thin_open(rows: u32, cols: u32) -> Option<(u32, Vec<u32>)> {
             next[here(t as u32) as usize] = here(nt);
         }
     }
-    Some((here(start), next))
+    Some((here(start), next, closed))
 }
 
 /// Like [`successors`], but the tour starts on `start`: a closed tour is simply started there;
@@ -214,9 +234,8 @@ pub fn successors_starting_at(board: Board, start: Square) -> Option<Successors>
     })
 }
 
-/// A closed tour as a successor array (`succ[square] = next square`); `None` if the board has no
-/// closed tour (Schwenk) or a side below 5 (3 x n boards with n even and at least 10 have closed
-/// tours that this construction does not make).
+/// A closed tour as a successor array (`succ[square] = next square`); `None` exactly when the
+/// board has no closed tour (Schwenk: both sides odd, a side of 1, 2 or 4, or 3 x 4/6/8).
 ///
 /// ```
 /// use knights_tour::board::Board;
@@ -241,8 +260,8 @@ pub fn closed_tour(board: Board) -> Option<Tour> {
     Some(successors(board)?.to_tour())
 }
 
-/// A closed tour where there is one, else an open tour (odd x odd boards, 1 x 1); `None` where
-/// the construction does not reach (4 x n boards, boards without tours).
+/// A closed tour where there is one, else an open tour (odd x odd boards, 3 x n, 4 x n, 1 x 1);
+/// `None` where there is no tour at all.
 pub fn open_tour(board: Board) -> Option<Tour> {
     Some(successors(board)?.to_tour())
 }
@@ -284,20 +303,21 @@ pub fn solve(req: &Request) -> Option<Tour> {
 /// ```
 pub fn numbering(req: &Request) -> Option<Vec<u32>> {
     let board = req.board;
-    let tour = match (req.start, req.end) {
-        (Some(s), _) => successors_starting_at(board, s),
-        // An open tour ending on `end` is one starting there, walked backwards.
-        (None, Some(e)) => successors_starting_at(board, e),
-        (None, None) => successors(board),
-    }?;
-    let open_with_both_ends = !tour.closed && req.start.is_some() && req.end.is_some();
-    number_to_fit(req, tour).or_else(|| {
-        // Both ends fixed on an odd board: the standard tour may happen to fit.
-        open_with_both_ends
-            .then(|| successors(board))
-            .flatten()
-            .and_then(|t| number_to_fit(req, t))
-    })
+    // A closed tour can start anywhere; an odd board's tour is built to start on the square
+    // (an open tour ending on `end` is one starting there, walked backwards).
+    let fixed = req.start.or(req.end);
+    if let Some(sq) = fixed {
+        let built = successors_starting_at(board, sq).and_then(|t| number_to_fit(req, t));
+        if built.is_some() {
+            return built;
+        }
+        if constructible(board, true) {
+            return None;
+        }
+    }
+    // Otherwise the standard tour, which may happen to fit either way round (3 x n and 4 x n
+    // boards, or both ends fixed on an odd board).
+    number_to_fit(req, successors(board)?)
 }
 
 /// Number `tour` from the start or end `req` fixes, in whichever direction meets `req`.
@@ -438,7 +458,13 @@ mod tests {
         }
         let one = open_tour(Board::new(1, 1).unwrap()).unwrap();
         assert_eq!(one.len(), 1);
-        assert!(open_tour(Board::new(4, 8).unwrap()).is_none());
+        assert!(open_tour(Board::new(4, 4).unwrap()).is_none());
+        assert!(open_tour(Board::new(3, 6).unwrap()).is_none());
+        assert!(open_tour(Board::new(2, 9).unwrap()).is_none());
+        assert_eq!(
+            open_tour(Board::new(4, 8).unwrap()).unwrap().check(),
+            Ok(())
+        );
     }
 
     #[test]

@@ -24,6 +24,9 @@ pub(super) struct Goal<'a> {
     pub closed: bool,
     /// Squares an open tour may end on (`None`: any).
     pub ends: Option<&'a [usize]>,
+    /// Pairs of squares joined by a made-up move the tour must use: it splits the tour into two
+    /// paths (lanes) for strips crossed twice.
+    pub jumps: &'a [(usize, usize)],
 }
 
 struct Dfs<'a> {
@@ -116,7 +119,11 @@ pub(super) fn find(goal: &Goal, seed: u64, attempts: u32, budget: u64) -> Option
         }
     }
     let mut req = vec![Vec::new(); n];
-    for &(a, b) in goal.edges {
+    for &(a, b) in goal.jumps {
+        nbrs[a].push(b);
+        nbrs[b].push(a);
+    }
+    for &(a, b) in goal.edges.iter().chain(goal.jumps) {
         req[a].push(b);
         req[b].push(a);
     }
@@ -179,6 +186,7 @@ mod tests {
                             edges: &edges,
                             closed,
                             ends: None,
+                            jumps: &[],
                         };
                         find(&goal, (h * 100 + w) as u64, 100, 20_000)
                     })
@@ -214,6 +222,7 @@ mod tests {
             edges: &edges,
             closed: false,
             ends: None,
+            jumps: &[],
         };
         let order = find(&goal, 1, 50, 20_000).unwrap();
         assert_eq!(order[0], 12);

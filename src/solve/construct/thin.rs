@@ -8,9 +8,7 @@
 //! `L + q k + R` is the board's length. The three paths come from a small seeded search
 //! (deterministic); short boards are searched whole.
 //!
-//! Boards 4 high cannot be chained this way: a 4 x n open tour covers one half of the board
-//! (outer squares of one colour, inner squares of the other) before a single inner-to-inner move
-//! switches to the other half, so no strip can repeat with one way in and one way out.
+//! Boards 4 high cannot be chained this way (see `four`).
 
 use super::search::{self, Goal};
 use super::END;
@@ -23,9 +21,17 @@ const BUDGET: u64 = 20_000;
 const SEARCH_WHOLE: u32 = 16;
 
 /// A path through an `m x w` strip, as local indices `row * w + col` in move order.
-struct Strip {
-    w: u32,
-    path: Vec<u8>,
+pub(super) struct Strip {
+    pub w: u32,
+    pub path: Vec<u8>,
+}
+
+/// A piece of a tour: squares of the strip at column `c0`, `w` wide, local indices in move
+/// order.
+pub(super) struct Segment<'a> {
+    pub c0: u32,
+    pub w: u32,
+    pub squares: &'a [u8],
 }
 
 fn knight(a: (i64, i64), b: (i64, i64)) -> bool {
@@ -41,6 +47,7 @@ fn path(m: u32, w: u32, start: u32, ends: Option<&[usize]>) -> Option<Vec<u8>> {
         edges: &[],
         closed: false,
         ends,
+        jumps: &[],
     };
     search::find(&goal, u64::from(m * 64 + w), ATTEMPTS, BUDGET)
 }
@@ -92,10 +99,24 @@ pub(super) fn open(m: u32, n: u32) -> Option<(u32, Vec<u32>)> {
     } else {
         chained(m, n)?
     };
-    Some(link(m, n, &strips))
+    let mut c0 = 0;
+    let segments: Vec<Segment> = strips
+        .iter()
+        .map(|s| {
+            let seg = Segment {
+                c0,
+                w: s.w,
+                squares: &s.path,
+            };
+            c0 += s.w;
+            seg
+        })
+        .collect();
+    Some(link(m, n, &segments))
 }
 
-fn whole(m: u32, n: u32) -> Option<Vec<Strip>> {
+/// The `m x n` board searched whole, as one strip.
+pub(super) fn whole(m: u32, n: u32) -> Option<Vec<Strip>> {
     (0..m * n)
         .find_map(|s| path(m, n, s, None))
         .map(|p| vec![Strip { w: n, path: p }])
@@ -125,24 +146,24 @@ fn chained(m: u32, n: u32) -> Option<Vec<Strip>> {
     None
 }
 
-/// Lay the strips side by side and link each path's end to the next path's start.
-fn link(m: u32, n: u32, strips: &[Strip]) -> (u32, Vec<u32>) {
+/// Walk the segments in order, linking each one's last square to the next one's first.
+pub(super) fn link(m: u32, n: u32, segments: &[Segment]) -> (u32, Vec<u32>) {
     let mut next = vec![END; (m * n) as usize];
-    let mut c0 = 0;
     let mut prev_end: Option<u32> = None;
     let mut start = 0;
-    for strip in strips {
-        let global = |l: u8| (u32::from(l) / strip.w) * n + c0 + u32::from(l) % strip.w;
-        let first = global(strip.path[0]);
+    for seg in segments {
+        let global = |l: u8| (u32::from(l) / seg.w) * n + seg.c0 + u32::from(l) % seg.w;
+        let Some(&first) = seg.squares.first() else {
+            continue;
+        };
         match prev_end {
-            Some(p) => next[p as usize] = first,
-            None => start = first,
+            Some(p) => next[p as usize] = global(first),
+            None => start = global(first),
         }
-        for pair in strip.path.windows(2) {
+        for pair in seg.squares.windows(2) {
             next[global(pair[0]) as usize] = global(pair[1]);
         }
-        prev_end = strip.path.last().map(|&l| global(l));
-        c0 += strip.w;
+        prev_end = seg.squares.last().map(|&l| global(l));
     }
     (start, next)
 }
