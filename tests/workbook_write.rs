@@ -70,6 +70,11 @@ fn stuck_walk(board: Board, seed: u64) -> Tour {
 fn assert_board_is(bytes: &[u8], sheet: &str, tour: &Tour, top_left: CellRef) {
     let mut wb = open(bytes);
     let range = wb.worksheet_range(sheet).unwrap();
+    assert_range_is(&range, sheet, tour, top_left);
+}
+
+/// [`assert_board_is`] on a range read from any workbook format.
+fn assert_range_is(range: &calamine::Range<Data>, sheet: &str, tour: &Tour, top_left: CellRef) {
     let board = tour.board();
     let grid = tour.numbering();
     let mut numbers = 0;
@@ -510,4 +515,38 @@ fn big_boards_are_written_row_by_row_and_read_back_whole() {
         fill_at(&bytes, "Attempt 1 (stuck)", at(end)),
         Some(0xFF7C80)
     );
+}
+
+#[test]
+#[ignore = "needs LibreOffice: cargo test --test workbook_write -- --ignored"]
+fn libreoffice_opens_the_workbook_and_keeps_the_board() {
+    let board = eight();
+    let walk = stuck_walk(board, 1);
+    let tour = full_tour(board);
+    let attempts = vec![
+        SheetAttempt::new(walk.clone(), false, "random"),
+        SheetAttempt::new(tour.clone(), true, "warnsdorff"),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let xlsx = dir.path().join("tour.xlsx");
+    std::fs::write(&xlsx, write(&spec_of(attempts))).unwrap();
+    let status = std::process::Command::new("soffice")
+        .env("HOME", dir.path())
+        .args(["--headless", "--convert-to", "ods", "--outdir"])
+        .arg(dir.path())
+        .arg(&xlsx)
+        .status()
+        .expect("soffice on PATH");
+    assert!(status.success());
+    let mut ods: calamine::Ods<_> = calamine::open_workbook(dir.path().join("tour.ods")).unwrap();
+    let names = ods.sheet_names();
+    assert_eq!(names[..3], ["Attempt 1 (stuck)", "Tour 2", SUMMARY_SHEET]);
+    let c3 = CellRef::new(2, 2);
+    assert_range_is(
+        &ods.worksheet_range("Attempt 1 (stuck)").unwrap(),
+        "stuck",
+        &walk,
+        c3,
+    );
+    assert_range_is(&ods.worksheet_range("Tour 2").unwrap(), "tour", &tour, c3);
 }
