@@ -13,7 +13,7 @@ use knights_tour::board::{Board, Square};
 use knights_tour::tour::Tour;
 use knights_tour::workbook::cellref::{CellRef, SHEET_COLS};
 use knights_tour::workbook::write::{
-    check_fits, write_workbook, PathDrawing, SheetAttempt, WorkbookSpec, WriteError,
+    check_fits, save_workbook, write_workbook, PathDrawing, SheetAttempt, WorkbookSpec, WriteError,
     PATH_DATA_SHEET, SUMMARY_COLUMNS, SUMMARY_HEADER_ROW, SUMMARY_SHEET,
 };
 
@@ -462,6 +462,26 @@ fn a_board_that_does_not_fit_is_refused_with_the_reason() {
     );
     assert!(out.get_ref().is_empty(), "nothing written");
     assert!(check_fits(eight(), CellRef::new(0, SHEET_COLS - 8)).is_ok());
+    // Saving to a file: a usage error, and no file left behind.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.xlsx");
+    let err = save_workbook(&spec, &path, false).unwrap_err();
+    assert!(matches!(err, knights_tour::error::Error::Usage(_)), "{err}");
+    assert!(!path.exists());
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
+#[test]
+fn saving_to_a_file_keeps_an_existing_one_unless_forced() {
+    let spec = spec_of(vec![SheetAttempt::new(full_tour(eight()), true, "w")]);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.xlsx");
+    std::fs::write(&path, "old").unwrap();
+    let err = save_workbook(&spec, &path, false).unwrap_err();
+    assert!(err.to_string().contains("already exists"), "{err}");
+    assert_eq!(std::fs::read(&path).unwrap(), b"old");
+    save_workbook(&spec, &path, true).unwrap();
+    assert_eq!(std::fs::read(&path).unwrap(), write(&spec));
 }
 
 #[test]

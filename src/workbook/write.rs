@@ -362,6 +362,33 @@ pub fn write_workbook<W: Write + Send>(spec: &WorkbookSpec, out: W) -> Result<()
     Ok(())
 }
 
+/// Write the workbook to `path` atomically (a temp file beside it, renamed into place once
+/// complete), refusing to replace an existing file unless `force`. Errors name the file; a
+/// board that does not fit is a usage error. This is what `knights-tour generate` calls.
+///
+/// ```
+/// use knights_tour::board::{Board, Square};
+/// use knights_tour::tour::Tour;
+/// use knights_tour::workbook::write::{save_workbook, SheetAttempt, WorkbookSpec};
+///
+/// let board = Board::new(3, 4).unwrap();
+/// let path = [(0,0),(1,2),(2,0),(0,1),(1,3),(2,1),(0,2),(2,3),(1,1),(0,3),(2,2),(1,0)];
+/// let tour = Tour::from_squares(board, path.iter().map(|&(r, c)| Square::new(r, c))).unwrap();
+/// let spec = WorkbookSpec::new(vec![SheetAttempt::new(tour, true, "warnsdorff")]);
+/// let dir = tempfile::tempdir().unwrap();
+/// let out = dir.path().join("tour.xlsx");
+/// save_workbook(&spec, &out, false).unwrap();
+/// assert!(save_workbook(&spec, &out, false).is_err(), "kept without force");
+/// ```
+pub fn save_workbook(spec: &WorkbookSpec, path: &Path, force: bool) -> crate::error::Result<()> {
+    validate(spec).map_err(|e| e.at(path))?;
+    crate::output::write_atomically_with(path, force, |file| {
+        let mut out = std::io::BufWriter::new(file);
+        write_workbook(spec, &mut out).map_err(|e| e.at(path))?;
+        out.flush().map_err(|e| crate::error::Error::io(path, e))
+    })
+}
+
 /// Refuse a spec we cannot write before creating anything.
 fn validate(spec: &WorkbookSpec) -> Result<(), WriteError> {
     if spec.attempts.is_empty() {
