@@ -570,3 +570,61 @@ fn libreoffice_opens_the_workbook_and_keeps_the_board() {
     );
     assert_range_is(&ods.worksheet_range("Tour 2").unwrap(), "tour", &tour, c3);
 }
+
+#[test]
+fn an_attempt_that_never_started_is_written_blank() {
+    let empty = Tour::from_indices(eight(), Vec::new()).unwrap();
+    let bytes = write(&spec_of(vec![SheetAttempt::new(
+        empty.clone(),
+        false,
+        "none",
+    )]));
+    let name = "Attempt 1 (stopped)";
+    assert_board_is(&bytes, name, &empty, CellRef::new(2, 2));
+    assert!(sheet_text(&bytes, name).contains("Stopped before the first move"));
+    assert!(!has_part(&bytes, "xl/charts/chart1.xml"), "nothing to draw");
+    let mut wb = open(&bytes);
+    let summary = wb.worksheet_range(SUMMARY_SHEET).unwrap();
+    let row = SUMMARY_HEADER_ROW + 1;
+    assert_eq!(
+        summary.get_value((row, 4)).and_then(|v| v.as_f64()),
+        Some(0.0)
+    );
+    assert!(matches!(
+        summary.get_value((row, 2)),
+        None | Some(Data::Empty)
+    ));
+}
+
+#[test]
+fn a_given_creation_time_is_recorded() {
+    let mut spec = spec_of(vec![SheetAttempt::new(full_tour(eight()), true, "w")]);
+    spec.created = Some(std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_700_000_000));
+    let core = part(&write(&spec), "docProps/core.xml");
+    assert!(core.contains("2023-11-14T22:13:20Z"), "{core}");
+}
+
+#[test]
+fn a_path_drawn_on_a_big_board_streams_its_coordinates() {
+    // More points than the in-memory limit: the hidden sheet is written row by row too.
+    let board = Board::new(450, 450).unwrap();
+    let tour = knight_paths::warnsdorff(board, Square::new(0, 0));
+    assert!(tour.is_complete());
+    let mut spec = spec_of(vec![SheetAttempt::new(tour.clone(), true, "warnsdorff")]);
+    spec.draw_path = PathDrawing::On;
+    spec.colour_scale = PathDrawing::Off;
+    let bytes = write(&spec);
+    let points = path_points(&bytes, 0);
+    assert_eq!(points.len(), tour.len());
+    for (k, sq) in
+        [0, 1, tour.len() / 2, tour.len() - 1].map(|k| (k, tour.squares().nth(k).unwrap()))
+    {
+        let want = (
+            f64::from(sq.col) + 0.5,
+            f64::from(board.rows() - sq.row) - 0.5,
+        );
+        assert_eq!(points[k], want, "move {}", k + 1);
+    }
+    let chart = part(&bytes, "xl/charts/chart1.xml");
+    assert!(chart.contains(&format!("'Path data'!$B$2:$B${}", tour.len() + 1)));
+}

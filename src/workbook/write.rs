@@ -338,11 +338,15 @@ pub fn write_workbook<W: Write + Send>(spec: &WorkbookSpec, out: W) -> Result<()
     let mut workbook = Workbook::new();
     workbook.set_properties(&properties(spec)?);
     let charted = chart::charted_attempts(spec);
-    let names: Vec<String> = spec
+    let outcomes: Vec<Outcome> = spec
         .attempts
         .iter()
+        .map(|a| a.outcome(spec.closed_requested))
+        .collect();
+    let names: Vec<String> = outcomes
+        .iter()
         .enumerate()
-        .map(|(i, a)| sheet_name(i + 1, a.outcome(spec.closed_requested)))
+        .map(|(i, &o)| sheet_name(i + 1, o))
         .collect();
     for (i, attempt) in spec.attempts.iter().enumerate() {
         let sheet = board::TourSheet {
@@ -350,11 +354,12 @@ pub fn write_workbook<W: Write + Send>(spec: &WorkbookSpec, out: W) -> Result<()
             attempt,
             number: i + 1,
             name: &names[i],
+            outcome: outcomes[i],
             chart_slot: charted.iter().position(|&c| c == i),
         };
         sheet.add_to(&mut workbook)?;
     }
-    summary::add_summary(&mut workbook, spec, &names)?;
+    summary::add_summary(&mut workbook, spec, &names, &outcomes)?;
     if !charted.is_empty() {
         chart::add_path_data(&mut workbook, spec, &charted, &names)?;
     }

@@ -22,6 +22,8 @@ pub(crate) struct TourSheet<'a> {
     pub number: usize,
     /// Its worksheet name.
     pub name: &'a str,
+    /// How it ended.
+    pub outcome: Outcome,
     /// Its column pair on the hidden path-data sheet, if its path is drawn.
     pub chart_slot: Option<usize>,
 }
@@ -62,13 +64,9 @@ impl TourSheet<'_> {
             chart::insert_path_chart(sheet, self.spec.top_left, self.attempt, slot, look)?;
         }
         if chart::colour_scale_wanted(self.spec, self.attempt) {
-            chart::add_colour_scale(sheet, self.spec.top_left, self.attempt, self.outcome())?;
+            chart::add_colour_scale(sheet, self.spec.top_left, self.attempt, self.outcome)?;
         }
         Ok(())
-    }
-
-    fn outcome(&self) -> Outcome {
-        self.attempt.outcome(self.spec.closed_requested)
     }
 
     /// Square cells, zoom, no gridlines (the board has its own borders).
@@ -129,7 +127,7 @@ impl TourSheet<'_> {
             specials.push((s, SquareKind::Start));
         }
         if let (Outcome::Stuck | Outcome::Stopped, Some(e)) =
-            (self.outcome(), self.attempt.tour.end())
+            (self.outcome, self.attempt.tour.end())
         {
             // A one-square path starts and gets stuck on the same square: stuck wins.
             specials.push((e, SquareKind::Stuck));
@@ -201,7 +199,7 @@ impl TourSheet<'_> {
         format!(
             "{kind} {} of {total}: {} on the {board} board",
             self.number,
-            self.outcome().word()
+            self.outcome.word()
         )
     }
 
@@ -212,7 +210,7 @@ impl TourSheet<'_> {
         let n = board.len();
         let shape = if tour.is_closed() { "closed" } else { "open" };
         let end = tour.end().map(|s| board.algebraic(s)).unwrap_or_default();
-        match self.outcome() {
+        match self.outcome {
             Outcome::Solved => format!("Solved: a complete {shape} tour of all {n} squares"),
             Outcome::Stuck => format!(
                 "Stuck after {k} of {n} squares: every square a knight's move from {end} (red) is taken"

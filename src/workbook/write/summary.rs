@@ -29,11 +29,12 @@ const WIDTHS: [f64; 12] = [
     24.0, 10.0, 7.0, 7.0, 9.0, 9.0, 11.0, 9.0, 13.0, 10.0, 22.0, 40.0,
 ];
 
-/// Add the summary sheet after the attempts' sheets; `names` are their sheet names.
+/// Add the summary sheet after the attempts' sheets, whose `names` and `outcomes` are given.
 pub(crate) fn add_summary(
     workbook: &mut Workbook,
     spec: &WorkbookSpec,
     names: &[String],
+    outcomes: &[Outcome],
 ) -> Result<(), XlsxError> {
     let sheet = workbook.add_worksheet();
     sheet.set_name(SUMMARY_SHEET)?;
@@ -81,7 +82,7 @@ pub(crate) fn add_summary(
         }
         sheet.write_number(row, 4, tour.len() as f64)?;
         sheet.write_number(row, 5, board.len() as f64)?;
-        let outcome = attempt.outcome(spec.closed_requested);
+        let outcome = outcomes[i];
         let fmt = if outcome == Outcome::Solved {
             &good
         } else {
