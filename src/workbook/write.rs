@@ -6,18 +6,25 @@
 //!
 //! - One worksheet per attempt, in order. Its name tells at a glance how it ended:
 //!   `Tour 1` (solved), `Attempt 2 (stuck)` (the knight had no unvisited square to jump to),
-//!   `Attempt 3 (not closed)` (complete but not re-entrant when a closed tour was asked for),
-//!   `Attempt 4 (failed)` (anything else). See [`sheet_name`].
+//!   `Attempt 3 (stopped)` (partial, but the knight could have gone on: the search gave up),
+//!   `Attempt 4 (not closed)` (complete but not re-entrant when a closed tour was asked for),
+//!   `Attempt 5 (failed)` (anything else). See [`sheet_name`] and [`Outcome`].
 //! - On a tour sheet the board's top-left square is at [`WorkbookSpec::top_left`] (`C3` by
 //!   default). Board cells hold the move numbers `1..=k` **as numbers**; unvisited squares are
 //!   blank. The start square has a solid yellow (`FFFF00`) fill; on a failed partial attempt the
-//!   square where the knight got stuck has a red fill and a note beside the board says so.
+//!   square where the knight got stuck has a red (`FF7C80`) fill and border, and a note beside
+//!   the board says so. Cells are square: the column width and row height are set in pixels
+//!   (the height 3% over the width, because LibreOffice draws stored column widths about 6%
+//!   wider than Excel does), with a font and cell size that fit the largest move number, and
+//!   the sheet opens at a zoom that shows the whole board when that keeps it readable.
 //!   Everything else on a tour sheet is text (title, file letters above the board, the notes
 //!   panel), so a reader looking for numbers finds exactly the board.
 //! - Optionally (see [`PathDrawing`]) the knight's path is drawn over the board as a
 //!   transparent native scatter chart, and the board gets a colour scale by move number that
 //!   leaves the yellow start square (and the red stuck square) alone.
-//! - `Summary`: one row per attempt with a link to its sheet, then the overall result line.
+//! - `Summary`: the title, the overall result line ("Solved after 3 attempts"), the options and
+//!   seed, then from row [`SUMMARY_HEADER_ROW`] a table with one row per attempt (columns
+//!   [`SUMMARY_COLUMNS`]), whose sheet name links to the attempt's board.
 //! - `Path data` (hidden, only when a path is drawn): the chart's coordinates. Attempt sheet
 //!   number `j` (counting only charted attempts from 0) uses columns `2j` (x) and `2j + 1` (y);
 //!   row 0 holds text headers, rows `1..=k` the centre of move `k`'s square with
@@ -25,7 +32,12 @@
 //!
 //! Big boards (at least [`CONSTANT_MEMORY_SQUARES`] squares) are written in rust_xlsxwriter's
 //! constant-memory mode, row by row, so a 1000x1000 tour needs a few megabytes of memory beside
-//! the tour itself.
+//! the tour itself, and only one format lookup per board row (see `benches/workbook.rs`: about
+//! as fast as writing the same numbers as plain integers).
+//!
+//! The document properties record the title, the boards and result (subject) and the command
+//! line with the seed (comment). The creation time is fixed unless given, so the same spec
+//! always gives the same bytes. [`save_workbook`] writes to a path atomically.
 //!
 //! ```
 //! use knights_tour::board::{Board, Square};
