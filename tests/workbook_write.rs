@@ -628,3 +628,38 @@ fn a_path_drawn_on_a_big_board_streams_its_coordinates() {
     let chart = part(&bytes, "xl/charts/chart1.xml");
     assert!(chart.contains(&format!("'Path data'!$B$2:$B${}", tour.len() + 1)));
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+
+    /// Any board, any offset, any walk: the sheet holds exactly the walk's numbering there,
+    /// the start is yellow, and the chart's coordinates are the squares' centres.
+    #[test]
+    fn any_walk_reads_back_at_any_offset(
+        rows in 1u32..12,
+        cols in 1u32..12,
+        top in 0u32..40,
+        left in 0u32..30,
+        seed in 0u64..1000,
+        start_pick in 0u32..144,
+    ) {
+        let board = Board::new(rows, cols).unwrap();
+        let start = board.square_at(start_pick % (rows * cols));
+        let walk = knight_paths::random_walk(board, start, seed);
+        proptest::prop_assert!(walk.check().is_ok());
+        let mut spec = spec_of(vec![SheetAttempt::new(walk.clone(), walk.is_complete(), "random")]);
+        spec.top_left = CellRef::new(top, left);
+        let bytes = write(&spec);
+        let name = knights_tour::workbook::write::sheet_name(1, spec.attempts[0].outcome(false));
+        assert_board_is(&bytes, &name, &walk, spec.top_left);
+        let start_cell = spec.top_left.offset(start.row, start.col);
+        if walk.len() > 1 || walk.is_complete() {
+            proptest::prop_assert_eq!(fill_at(&bytes, &name, start_cell), Some(0xFFFF00));
+        }
+        let want: Vec<(f64, f64)> = walk
+            .squares()
+            .map(|sq| (f64::from(sq.col) + 0.5, f64::from(rows - sq.row) - 0.5))
+            .collect();
+        proptest::prop_assert_eq!(path_points(&bytes, 0), want);
+    }
+}
