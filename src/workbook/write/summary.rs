@@ -1,7 +1,7 @@
 //! The `Summary` sheet: what was asked, one row per attempt with a link to its sheet, and the
 //! overall result line the macro showed ("Solved after 3 attempts").
 
-use rust_xlsxwriter::{Color, Format, FormatBorder, Url, Workbook, XlsxError};
+use rust_xlsxwriter::{Color, Format, FormatBorder, IgnoreError, Url, Workbook, XlsxError};
 
 use super::{Outcome, WorkbookSpec, SUMMARY_SHEET};
 
@@ -106,6 +106,17 @@ pub(crate) fn add_summary(
         if let Some(note) = attempt.note.as_deref().filter(|n| !n.is_empty()) {
             sheet.write_string(row, 11, note)?;
         }
+    }
+    if !spec.attempts.is_empty() {
+        // The seed column is digits kept as text on purpose.
+        let last = SUMMARY_HEADER_ROW + spec.attempts.len() as u32;
+        sheet.ignore_error_range(
+            SUMMARY_HEADER_ROW + 1,
+            10,
+            last,
+            10,
+            IgnoreError::NumberStoredAsText,
+        )?;
     }
     sheet.set_freeze_panes(SUMMARY_HEADER_ROW + 1, 0)?;
     Ok(())
