@@ -13,7 +13,7 @@ use knights_tour::board::{Board, Square};
 use knights_tour::tour::Tour;
 use knights_tour::workbook::cellref::{CellRef, SHEET_COLS};
 use knights_tour::workbook::write::{
-    check_fits, write_workbook, PathDrawing, SheetAttempt, WorkbookSpec, WriteError,
+    check_fits, save_workbook, write_workbook, PathDrawing, SheetAttempt, WorkbookSpec, WriteError,
     PATH_DATA_SHEET, SUMMARY_COLUMNS, SUMMARY_HEADER_ROW, SUMMARY_SHEET,
 };
 
@@ -70,6 +70,11 @@ fn stuck_walk(board: Board, seed: u64) -> Tour {
 fn assert_board_is(bytes: &[u8], sheet: &str, tour: &Tour, top_left: CellRef) {
     let mut wb = open(bytes);
     let range = wb.worksheet_range(sheet).unwrap();
+    assert_range_is(&range, sheet, tour, top_left);
+}
+
+/// [`assert_board_is`] on a range read from any workbook format.
+fn assert_range_is(range: &calamine::Range<Data>, sheet: &str, tour: &Tour, top_left: CellRef) {
     let board = tour.board();
     let grid = tour.numbering();
     let mut numbers = 0;
@@ -457,6 +462,26 @@ fn a_board_that_does_not_fit_is_refused_with_the_reason() {
     );
     assert!(out.get_ref().is_empty(), "nothing written");
     assert!(check_fits(eight(), CellRef::new(0, SHEET_COLS - 8)).is_ok());
+    // Saving to a file: a usage error, and no file left behind.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.xlsx");
+    let err = save_workbook(&spec, &path, false).unwrap_err();
+    assert!(matches!(err, knights_tour::error::Error::Usage(_)), "{err}");
+    assert!(!path.exists());
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
+#[test]
+fn saving_to_a_file_keeps_an_existing_one_unless_forced() {
+    let spec = spec_of(vec![SheetAttempt::new(full_tour(eight()), true, "w")]);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.xlsx");
+    std::fs::write(&path, "old").unwrap();
+    let err = save_workbook(&spec, &path, false).unwrap_err();
+    assert!(err.to_string().contains("already exists"), "{err}");
+    assert_eq!(std::fs::read(&path).unwrap(), b"old");
+    save_workbook(&spec, &path, true).unwrap();
+    assert_eq!(std::fs::read(&path).unwrap(), write(&spec));
 }
 
 #[test]
@@ -510,4 +535,131 @@ fn big_boards_are_written_row_by_row_and_read_back_whole() {
         fill_at(&bytes, "Attempt 1 (stuck)", at(end)),
         Some(0xFF7C80)
     );
+}
+
+#[test]
+#[ignore = "needs LibreOffice: cargo test --test workbook_write -- --ignored"]
+fn libreoffice_opens_the_workbook_and_keeps_the_board() {
+    let board = eight();
+    let walk = stuck_walk(board, 1);
+    let tour = full_tour(board);
+    let attempts = vec![
+        SheetAttempt::new(walk.clone(), false, "random"),
+        SheetAttempt::new(tour.clone(), true, "warnsdorff"),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let xlsx = dir.path().join("tour.xlsx");
+    std::fs::write(&xlsx, write(&spec_of(attempts))).unwrap();
+    let status = std::process::Command::new("soffice")
+        .env("HOME", dir.path())
+        .args(["--headless", "--convert-to", "ods", "--outdir"])
+        .arg(dir.path())
+        .arg(&xlsx)
+        .status()
+        .expect("soffice on PATH");
+    assert!(status.success());
+    let mut ods: calamine::Ods<_> = calamine::open_workbook(dir.path().join("tour.ods")).unwrap();
+    let names = ods.sheet_names();
+    assert_eq!(names[..3], ["Attempt 1 (stuck)", "Tour 2", SUMMARY_SHEET]);
+    let c3 = CellRef::new(2, 2);
+    assert_range_is(
+        &ods.worksheet_range("Attempt 1 (stuck)").unwrap(),
+        "stuck",
+        &walk,
+        c3,
+    );
+    assert_range_is(&ods.worksheet_range("Tour 2").unwrap(), "tour", &tour, c3);
+}
+
+#[test]
+fn an_attempt_that_never_started_is_written_blank() {
+    let empty = Tour::from_indices(eight(), Vec::new()).unwrap();
+    let bytes = write(&spec_of(vec![SheetAttempt::new(
+        empty.clone(),
+        false,
+        "none",
+    )]));
+    let name = "Attempt 1 (stopped)";
+    assert_board_is(&bytes, name, &empty, CellRef::new(2, 2));
+    assert!(sheet_text(&bytes, name).contains("Stopped before the first move"));
+    assert!(!has_part(&bytes, "xl/charts/chart1.xml"), "nothing to draw");
+    let mut wb = open(&bytes);
+    let summary = wb.worksheet_range(SUMMARY_SHEET).unwrap();
+    let row = SUMMARY_HEADER_ROW + 1;
+    assert_eq!(
+        summary.get_value((row, 4)).and_then(|v| v.as_f64()),
+        Some(0.0)
+    );
+    assert!(matches!(
+        summary.get_value((row, 2)),
+        None | Some(Data::Empty)
+    ));
+}
+
+#[test]
+fn a_given_creation_time_is_recorded() {
+    let mut spec = spec_of(vec![SheetAttempt::new(full_tour(eight()), true, "w")]);
+    spec.created = Some(std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_700_000_000));
+    let core = part(&write(&spec), "docProps/core.xml");
+    assert!(core.contains("2023-11-14T22:13:20Z"), "{core}");
+}
+
+#[test]
+fn a_path_drawn_on_a_big_board_streams_its_coordinates() {
+    // More points than the in-memory limit: the hidden sheet is written row by row too.
+    let board = Board::new(450, 450).unwrap();
+    let tour = knight_paths::warnsdorff(board, Square::new(0, 0));
+    assert!(tour.is_complete());
+    let mut spec = spec_of(vec![SheetAttempt::new(tour.clone(), true, "warnsdorff")]);
+    spec.draw_path = PathDrawing::On;
+    spec.colour_scale = PathDrawing::Off;
+    let bytes = write(&spec);
+    let points = path_points(&bytes, 0);
+    assert_eq!(points.len(), tour.len());
+    for (k, sq) in
+        [0, 1, tour.len() / 2, tour.len() - 1].map(|k| (k, tour.squares().nth(k).unwrap()))
+    {
+        let want = (
+            f64::from(sq.col) + 0.5,
+            f64::from(board.rows() - sq.row) - 0.5,
+        );
+        assert_eq!(points[k], want, "move {}", k + 1);
+    }
+    let chart = part(&bytes, "xl/charts/chart1.xml");
+    assert!(chart.contains(&format!("'Path data'!$B$2:$B${}", tour.len() + 1)));
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+
+    /// Any board, any offset, any walk: the sheet holds exactly the walk's numbering there,
+    /// the start is yellow, and the chart's coordinates are the squares' centres.
+    #[test]
+    fn any_walk_reads_back_at_any_offset(
+        rows in 1u32..12,
+        cols in 1u32..12,
+        top in 0u32..40,
+        left in 0u32..30,
+        seed in 0u64..1000,
+        start_pick in 0u32..144,
+    ) {
+        let board = Board::new(rows, cols).unwrap();
+        let start = board.square_at(start_pick % (rows * cols));
+        let walk = knight_paths::random_walk(board, start, seed);
+        proptest::prop_assert!(walk.check().is_ok());
+        let mut spec = spec_of(vec![SheetAttempt::new(walk.clone(), walk.is_complete(), "random")]);
+        spec.top_left = CellRef::new(top, left);
+        let bytes = write(&spec);
+        let name = knights_tour::workbook::write::sheet_name(1, spec.attempts[0].outcome(false));
+        assert_board_is(&bytes, &name, &walk, spec.top_left);
+        let start_cell = spec.top_left.offset(start.row, start.col);
+        if walk.len() > 1 || walk.is_complete() {
+            proptest::prop_assert_eq!(fill_at(&bytes, &name, start_cell), Some(0xFFFF00));
+        }
+        let want: Vec<(f64, f64)> = walk
+            .squares()
+            .map(|sq| (f64::from(sq.col) + 0.5, f64::from(rows - sq.row) - 0.5))
+            .collect();
+        proptest::prop_assert_eq!(path_points(&bytes, 0), want);
+    }
 }

@@ -6,18 +6,25 @@
 //!
 //! - One worksheet per attempt, in order. Its name tells at a glance how it ended:
 //!   `Tour 1` (solved), `Attempt 2 (stuck)` (the knight had no unvisited square to jump to),
-//!   `Attempt 3 (not closed)` (complete but not re-entrant when a closed tour was asked for),
-//!   `Attempt 4 (failed)` (anything else). See [`sheet_name`].
+//!   `Attempt 3 (stopped)` (partial, but the knight could have gone on: the search gave up),
+//!   `Attempt 4 (not closed)` (complete but not re-entrant when a closed tour was asked for),
+//!   `Attempt 5 (failed)` (anything else). See [`sheet_name`] and [`Outcome`].
 //! - On a tour sheet the board's top-left square is at [`WorkbookSpec::top_left`] (`C3` by
 //!   default). Board cells hold the move numbers `1..=k` **as numbers**; unvisited squares are
 //!   blank. The start square has a solid yellow (`FFFF00`) fill; on a failed partial attempt the
-//!   square where the knight got stuck has a red fill and a note beside the board says so.
+//!   square where the knight got stuck has a red (`FF7C80`) fill and border, and a note beside
+//!   the board says so. Cells are square: the column width and row height are set in pixels
+//!   (the height 3% over the width, because LibreOffice draws stored column widths about 6%
+//!   wider than Excel does), with a font and cell size that fit the largest move number, and
+//!   the sheet opens at a zoom that shows the whole board when that keeps it readable.
 //!   Everything else on a tour sheet is text (title, file letters above the board, the notes
 //!   panel), so a reader looking for numbers finds exactly the board.
 //! - Optionally (see [`PathDrawing`]) the knight's path is drawn over the board as a
 //!   transparent native scatter chart, and the board gets a colour scale by move number that
 //!   leaves the yellow start square (and the red stuck square) alone.
-//! - `Summary`: one row per attempt with a link to its sheet, then the overall result line.
+//! - `Summary`: the title, the overall result line ("Solved after 3 attempts"), the options and
+//!   seed, then from row [`SUMMARY_HEADER_ROW`] a table with one row per attempt (columns
+//!   [`SUMMARY_COLUMNS`]), whose sheet name links to the attempt's board.
 //! - `Path data` (hidden, only when a path is drawn): the chart's coordinates. Attempt sheet
 //!   number `j` (counting only charted attempts from 0) uses columns `2j` (x) and `2j + 1` (y);
 //!   row 0 holds text headers, rows `1..=k` the centre of move `k`'s square with
@@ -25,7 +32,12 @@
 //!
 //! Big boards (at least [`CONSTANT_MEMORY_SQUARES`] squares) are written in rust_xlsxwriter's
 //! constant-memory mode, row by row, so a 1000x1000 tour needs a few megabytes of memory beside
-//! the tour itself.
+//! the tour itself, and only one format lookup per board row (see `benches/workbook.rs`: about
+//! as fast as writing the same numbers as plain integers).
+//!
+//! The document properties record the title, the boards and result (subject) and the command
+//! line with the seed (comment). The creation time is fixed unless given, so the same spec
+//! always gives the same bytes. [`save_workbook`] writes to a path atomically.
 //!
 //! ```
 //! use knights_tour::board::{Board, Square};
@@ -338,11 +350,15 @@ pub fn write_workbook<W: Write + Send>(spec: &WorkbookSpec, out: W) -> Result<()
     let mut workbook = Workbook::new();
     workbook.set_properties(&properties(spec)?);
     let charted = chart::charted_attempts(spec);
-    let names: Vec<String> = spec
+    let outcomes: Vec<Outcome> = spec
         .attempts
         .iter()
+        .map(|a| a.outcome(spec.closed_requested))
+        .collect();
+    let names: Vec<String> = outcomes
+        .iter()
         .enumerate()
-        .map(|(i, a)| sheet_name(i + 1, a.outcome(spec.closed_requested)))
+        .map(|(i, &o)| sheet_name(i + 1, o))
         .collect();
     for (i, attempt) in spec.attempts.iter().enumerate() {
         let sheet = board::TourSheet {
@@ -350,16 +366,44 @@ pub fn write_workbook<W: Write + Send>(spec: &WorkbookSpec, out: W) -> Result<()
             attempt,
             number: i + 1,
             name: &names[i],
+            outcome: outcomes[i],
             chart_slot: charted.iter().position(|&c| c == i),
         };
         sheet.add_to(&mut workbook)?;
     }
-    summary::add_summary(&mut workbook, spec, &names)?;
+    summary::add_summary(&mut workbook, spec, &names, &outcomes)?;
     if !charted.is_empty() {
         chart::add_path_data(&mut workbook, spec, &charted, &names)?;
     }
     workbook.save_to_writer(out)?;
     Ok(())
+}
+
+/// Write the workbook to `path` atomically (a temp file beside it, renamed into place once
+/// complete), refusing to replace an existing file unless `force`. Errors name the file; a
+/// board that does not fit is a usage error. This is what `knights-tour generate` calls.
+///
+/// ```
+/// use knights_tour::board::{Board, Square};
+/// use knights_tour::tour::Tour;
+/// use knights_tour::workbook::write::{save_workbook, SheetAttempt, WorkbookSpec};
+///
+/// let board = Board::new(3, 4).unwrap();
+/// let path = [(0,0),(1,2),(2,0),(0,1),(1,3),(2,1),(0,2),(2,3),(1,1),(0,3),(2,2),(1,0)];
+/// let tour = Tour::from_squares(board, path.iter().map(|&(r, c)| Square::new(r, c))).unwrap();
+/// let spec = WorkbookSpec::new(vec![SheetAttempt::new(tour, true, "warnsdorff")]);
+/// let dir = tempfile::tempdir().unwrap();
+/// let out = dir.path().join("tour.xlsx");
+/// save_workbook(&spec, &out, false).unwrap();
+/// assert!(save_workbook(&spec, &out, false).is_err(), "kept without force");
+/// ```
+pub fn save_workbook(spec: &WorkbookSpec, path: &Path, force: bool) -> crate::error::Result<()> {
+    validate(spec).map_err(|e| e.at(path))?;
+    crate::output::write_atomically_with(path, force, |file| {
+        let mut out = std::io::BufWriter::new(file);
+        write_workbook(spec, &mut out).map_err(|e| e.at(path))?;
+        out.flush().map_err(|e| crate::error::Error::io(path, e))
+    })
 }
 
 /// Refuse a spec we cannot write before creating anything.

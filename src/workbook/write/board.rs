@@ -10,7 +10,7 @@ use super::layout::{self, Look};
 use super::styles::{edges, BoardFormats, SquareKind, TextFormats};
 use super::{chart, Outcome, SheetAttempt, WorkbookSpec, CONSTANT_MEMORY_SQUARES};
 use crate::board::{file_letters, Board, Square};
-use crate::workbook::cellref::CellRef;
+use crate::workbook::cellref::{CellRef, SHEET_COLS};
 
 /// What [`TourSheet::add_to`] needs to know about one attempt.
 pub(crate) struct TourSheet<'a> {
@@ -22,9 +22,17 @@ pub(crate) struct TourSheet<'a> {
     pub number: usize,
     /// Its worksheet name.
     pub name: &'a str,
+    /// How it ended.
+    pub outcome: Outcome,
     /// Its column pair on the hidden path-data sheet, if its path is drawn.
     pub chart_slot: Option<usize>,
 }
+
+/// Boards with at most this many rows and columns are set up to print on one page.
+const PRINT_MAX_SIDE: u32 = 30;
+
+/// Columns of default width a notes line may run over.
+const NOTE_SPAN_COLS: u32 = 10;
 
 /// A text cell beside the board.
 struct Text<'f> {
@@ -49,17 +57,16 @@ impl TourSheet<'_> {
         let mut texts = self.texts(board, &text_formats);
         texts.sort_by_key(|t| (t.cell.row, t.cell.col));
         self.write_cells(sheet, board, look, &texts)?;
+        if board.rows() <= PRINT_MAX_SIDE && board.cols() <= PRINT_MAX_SIDE {
+            self.set_print_page(sheet, board, &texts)?;
+        }
         if let Some(slot) = self.chart_slot {
             chart::insert_path_chart(sheet, self.spec.top_left, self.attempt, slot, look)?;
         }
         if chart::colour_scale_wanted(self.spec, self.attempt) {
-            chart::add_colour_scale(sheet, self.spec.top_left, self.attempt, self.outcome())?;
+            chart::add_colour_scale(sheet, self.spec.top_left, self.attempt, self.outcome)?;
         }
         Ok(())
-    }
-
-    fn outcome(&self) -> Outcome {
-        self.attempt.outcome(self.spec.closed_requested)
     }
 
     /// Square cells, zoom, no gridlines (the board has its own borders).
@@ -75,6 +82,31 @@ impl TourSheet<'_> {
         sheet.set_column_range_width_pixels(tl.col as u16, last_col as u16, look.cell_px)?;
         sheet.set_zoom(look.zoom);
         sheet.set_screen_gridlines(false);
+        Ok(())
+    }
+
+    /// Print a small board on one landscape page, with the notes beside it (their text runs
+    /// on past their column, so the print area reaches a few columns further).
+    fn set_print_page(
+        &self,
+        sheet: &mut Worksheet,
+        board: Board,
+        texts: &[Text<'_>],
+    ) -> Result<(), XlsxError> {
+        let tl = self.spec.top_left;
+        let last_row = texts
+            .iter()
+            .map(|t| t.cell.row)
+            .fold(tl.row + board.rows() - 1, u32::max);
+        let last_col = texts
+            .iter()
+            .map(|t| t.cell.col + NOTE_SPAN_COLS)
+            .fold(tl.col + board.cols() - 1, u32::max)
+            .min(SHEET_COLS - 1);
+        sheet
+            .set_landscape()
+            .set_print_fit_to_pages(1, 1)
+            .set_print_area(0, 0, last_row, last_col as u16)?;
         Ok(())
     }
 
@@ -95,7 +127,7 @@ impl TourSheet<'_> {
             specials.push((s, SquareKind::Start));
         }
         if let (Outcome::Stuck | Outcome::Stopped, Some(e)) =
-            (self.outcome(), self.attempt.tour.end())
+            (self.outcome, self.attempt.tour.end())
         {
             // A one-square path starts and gets stuck on the same square: stuck wins.
             specials.push((e, SquareKind::Stuck));
@@ -167,7 +199,7 @@ impl TourSheet<'_> {
         format!(
             "{kind} {} of {total}: {} on the {board} board",
             self.number,
-            self.outcome().word()
+            self.outcome.word()
         )
     }
 
@@ -178,7 +210,7 @@ impl TourSheet<'_> {
         let n = board.len();
         let shape = if tour.is_closed() { "closed" } else { "open" };
         let end = tour.end().map(|s| board.algebraic(s)).unwrap_or_default();
-        match self.outcome() {
+        match self.outcome {
             Outcome::Solved => format!("Solved: a complete {shape} tour of all {n} squares"),
             Outcome::Stuck => format!(
                 "Stuck after {k} of {n} squares: every square a knight's move from {end} (red) is taken"

@@ -119,7 +119,9 @@ pub(crate) fn insert_path_chart(
         .set_width(board.cols() * look.cell_px)
         .set_height(board.rows() * look.row_px)
         .show_hidden_data();
-    let dot = (look.cell_px / 10).clamp(2, 5) as u8;
+    // A crowded board gets a finer line so the numbers under it stay readable.
+    let crowded = board.rows().max(board.cols()) > 12;
+    let (line_width, dot) = if crowded { (0.75, 2) } else { (1.25, 3) };
     chart
         .add_series()
         .set_name("Path")
@@ -129,7 +131,7 @@ pub(crate) fn insert_path_chart(
             ChartFormat::new().set_line(
                 ChartLine::new()
                     .set_color(PATH_LINE)
-                    .set_width(1.25)
+                    .set_width(line_width)
                     .set_transparency(35),
             ),
         )

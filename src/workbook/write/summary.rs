@@ -1,7 +1,7 @@
 //! The `Summary` sheet: what was asked, one row per attempt with a link to its sheet, and the
 //! overall result line the macro showed ("Solved after 3 attempts").
 
-use rust_xlsxwriter::{Color, Format, FormatBorder, Url, Workbook, XlsxError};
+use rust_xlsxwriter::{Color, Format, FormatBorder, IgnoreError, Url, Workbook, XlsxError};
 
 use super::{Outcome, WorkbookSpec, SUMMARY_SHEET};
 
@@ -29,11 +29,12 @@ const WIDTHS: [f64; 12] = [
     24.0, 10.0, 7.0, 7.0, 9.0, 9.0, 11.0, 9.0, 13.0, 10.0, 22.0, 40.0,
 ];
 
-/// Add the summary sheet after the attempts' sheets; `names` are their sheet names.
+/// Add the summary sheet after the attempts' sheets, whose `names` and `outcomes` are given.
 pub(crate) fn add_summary(
     workbook: &mut Workbook,
     spec: &WorkbookSpec,
     names: &[String],
+    outcomes: &[Outcome],
 ) -> Result<(), XlsxError> {
     let sheet = workbook.add_worksheet();
     sheet.set_name(SUMMARY_SHEET)?;
@@ -81,7 +82,7 @@ pub(crate) fn add_summary(
         }
         sheet.write_number(row, 4, tour.len() as f64)?;
         sheet.write_number(row, 5, board.len() as f64)?;
-        let outcome = attempt.outcome(spec.closed_requested);
+        let outcome = outcomes[i];
         let fmt = if outcome == Outcome::Solved {
             &good
         } else {
@@ -105,6 +106,17 @@ pub(crate) fn add_summary(
         if let Some(note) = attempt.note.as_deref().filter(|n| !n.is_empty()) {
             sheet.write_string(row, 11, note)?;
         }
+    }
+    if !spec.attempts.is_empty() {
+        // The seed column is digits kept as text on purpose.
+        let last = SUMMARY_HEADER_ROW + spec.attempts.len() as u32;
+        sheet.ignore_error_range(
+            SUMMARY_HEADER_ROW + 1,
+            10,
+            last,
+            10,
+            IgnoreError::NumberStoredAsText,
+        )?;
     }
     sheet.set_freeze_panes(SUMMARY_HEADER_ROW + 1, 0)?;
     Ok(())
