@@ -62,8 +62,16 @@ pub(crate) fn check_board(
         .flat_map(|r| (0..cols).map(move |c| (r, c)))
         .map(|(r, c)| grid.kind(r, c))
         .collect();
+    // A board is ragged (a short row or column) only when its blanks are all at the edge; a
+    // board with blanks inside as well is a failed attempt whose edge blanks are squares.
+    let blank_count = kinds.iter().filter(|&&k| k == Kind::Blank).count();
     let ragged = if detect_ragged {
-        ragged_cells(grid, &kinds, formats_known)
+        let edge = ragged_cells(grid, &kinds, formats_known);
+        if edge.len() == blank_count {
+            edge
+        } else {
+            Vec::new()
+        }
     } else {
         Vec::new()
     };
@@ -162,9 +170,9 @@ pub(crate) fn check_board(
         let missing_count: u64 = missing.iter().map(|&(a, b)| b - a + 1).sum();
         for &(a, b) in &missing {
             let what = if a == b {
-                format!("{a} is missing")
+                format!("{a} is missing: no square of the board holds it")
             } else {
-                format!("the numbers {a}..{b} are missing")
+                format!("the numbers {a}..{b} are missing: no square of the board holds them")
             };
             let (cells, hint) = if missing_count == holes.len() as u64 && holes.len() == 1 {
                 (
@@ -177,7 +185,7 @@ pub(crate) fn check_board(
             problems.push(Problem {
                 kind: ProblemKind::MissingNumber,
                 cells,
-                message: format!("{what}: no square of the board holds it{hint}"),
+                message: format!("{what}{hint}"),
             });
         }
     }

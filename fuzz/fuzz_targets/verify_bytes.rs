@@ -1,0 +1,20 @@
+//! Feeds raw bytes to the verifier's reader entry point, as if they were a workbook file.
+//!
+//! Panics inside calamine are caught by the library (catch_unwind) and reported as an
+//! unreadable file, so the panic hook is silenced; any panic that escapes the library still
+//! aborts and is reported by libFuzzer as a crash.
+#![no_main]
+
+use std::sync::Once;
+
+use knights_tour::verify::{verify_bytes, VerifyOptions};
+use libfuzzer_sys::fuzz_target;
+
+static QUIET: Once = Once::new();
+
+fuzz_target!(|data: &[u8]| {
+    QUIET.call_once(|| std::panic::set_hook(Box::new(|_| {})));
+    let report = verify_bytes(data, "fuzz-input", &VerifyOptions::default());
+    // The report must always serialise.
+    let _ = serde_json::to_string(&report);
+});

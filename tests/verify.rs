@@ -1,0 +1,345 @@
+//! `knights-tour verify` end to end (exit codes, broken files, JSON shape, options) and the
+//! library's `verify_grid` on generated knight paths (proptest).
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use knights_tour::board::{Board, Square};
+use knights_tour::verify::{verify_grid, ProblemKind, Verdict, VerifyOptions};
+use knights_tour::workbook::read::{CellValue, SheetCells};
+use predicates::prelude::*;
+use proptest::prelude::*;
+use serde_json::Value;
+
+fn fixture(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures")
+        .join(rel)
+}
+
+fn verify() -> Command {
+    Command::cargo_bin("knights-tour").unwrap()
+}
+
+fn json_of(args: &[&str]) -> (Value, i32) {
+    let out = verify()
+        .arg("verify")
+        .arg("--json")
+        .args(args)
+        .output()
+        .unwrap();
+    let doc: Value = serde_json::from_slice(&out.stdout).expect("stdout is one JSON document");
+    (doc, out.status.code().unwrap())
+}
+
+#[test]
+fn complete_tours_exit_0_and_say_so() {
+    verify()
+        .arg("verify")
+        .arg(fixture("samples/macro_runs.xlsx"))
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("Sheet2: closed, 8x8 board at C3"))
+        .stdout(predicate::str::contains("start F5 (highlighted), end H8"));
+}
+
+#[test]
+fn partial_or_invalid_sheets_exit_1_with_their_problems() {
+    verify()
+        .arg("verify")
+        .arg(fixture("samples/macro_runs.xlsm"))
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("Sheet2: partial"));
+    verify()
+        .arg("verify")
+        .arg(fixture("samples/invalid_b.ods"))
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            "not-a-knight-move: move 42 at F5 -> move 43 at F4 is not a knight's move",
+        ))
+        .stdout(predicate::str::contains("text-cell: D4 holds the text 'x'"));
+}
+
+#[test]
+fn each_broken_file_kind_exits_2_with_a_clear_error() {
+    let cases = [
+        ("samples/broken_zero_byte.xlsx", "empty (0 bytes)"),
+        ("samples/broken_not_a_workbook.xlsx", "plain text"),
+        ("samples/broken_truncated.xlsx", "cut short"),
+        ("extra/encrypted.xlsx", "password-protected"),
+        ("extra/word_like.xlsx", "zip archive without a workbook"),
+        ("extra/png_named.xls", "not a spreadsheet"),
+    ];
+    for (file, words) in cases {
+        verify()
+            .arg("verify")
+            .arg(fixture(file))
+            .assert()
+            .code(2)
+            .stdout(predicate::str::contains("unreadable"))
+            .stdout(predicate::str::contains(words))
+            .stderr(predicate::str::contains("panicked").not());
+    }
+}
+
+#[test]
+fn a_missing_file_exits_2() {
+    verify()
+        .args(["verify", "/nonexistent/tours.xlsx"])
+        .assert()
+        .code(2)
+        .stdout(predicate::str::contains("cannot read the file"));
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    verify().arg("verify").assert().code(2);
+    verify()
+        .args(["verify", "--range", "A1-H8"])
+        .arg(fixture("samples/tour_5x5_A1.xlsx"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("not a cell reference"));
+    verify()
+        .args(["verify", "--json", "--quiet"])
+        .arg(fixture("samples/tour_5x5_A1.xlsx"))
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn the_worst_file_decides_the_exit_code() {
+    verify()
+        .arg("verify")
+        .arg(fixture("samples/tour_5x5_A1.xlsx"))
+        .arg(fixture("samples/invalid_a.xlsx"))
+        .assert()
+        .code(1);
+    verify()
+        .arg("verify")
+        .arg(fixture("samples/invalid_a.xlsx"))
+        .arg(fixture("samples/broken_zero_byte.xlsx"))
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn quiet_prints_nothing() {
+    verify()
+        .args(["verify", "--quiet"])
+        .arg(fixture("samples/invalid_a.xlsx"))
+        .assert()
+        .code(1)
+        .stdout(predicate::str::is_empty());
+}
+
+#[test]
+fn sheets_are_selected_by_name_and_a_missing_one_is_an_error() {
+    let f = fixture("samples/macro_runs.xlsm");
+    let (doc, code) = json_of(&[
+        "--sheet",
+        "Sheet3",
+        "--sheet",
+        "Sheet1",
+        f.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "Sheet2 (partial) was not asked for");
+    let sheets = doc["files"][0]["sheets"].as_array().unwrap();
+    let names: Vec<&str> = sheets
+        .iter()
+        .map(|s| s["sheet"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["Sheet3", "Sheet1"]);
+    assert_eq!(sheets[0]["index"], 2);
+    let (doc, code) = json_of(&["--sheet", "Nope", f.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(doc["files"][0]["error"]
+        .as_str()
+        .unwrap()
+        .contains("no sheet named 'Nope'"));
+}
+
+#[test]
+fn range_skips_detection() {
+    let f = fixture("samples/labeled_8x8.xlsx");
+    // Including the rank labels in the range makes the board 8x9: no longer a tour.
+    let (doc, code) = json_of(&["--range", "A4:I11", f.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    let sheet = &doc["files"][0]["sheets"][0];
+    assert_eq!(sheet["board"]["top_left"], "A4");
+    assert_eq!(sheet["board"]["cols"], 9);
+    let (doc, code) = json_of(&["--range", "B4:I11", f.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    assert_eq!(doc["files"][0]["sheets"][0]["verdict"], "closed");
+}
+
+#[test]
+fn json_has_the_documented_shape() {
+    let good = fixture("samples/invalid_b.ods");
+    let bad = fixture("samples/broken_zero_byte.xlsx");
+    let (doc, code) = json_of(&[good.to_str().unwrap(), bad.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    let files = doc["files"].as_array().unwrap();
+    assert_eq!(files.len(), 2);
+    let f = &files[0];
+    for key in ["file", "format", "readable", "error", "sheets"] {
+        assert!(f.get(key).is_some(), "file report lacks {key}");
+    }
+    assert_eq!(f["format"], "ods");
+    assert_eq!(f["readable"], true);
+    assert!(f["error"].is_null());
+    let swap = &f["sheets"][0];
+    for key in [
+        "sheet",
+        "index",
+        "verdict",
+        "board",
+        "moves",
+        "start",
+        "end",
+        "start_highlighted",
+        "problems",
+    ] {
+        assert!(swap.get(key).is_some(), "sheet report lacks {key}");
+    }
+    assert_eq!(swap["sheet"], "swap");
+    assert_eq!(swap["verdict"], "invalid");
+    assert_eq!(
+        swap["board"],
+        serde_json::json!({"top_left": "C3", "rows": 8, "cols": 8})
+    );
+    assert_eq!(swap["moves"], 64);
+    assert_eq!(swap["start"], "C5");
+    assert!(
+        swap["start_highlighted"].is_null(),
+        "ods fills are not read"
+    );
+    let p = &swap["problems"][0];
+    assert_eq!(p["kind"], "not-a-knight-move");
+    assert_eq!(p["cells"], serde_json::json!(["D3", "G3"]));
+    assert!(p["message"].as_str().unwrap().contains("move 2 at D3"));
+    let broken = &files[1];
+    assert_eq!(broken["readable"], false);
+    assert!(broken["error"].as_str().unwrap().contains("empty"));
+    assert_eq!(broken["sheets"], serde_json::json!([]));
+    // xlsx: fills are read.
+    let (doc, _) = json_of(&[fixture("samples/macro_runs.xlsx").to_str().unwrap()]);
+    assert_eq!(doc["files"][0]["sheets"][0]["start_highlighted"], true);
+    let (doc, _) = json_of(&[fixture("samples/notes_and_empty.xlsx").to_str().unwrap()]);
+    let empty = &doc["files"][0]["sheets"][2];
+    assert_eq!(empty["verdict"], "no-board");
+    assert!(empty["board"].is_null() && empty["start"].is_null());
+}
+
+#[test]
+fn renamed_files_are_read_by_their_content() {
+    for name in ["extra/xlsx_named.ods", "extra/xlsx_without_extension"] {
+        let (doc, code) = json_of(&[fixture(name).to_str().unwrap()]);
+        assert_eq!(code, 0, "{name}");
+        assert_eq!(doc["files"][0]["format"], "xlsx", "{name}");
+    }
+}
+
+// ---- verify_grid on generated paths ----
+
+/// A random self-avoiding knight walk on a rows x cols board, at most `len` squares.
+fn knight_walk(rows: u32, cols: u32, start: (u32, u32), choices: &[u8], len: usize) -> Vec<Square> {
+    let board = Board::new(rows, cols).unwrap();
+    let mut path = vec![Square::new(start.0 % rows, start.1 % cols)];
+    let mut seen = std::collections::HashSet::from([path[0]]);
+    for &pick in choices.iter().take(len.saturating_sub(1)) {
+        let here = *path.last().unwrap();
+        let options: Vec<Square> = board
+            .knight_moves(here)
+            .filter(|s| !seen.contains(s))
+            .collect();
+        if options.is_empty() {
+            break;
+        }
+        let next = options[pick as usize % options.len()];
+        seen.insert(next);
+        path.push(next);
+    }
+    path
+}
+
+fn grid_of(path: &[Square], top: u32, left: u32) -> SheetCells {
+    SheetCells::from_values(
+        path.iter()
+            .enumerate()
+            .map(|(i, s)| (top + s.row, left + s.col, CellValue::Number((i + 1) as f64))),
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// A knight walk typed anywhere on a sheet is a partial board (or a tour if it covers the
+    /// board) and the path read back is the walk.
+    #[test]
+    fn typed_walks_are_read_back_exactly(
+        rows in 3u32..9, cols in 3u32..9, start in (0u32..9, 0u32..9),
+        choices in proptest::collection::vec(any::<u8>(), 0..80),
+        top in 0u32..50, left in 0u32..50,
+    ) {
+        let path = knight_walk(rows, cols, start, &choices, 80);
+        prop_assume!(path.len() >= 2);
+        let options = VerifyOptions {
+            range: Some(format!(
+                "{}:{}",
+                knights_tour::workbook::cellref::CellRef::new(top, left),
+                knights_tour::workbook::cellref::CellRef::new(top + rows - 1, left + cols - 1)
+            ).parse().unwrap()),
+            ..VerifyOptions::default()
+        };
+        let report = verify_grid("S", 0, &grid_of(&path, top, left), &options);
+        let full = path.len() == (rows * cols) as usize;
+        prop_assert!(
+            if full { report.verdict.is_complete_tour() } else { report.verdict == Verdict::Partial },
+            "{:?}", report
+        );
+        prop_assert!(report.problems.is_empty());
+        let tour = report.tour.unwrap();
+        prop_assert_eq!(tour.check(), Ok(()));
+        prop_assert_eq!(tour.squares().collect::<Vec<_>>(), path.clone());
+        prop_assert_eq!(report.moves, path.len());
+    }
+
+    /// Breaking one square of a walk is always caught, with the right kind, at the right cell.
+    #[test]
+    fn a_broken_square_is_reported_where_it_is(
+        choices in proptest::collection::vec(any::<u8>(), 30..60),
+        which in any::<prop::sample::Index>(),
+        breakage in 0u8..3,
+    ) {
+        let path = knight_walk(8, 8, (0, 0), &choices, 60);
+        prop_assume!(path.len() >= 10);
+        let victim = path[which.index(path.len())];
+        let mut cells: Vec<(u32, u32, CellValue)> = path
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (s.row, s.col, CellValue::Number((i + 1) as f64)))
+            .collect();
+        let (value, kind) = match breakage {
+            0 => (CellValue::Text("x".into()), ProblemKind::TextCell),
+            1 => (CellValue::Number(2.5), ProblemKind::NonInteger),
+            _ => (CellValue::Number(1000.0), ProblemKind::OutOfRange),
+        };
+        for c in cells.iter_mut() {
+            if (c.0, c.1) == (victim.row, victim.col) {
+                c.2 = value.clone();
+            }
+        }
+        let options = VerifyOptions { range: Some("A1:H8".parse().unwrap()), ..Default::default() };
+        let report = verify_grid("S", 0, &SheetCells::from_values(cells), &options);
+        prop_assert_eq!(report.verdict, Verdict::Invalid);
+        let name = knights_tour::workbook::cellref::CellRef::new(victim.row, victim.col).to_string();
+        prop_assert!(
+            report.problems.iter().any(|p| p.kind == kind && p.cells == vec![name.clone()]),
+            "{:?}", report.problems
+        );
+        prop_assert!(report.tour.is_none());
+    }
+}
