@@ -617,3 +617,71 @@ fn draw_picks_the_format_from_the_file_name() {
         assert!(out.starts_with(magic), "{name}");
     }
 }
+
+// ---------- any path, any board ----------
+
+/// A random knight's path: from a random square, random unvisited moves until stuck or `max`
+/// squares (possibly empty).
+fn random_path(rows: u32, cols: u32, seed: u64, max: usize) -> Tour {
+    let board = Board::new(rows, cols).unwrap();
+    let mut state = seed | 1;
+    let mut next = move |n: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n as u64) as usize
+    };
+    let mut seen = vec![false; board.len()];
+    let mut path = Vec::new();
+    let mut at = board.square_at(next(board.len()) as u32);
+    while path.len() < max {
+        seen[board.index(at) as usize] = true;
+        path.push(at);
+        let options: Vec<Square> = board
+            .knight_moves(at)
+            .filter(|s| !seen[board.index(*s) as usize])
+            .collect();
+        if options.is_empty() {
+            break;
+        }
+        at = options[next(options.len())];
+    }
+    let tour = Tour::from_squares(board, path).unwrap();
+    tour.check().unwrap();
+    tour
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+
+    /// Whatever the board, size and path: SVG well-formed with the path on the centres, PNG
+    /// and GIF decode at the geometry's size, the GIF with one frame per square.
+    #[test]
+    fn every_format_draws_any_path(
+        rows in 1u32..9, cols in 1u32..9, seed in proptest::prelude::any::<u64>(),
+        max in 0usize..80, size in proptest::option::of(8u32..300),
+    ) {
+        let tour = random_path(rows, cols, seed, max);
+        let o = DrawOptions { size_px: size, ..DrawOptions::default() };
+        let geom = Geometry::new(tour.board(), size);
+        let longest = rows.max(cols);
+        proptest::prop_assert_eq!(geom.width().max(geom.height()), size.unwrap_or(longest * 60).max(longest));
+
+        let elements = parse_xml(&draw::svg(&tour, &o));
+        proptest::prop_assert_eq!(&elements[0].1["width"], &geom.width().to_string());
+        assert_points_on_centres(&polyline_points(&elements), &tour, &geom);
+
+        let mut bytes = Vec::new();
+        draw::png(&tour, &o, &mut bytes).unwrap();
+        let img = decode_png(&bytes);
+        proptest::prop_assert_eq!((img.width, img.height), (geom.width(), geom.height()));
+
+        let mut bytes = Vec::new();
+        draw::gif(&tour, &o, &mut bytes).unwrap();
+        let anim = decode_gif(&bytes);
+        proptest::prop_assert_eq!((anim.width, anim.height), (geom.width(), geom.height()));
+        proptest::prop_assert_eq!(anim.frames, tour.len().max(1));
+        // Nothing left undrawn: every pixel of the final picture is opaque.
+        proptest::prop_assert!(anim.composite.chunks(4).all(|p| p[3] == 255));
+    }
+}

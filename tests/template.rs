@@ -204,7 +204,7 @@ fn validation_and_conditional_formats_cover_exactly_the_board() {
         for rule in [
             duplicate_rule(range, range.first),
             successor_rule(range, range.first),
-            not_a_move_rule(range, range.first, n),
+            not_a_move_rule(range.first, n),
         ] {
             assert!(cf.contains(&esc(rule.clone())), "missing {rule}");
         }
@@ -421,7 +421,7 @@ fn libreoffice_evaluates_the_rules_as_intended() {
                 let f = format!(
                     "IF({},1,0)+IF({},2,0)+IF({},4,0)",
                     duplicate_rule(range, cell),
-                    not_a_move_rule(range, cell, 64),
+                    not_a_move_rule(cell, 64),
                     successor_rule(range, cell)
                 );
                 formulas.push((cell.offset(0, 10), f));

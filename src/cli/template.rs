@@ -1,24 +1,28 @@
 //! Write an empty practice board that flags mistakes as you type.
 //!
+//! ```text
 //! Usage:
 //!     knights-tour template [options]
 //!
 //! Options:
-//!     --size N          A square board of side N (default 8).
-//!     --rows R --cols C A rectangular board (instead of --size).
-//!     --at CELL         The board's top-left cell (default C3); file letters go in the row
-//!                       above and rank numbers (as text) in the column to the left.
-//!     -o, --output FILE Where to write (default knights-tour-template.xlsx).
-//!     --force           Overwrite FILE if it exists.
+//!     --size N           A square board of side N (default 8).
+//!     --rows R --cols C  A rectangular board (instead of --size).
+//!     --at CELL          The board's top-left cell (default C3); file letters go in the row
+//!                        above and rank numbers (as text) in the column to the left.
+//!     -o, --output FILE  Where to write (default knights-tour-template.xlsx).
+//!     --force            Overwrite FILE if it exists.
+//! ```
 //!
 //! The board's cells accept whole numbers 1..N only; conditional formatting marks a number
 //! typed twice (red), a number whose successor is not a knight's move away (orange), and
 //! anything else in the board (grey). An empty template has no numbers, so `knights-tour
 //! verify` reports it as `no-board` until it is filled in.
 //!
+//! ```text
 //! Examples:
 //!     knights-tour template
 //!     knights-tour template --rows 5 --cols 6 --at B2 -o practice.xlsx
+//! ```
 
 use std::path::PathBuf;
 

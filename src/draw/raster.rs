@@ -150,7 +150,7 @@ impl Canvas for RgbCanvas {
         } else {
             for (d, s) in px.iter_mut().zip(src) {
                 let v = f32::from(*d) + (f32::from(s) - f32::from(*d)) * coverage;
-                *d = v.round() as u8;
+                *d = (v + 0.5) as u8;
             }
         }
     }
@@ -249,17 +249,17 @@ pub(crate) fn stroke(canvas: &mut impl Canvas, a: (f64, f64), b: (f64, f64), wid
     let (x0, y0, x1, y1) = pixel_box(canvas.size(), lo, hi, half);
     let (dx, dy) = (b.0 - a.0, b.1 - a.1);
     let len2 = dx * dx + dy * dy;
+    let inv_len2 = if len2 > 0.0 { 1.0 / len2 } else { 0.0 };
+    let reach = half + 0.5;
     for y in y0..y1 {
+        let py = f64::from(y) + 0.5 - a.1;
         for x in x0..x1 {
-            let (px, py) = (f64::from(x) + 0.5, f64::from(y) + 0.5);
-            let t = if len2 > 0.0 {
-                (((px - a.0) * dx + (py - a.1) * dy) / len2).clamp(0.0, 1.0)
-            } else {
-                0.0
-            };
-            let d = (px - a.0 - t * dx).hypot(py - a.1 - t * dy);
-            let cover = (half + 0.5 - d).clamp(0.0, 1.0);
-            if cover > 0.0 {
+            let px = f64::from(x) + 0.5 - a.0;
+            let t = ((px * dx + py * dy) * inv_len2).clamp(0.0, 1.0);
+            let (ex, ey) = (px - t * dx, py - t * dy);
+            let d2 = ex * ex + ey * ey;
+            if d2 < reach * reach {
+                let cover = (reach - d2.sqrt()).min(1.0);
                 canvas.paint(x, y, ink, cover as f32);
             }
         }
@@ -271,7 +271,8 @@ pub(crate) fn ring(canvas: &mut impl Canvas, c: (f64, f64), outer: f64, inner: f
     let (x0, y0, x1, y1) = pixel_box(canvas.size(), c, c, outer);
     for y in y0..y1 {
         for x in x0..x1 {
-            let d = (f64::from(x) + 0.5 - c.0).hypot(f64::from(y) + 0.5 - c.1);
+            let (ex, ey) = (f64::from(x) + 0.5 - c.0, f64::from(y) + 0.5 - c.1);
+            let d = (ex * ex + ey * ey).sqrt();
             let mut cover = (outer + 0.5 - d).clamp(0.0, 1.0);
             if inner > 0.0 {
                 cover = cover.min((d - inner + 0.5).clamp(0.0, 1.0));

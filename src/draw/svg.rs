@@ -86,7 +86,8 @@ fn num(v: f64) -> String {
     format!("{r}")
 }
 
-/// Grey the squares the path never reached, one subpath per horizontal run.
+/// Grey the squares the path never reached (a grey veil that keeps a hint of the
+/// checkerboard), one subpath per horizontal run.
 fn unvisited(s: &mut String, geom: &Geometry, tour: &Tour) {
     if tour.is_complete() {
         return;
@@ -96,7 +97,7 @@ fn unvisited(s: &mut String, geom: &Geometry, tour: &Tour) {
     let c = geom.cell();
     let _ = write!(
         s,
-        r##"<path class="unvisited" fill="#000000" fill-opacity="0.3" d=""##
+        r##"<path class="unvisited" fill="#a0a0a0" fill-opacity="0.8" d=""##
     );
     for row in 0..board.rows() {
         let mut col = 0;

@@ -200,7 +200,7 @@ impl Template {
         let top_left = range.first;
         let rules = [
             (duplicate_rule(range, top_left), 0xFFC7CE, 0x9C0006),
-            (not_a_move_rule(range, top_left, n), 0xBFBFBF, 0x404040),
+            (not_a_move_rule(top_left, n), 0xBFBFBF, 0x404040),
             (successor_rule(range, top_left), 0xFFCC80, 0x7A3E00),
         ];
         for (rule, fill, font) in rules {
@@ -278,8 +278,7 @@ pub fn successor_rule(range: CellRange, cell: CellRef) -> String {
 
 /// True when `cell` is not empty and not a whole number from 1 to `squares` (text, a
 /// fraction, zero, too large): values pasted past the data validation.
-pub fn not_a_move_rule(range: CellRange, cell: CellRef, squares: usize) -> String {
-    let _ = range;
+pub fn not_a_move_rule(cell: CellRef, squares: usize) -> String {
     format!(
         "AND({cell}<>\"\",OR(NOT(ISNUMBER({cell})),IF(ISNUMBER({cell}),OR({cell}<1,{cell}>{squares},{cell}<>INT({cell})),FALSE)))"
     )
