@@ -194,7 +194,9 @@ fn impossible_boards_are_refused_with_the_theorem_and_nothing_written() {
         wd.generate(&["--size", size])
             .assert()
             .code(2)
-            .stderr(predicate::str::contains(format!("tour exists on the {size}x{size} board")))
+            .stderr(predicate::str::contains(format!(
+                "tour exists on the {size}x{size} board"
+            )))
             .stderr(predicate::str::contains("Cull & De Curtins"));
         assert!(wd.files().is_empty(), "{:?}", wd.files());
     }

@@ -307,6 +307,9 @@ fn plan(args: &Args) -> Result<Job> {
             attempts: args.attempts,
             tours: args.tours,
             timeout,
+            // A workbook shows every attempt; other formats show only the tour, so on big
+            // boards (where Warnsdorff's random ties mostly fail) they skip to a sure method.
+            warnsdorff_first: args.format == Format::Xlsx || board.len() <= 10_000,
         },
         seed: args.seed.unwrap_or_else(rand::random),
         format: args.format,

@@ -114,19 +114,20 @@ fn on_board(board: Board, sq: Square, what: &str) -> Result<(), Infeasible> {
 /// ```
 pub fn open_tour(board: Board) -> Result<(), Infeasible> {
     let (m, n) = sides(board);
+    const THEOREM: &str = "Cull & De Curtins 1978; Conrad et al. 1994: with sides m <= n an open tour exists only when m = 3 and n = 4 or n >= 7, m = 4 and n >= 5, or m >= 5";
     let why = match (m, n) {
         (1, 1) => return Ok(()),
         (1, _) => format!(
-            "a knight cannot move at all on a board one square wide, so the {board} board has no knight's tour"
+            "no knight's tour exists on the {board} board: a knight cannot move at all on a board one square wide ({THEOREM})"
         ),
         (2, _) => format!(
-            "no knight's tour exists on the {board} board: on a board two squares wide the knight's moves split the squares into four separate chains, so it can never reach them all"
+            "no knight's tour exists on the {board} board: on a board two squares wide the knight's moves split the squares into four separate chains, so it can never reach them all ({THEOREM})"
         ),
         (3, 3) => format!(
-            "no knight's tour exists on the {board} board: the knight can never reach or leave the centre square"
+            "no knight's tour exists on the {board} board: the knight can never reach or leave the centre square ({THEOREM})"
         ),
         (3, 5) | (3, 6) | (4, 4) => format!(
-            "no open knight's tour exists on the {board} board (Cull & De Curtins 1978; Conrad et al. 1994: with sides m <= n a tour needs m = 3 and n = 4 or n >= 7, m = 4 and n >= 5, or m >= 5)"
+            "no open knight's tour exists on the {board} board ({THEOREM})"
         ),
         _ => return Ok(()),
     };

@@ -5,6 +5,7 @@
 //! [`Plan`] into the list of [`Attempt`]s that the writers lay out.
 
 use std::collections::HashSet;
+use std::hash::{Hash, Hasher};
 use std::time::{Duration, Instant};
 
 use rand::Rng as _;
@@ -27,6 +28,9 @@ pub struct Plan {
     pub tours: u32,
     /// Time allowed to the search methods, per tour.
     pub timeout: Option<Duration>,
+    /// Whether `auto` starts with Warnsdorff attempts (they are what a workbook shows; output
+    /// that shows only the tour can go straight to a method that cannot fail).
+    pub warnsdorff_first: bool,
 }
 
 impl Default for Plan {
@@ -37,6 +41,7 @@ impl Default for Plan {
             attempts: 10,
             tours: 1,
             timeout: None,
+            warnsdorff_first: true,
         }
     }
 }
@@ -85,7 +90,7 @@ pub type Progress<'a> = &'a mut dyn FnMut(&str);
 /// whole run.
 pub fn run(request: &Request, plan: &Plan, rng: &mut Rng, progress: Progress<'_>) -> Outcome {
     let mut out = Outcome::default();
-    let mut seen: HashSet<Vec<u32>> = HashSet::new();
+    let mut seen = Seen::default();
     for _ in 0..plan.tours.max(1) {
         let found = find_one(request, plan, rng, &mut seen, &mut out, progress);
         if !found {
@@ -99,13 +104,16 @@ fn find_one(
     request: &Request,
     plan: &Plan,
     rng: &mut Rng,
-    seen: &mut HashSet<Vec<u32>>,
+    seen: &mut Seen,
     out: &mut Outcome,
     progress: Progress<'_>,
 ) -> bool {
-    if matches!(plan.method, Method::Auto | Method::Warnsdorff)
-        && warnsdorff_attempts(request, plan, rng, seen, out, progress)
-    {
+    let warnsdorff = match plan.method {
+        Method::Warnsdorff => true,
+        Method::Auto => plan.warnsdorff_first,
+        _ => false,
+    };
+    if warnsdorff && warnsdorff_attempts(request, plan, rng, seen, out, progress) {
         return true;
     }
     match plan.method {
@@ -125,7 +133,7 @@ fn warnsdorff_attempts(
     request: &Request,
     plan: &Plan,
     rng: &mut Rng,
-    seen: &mut HashSet<Vec<u32>>,
+    seen: &mut Seen,
     out: &mut Outcome,
     progress: Progress<'_>,
 ) -> bool {
@@ -139,7 +147,7 @@ fn warnsdorff_attempts(
         let tour = solver.attempt(start, plan.tiebreak, rng);
         let mut solved = request.is_satisfied_by(&tour);
         let mut note = failure_note(request, &tour);
-        if solved && !seen.insert(tour.indices().to_vec()) {
+        if solved && !seen.insert(&tour) {
             solved = false;
             note = Some("the same tour as an earlier one".into());
         }
@@ -174,6 +182,24 @@ fn random_start(request: &Request, rng: &mut Rng) -> Square {
     first.unwrap_or(Square::new(0, 0))
 }
 
+/// Fingerprints of the tours found so far, so `--tours K` gives K different tours without
+/// keeping K copies of huge paths.
+#[derive(Default)]
+struct Seen(HashSet<u64>);
+
+impl Seen {
+    /// Record `tour`; `false` if an identical one was seen before.
+    fn insert(&mut self, tour: &Tour) -> bool {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        tour.indices().hash(&mut h);
+        self.0.insert(h.finish())
+    }
+
+    fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
 /// Words for why a path does not meet the request.
 pub fn failure_note(request: &Request, tour: &Tour) -> Option<String> {
     let board = request.board;
@@ -199,11 +225,11 @@ pub fn failure_note(request: &Request, tour: &Tour) -> Option<String> {
     None
 }
 
-fn by_construction(request: &Request, seen: &mut HashSet<Vec<u32>>, out: &mut Outcome) -> bool {
+fn by_construction(request: &Request, seen: &mut Seen, out: &mut Outcome) -> bool {
     let Some(tour) = construct::solve(request) else {
         return false;
     };
-    if !request.is_satisfied_by(&tour) || !seen.insert(tour.indices().to_vec()) {
+    if !request.is_satisfied_by(&tour) || !seen.insert(&tour) {
         return false;
     }
     out.attempts.push(Attempt {
@@ -220,7 +246,7 @@ fn by_search(
     request: &Request,
     plan: &Plan,
     rng: &mut Rng,
-    seen: &mut HashSet<Vec<u32>>,
+    seen: &mut Seen,
     out: &mut Outcome,
     progress: Progress<'_>,
 ) -> bool {
@@ -239,7 +265,7 @@ fn by_search(
         };
         match result {
             Search::Found(tour) => {
-                if seen.insert(tour.indices().to_vec()) {
+                if seen.insert(&tour) {
                     out.attempts.push(Attempt {
                         tour,
                         solved: true,

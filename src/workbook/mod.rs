@@ -1,4 +1,4 @@
-//! Spreadsheet files: writing generated tours ([`write`]), reading any workbook ([`read`]),
+//! Spreadsheet files: writing generated tours ([`mod@write`]), reading any workbook ([`mod@read`]),
 //! empty practice boards ([`template`]), and A1 cell references ([`cellref`]).
 
 pub mod cellref;

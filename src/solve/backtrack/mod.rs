@@ -4,7 +4,7 @@
 //! The search walks in Warnsdorff order (fewest onward moves first; ties by distance from the
 //! centre, or at random with [`solve_with_rng`]) on an explicit stack, and prunes with rules that
 //! never discard a tour:
-//! - colour parity and constraint distances are checked before any move ([`plan`]);
+//! - colour parity and constraint distances are checked before any move (the `plan` module);
 //! - an unvisited square with no way in is fatal; one with a single way in must be the last
 //!   square, so at most one such square may exist, it must be allowed to be last (the fixed end,
 //!   a neighbour of the start for closed tours, the right colour for open ones), and a neighbour
