@@ -42,10 +42,10 @@ const CONNECTIVITY_MIN_LEFT: usize = 8;
 // Connectivity, measured: a full breadth-first check at every node saved only 2-15% of the
 // nodes on 8x8 pairs and constraints, 4x12 closed and 6x6 enumeration but made the search 1.5-2.5
 // times slower; even every 4th move it made a 200x200 search take 3 s (quadratic; now 0.02 s).
-// The check below is local
-// (bounded work near the square just left, exact when it decides) with a full check only when
-// two large regions meet there; it is kept as insurance against a region cut off early on a
-// large board, which the degree rules would only find after exploring it exhaustively.
+// The check below is local (bounded work near the square just left, exact when it decides),
+// with a full check only when two large regions meet there. It is kept as insurance against a
+// region cut off early on a large board, which the degree rules would only find after
+// exploring it exhaustively.
 
 /// Squares a local connectivity search may visit before giving up undecided.
 const LOCAL_SEARCH_LIMIT: usize = 64;
