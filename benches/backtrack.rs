@@ -4,15 +4,21 @@
 //!   time under 10 s single-threaded (printed once as a one-off full run before the criterion
 //!   groups; criterion times a representative subset);
 //! - closed 12x12 tours from squares of the first row (nodes printed);
-//! - 5x5 and 6x6 enumeration counts.
+//! - 5x5 and 6x6 enumeration counts;
+//! - harder one-off workloads (impossibility proofs, thin and big boards, constraints).
+//!
+//! `BACKTRACK_FULL_ONLY=1` stops after the pairs and 12x12; `BACKTRACK_PAIR_NODES` sets the
+//! node budget per pair (default 10^8).
 
 use std::hint::black_box;
 use std::time::Instant;
 
 use criterion::{criterion_group, Criterion};
 use knights_tour::board::{Board, Square};
-use knights_tour::solve::backtrack::{enumerate, solve, solve_counted, Budget, Search};
-use knights_tour::solve::Request;
+use knights_tour::solve::backtrack::{
+    enumerate, solve, solve_counted, solve_with_rng, Budget, Search,
+};
+use knights_tour::solve::{rng_from_seed, Constraint, Request};
 
 fn pair_request(start: Square, end: Square) -> Request {
     let mut req = Request::open(Board::new(8, 8).unwrap());
@@ -126,6 +132,59 @@ fn enumeration_counts() {
     );
 }
 
+/// Harder one-off workloads: impossibility proofs, thin boards, constraints, big boards.
+fn hard_workloads() {
+    let show = |name: &str, req: &Request| {
+        let t = Instant::now();
+        let (answer, nodes) = solve_counted(req, &Budget::nodes(200_000_000));
+        let what = match answer {
+            Search::Found(tour) => format!("found (meets request: {})", req.is_satisfied_by(&tour)),
+            other => format!("{other:?}"),
+        };
+        println!(
+            "{name}: {what}, {nodes} nodes, {:.2} s",
+            t.elapsed().as_secs_f64()
+        );
+    };
+    for (rows, cols) in [(4, 10), (3, 40), (200, 200)] {
+        let mut req = Request::open(Board::new(rows, cols).unwrap());
+        req.closed = true;
+        req.start = Some(Square::new(0, 0));
+        show(&format!("closed {rows}x{cols} from the corner"), &req);
+    }
+    // 200 requests on 8x8: a start and 4 constraints taken from a random tour.
+    let board = Board::new(8, 8).unwrap();
+    let (t, mut nodes, mut unsolved) = (Instant::now(), 0u64, 0);
+    for seed in 0..200u64 {
+        let mut base = Request::open(board);
+        base.start = Some(board.square_at((seed % 64) as u32));
+        let Search::Found(known) =
+            solve_with_rng(&base, &Budget::unlimited(), &mut rng_from_seed(seed))
+        else {
+            panic!("no open 8x8 tour from {:?}", base.start);
+        };
+        let mut req = base.clone();
+        for j in 0..4u32 {
+            let k = 2 + ((seed as u32 * 17 + j * 13) % 62);
+            let square = board.square_at(known.indices()[k as usize - 1]);
+            req.constraints.push(Constraint {
+                move_number: k,
+                square,
+            });
+        }
+        let (answer, n) = solve_counted(&req, &Budget::nodes(20_000_000));
+        nodes += n;
+        match answer {
+            Search::Found(tour) => assert!(req.is_satisfied_by(&tour)),
+            _ => unsolved += 1,
+        }
+    }
+    println!(
+        "8x8 start + 4 constraints from a known tour, 200 requests: {unsolved} unsolved at 2*10^7 nodes, {nodes} nodes, {:.2} s",
+        t.elapsed().as_secs_f64()
+    );
+}
+
 fn bench_subset(c: &mut Criterion) {
     // Every 64th pair: 32 pairs spread over the board.
     let pairs: Vec<_> = all_pairs().into_iter().step_by(64).collect();
@@ -159,6 +218,7 @@ fn main() {
         return;
     }
     enumeration_counts();
+    hard_workloads();
     benches();
     Criterion::default().configure_from_args().final_summary();
 }

@@ -39,13 +39,16 @@ pub(super) struct Limits {
 /// split near the end is found by the degree rules almost as fast).
 const CONNECTIVITY_MIN_LEFT: usize = 8;
 
-/// Connectivity is checked at the root and then every this many moves. A breadth-first check
-/// costs as much as dozens of nodes and, with the degree rules in place, saves only 2-15% of the
-/// nodes on the workloads measured (8x8 pairs and constraints, 4x12 closed, 6x6 enumeration):
-/// checking at every node made the search 1.5-2.5 times slower, checking every 4th move costs
-/// 10-40% over never checking. It is kept as insurance against a region cut off early on a
-/// large board, which the degree rules would only find after exploring it exhaustively.
-const CONNECTIVITY_PERIOD: usize = 4;
+// Connectivity, measured: a full breadth-first check at every node saved only 2-15% of the
+// nodes on 8x8 pairs and constraints, 4x12 closed and 6x6 enumeration but made the search 1.5-2.5
+// times slower; even every 4th move it made a 200x200 search take 3 s (quadratic; now 0.02 s).
+// The check below is local (bounded work near the square just left, exact when it decides),
+// with a full check only when two large regions meet there. It is kept as insurance against a
+// region cut off early on a large board, which the degree rules would only find after
+// exploring it exhaustively.
+
+/// Squares a local connectivity search may visit before giving up undecided.
+const LOCAL_SEARCH_LIMIT: usize = 64;
 
 /// The mutable state of one search over a [`Plan`].
 pub(super) struct Engine<'p, 'r> {
@@ -327,25 +330,112 @@ impl<'p, 'r> Engine<'p, 'r> {
             }
         }
         // Removing `c` can split the unvisited squares only if `c` had two or more unvisited
-        // neighbours; a split is then caught at most `CONNECTIVITY_PERIOD - 1` moves late.
-        if len > 0
-            && m >= CONNECTIVITY_MIN_LEFT
-            && (root || (free_nbrs >= 2 && d.is_multiple_of(CONNECTIVITY_PERIOD)))
-            && !self.unvisited_connected(self.cands[base], m)
-        {
-            return 0;
+        // neighbours.
+        if len > 0 && m >= CONNECTIVITY_MIN_LEFT {
+            let split = if root {
+                !self.unvisited_connected(self.cands[base], m)
+            } else {
+                free_nbrs >= 2
+                    && self.split_around(c, m).unwrap_or_else(|| {
+                        // Two large regions near `c`: only a full check tells.
+                        !self.unvisited_connected(self.cands[base], m)
+                    })
+            };
+            if split {
+                return 0;
+            }
         }
         len as u8
     }
 
+    /// A fresh stamp for marking squares (clearing the marks when the counter wraps).
+    fn next_stamp(&mut self) -> u32 {
+        if self.stamp == u32::MAX {
+            self.mark.fill(0);
+            self.stamp = 0;
+        }
+        self.stamp += 1;
+        self.stamp
+    }
+
+    /// Whether visiting `c` split the `m` unvisited squares, looking only near `c`: a
+    /// breadth-first search from each unvisited neighbour of `c` in turn, stopped after
+    /// [`LOCAL_SEARCH_LIMIT`] squares or on meeting an earlier search, so the cost is bounded
+    /// whatever the board size. A search that runs out of squares has found a whole region:
+    /// `Some(true)` if that is not all of them. `Some(false)` when all neighbours of `c` meet
+    /// (the squares were connected before `c` was visited, as far as earlier checks tell);
+    /// `None` when two searches stopped at the limit without meeting (two large regions?).
+    fn split_around(&mut self, c: u32, m: usize) -> Option<bool> {
+        let plan = self.plan;
+        if self.stamp > u32::MAX - 16 {
+            // At most 9 stamps are taken below: none may wrap.
+            self.mark.fill(0);
+            self.stamp = 0;
+        }
+        // Unvisited neighbours of `c` not reached yet carry the stamp `first`.
+        let first = self.next_stamp();
+        let mut targets = 0;
+        for &f in plan.neighbours(c) {
+            if self.free[f as usize] {
+                self.mark[f as usize] = first;
+                targets += 1;
+            }
+        }
+        let mut large_regions = 0;
+        let mut first_search = true;
+        for &f in plan.neighbours(c) {
+            let fi = f as usize;
+            if !self.free[fi] || self.mark[fi] != first {
+                continue;
+            }
+            let stamp = self.next_stamp();
+            self.queue.clear();
+            self.queue.push(f);
+            self.mark[fi] = stamp;
+            targets -= 1;
+            let mut head = 0;
+            let mut open = true;
+            'bfs: while head < self.queue.len() {
+                if first_search && targets == 0 {
+                    // Every neighbour of `c` is in one region.
+                    return Some(false);
+                }
+                if self.queue.len() >= LOCAL_SEARCH_LIMIT {
+                    open = false;
+                    large_regions += 1;
+                    break;
+                }
+                let s = self.queue[head];
+                head += 1;
+                for &t in plan.neighbours(s) {
+                    let ti = t as usize;
+                    let mk = self.mark[ti];
+                    if !self.free[ti] || mk == stamp {
+                        continue;
+                    }
+                    if mk > first && mk < stamp {
+                        // Met an earlier search: same region.
+                        open = false;
+                        break 'bfs;
+                    }
+                    if mk == first {
+                        targets -= 1;
+                    }
+                    self.mark[ti] = stamp;
+                    self.queue.push(t);
+                }
+            }
+            if open {
+                return Some(self.queue.len() < m);
+            }
+            first_search = false;
+        }
+        (large_regions < 2).then_some(false)
+    }
+
     /// Whether all `m` unvisited squares are reachable from `from` through unvisited squares.
     fn unvisited_connected(&mut self, from: u32, m: usize) -> bool {
-        self.stamp = self.stamp.wrapping_add(1);
-        if self.stamp == 0 {
-            self.mark.fill(0);
-            self.stamp = 1;
-        }
-        let stamp = self.stamp;
+        let stamp = self.next_stamp();
         self.queue.clear();
         self.queue.push(from);
         self.mark[from as usize] = stamp;
