@@ -1,12 +1,222 @@
-//! `knights-tour draw` (in progress).
+//! `knights-tour draw`: a picture of a tour.
+//!
+//! ```text
+//! Usage: knights-tour draw [OPTIONS] -o <OUT> [FILE]
+//!
+//! Draws the tour on a workbook sheet (FILE --sheet NAME), or a freshly generated one (no FILE:
+//! the same board and solving options as `generate`), as SVG, PNG or an animated GIF that adds
+//! one move per frame. The format follows the output's extension unless --format says.
+//!
+//! Examples:
+//!   knights-tour draw -o tour.svg                          # a new 8x8 tour
+//!   knights-tour draw --size 12 --closed --seed 3 -o tour.gif
+//!   knights-tour draw knights-tour.xlsx --sheet "Tour 1" -o tour.png
+//!   knights-tour draw --size 1000 --tiebreak center --numbers off -o big.png
+//! ```
+//!
+//! Exit codes: 0 a complete tour was drawn; 1 a partial path was drawn (a failed attempt);
+//! 2 usage error, unreadable workbook or a sheet without a knight's path.
 
+use std::path::PathBuf;
+
+use clap::ValueEnum;
+
+use crate::cli::generate::SolveArgs;
+use crate::draw::{self, DrawOptions, Numbers};
 use crate::error::{Error, Result};
+use crate::exit_codes;
+use crate::output;
+use crate::solve::{rng_from_seed, runner};
+use crate::tour::Tour;
+use crate::verify;
+use crate::workbook::cellref::CellRange;
 
 /// Options of `knights-tour draw`.
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+#[command(
+    about = "Draw a tour as SVG, PNG or an animated GIF",
+    after_help = "Without FILE a tour is generated with the same options as `generate`.\n\
+        Exit codes: 0 a complete tour drawn; 1 a partial path drawn; 2 usage error or nothing to draw."
+)]
+pub struct Args {
+    /// A workbook to draw from (xlsx, xlsm, xlsb, xls, ods); omit it to generate a tour.
+    #[arg(value_name = "FILE")]
+    pub file: Option<PathBuf>,
+
+    /// The sheet holding the tour (default: the first sheet with a knight's path).
+    #[arg(long, value_name = "NAME", requires = "file")]
+    pub sheet: Option<String>,
+
+    /// Where the board is on the sheet, skipping detection.
+    #[arg(long, value_name = "A1:H8", requires = "file")]
+    pub range: Option<String>,
+
+    /// The picture to write (.svg, .png or .gif), or `-` for standard output with --format.
+    #[arg(short, long, value_name = "OUT")]
+    pub output: String,
+
+    /// Picture format (default: from the output's extension).
+    #[arg(long, value_enum)]
+    pub format: Option<PictureFormat>,
+
+    /// The picture's longest side in pixels (default: about 60 px a square, at most 2000).
+    #[arg(long, value_name = "PX")]
+    pub size_px: Option<u32>,
+
+    /// Draw move numbers in the squares (auto: where they are legible).
+    #[arg(long, value_enum, default_value_t = NumbersArg::Auto)]
+    pub numbers: NumbersArg,
+
+    /// Overwrite the output if it exists.
+    #[arg(long)]
+    pub force: bool,
+
+    /// What to generate when no FILE is given.
+    #[command(flatten)]
+    pub solve: SolveArgs,
+}
+
+/// `--format`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PictureFormat {
+    /// Scalable vector graphics.
+    Svg,
+    /// PNG image.
+    Png,
+    /// Animated GIF, one move a frame.
+    Gif,
+}
+
+/// `--numbers`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum NumbersArg {
+    /// Where legible.
+    Auto,
+    /// Always.
+    On,
+    /// Never.
+    Off,
+}
 
 /// Run `knights-tour draw`.
-pub fn run(_args: Args) -> Result<u8> {
-    Err(Error::Other("'draw' is not available yet".into()))
+pub fn run(args: Args) -> Result<u8> {
+    let dest = output::Destination::parse(&args.output);
+    let format = picture_format(&args, &dest)?;
+    if let output::Destination::File(path) = &dest {
+        output::check_writable(path, args.force)?;
+    }
+    let tour = match &args.file {
+        Some(file) => tour_from_workbook(file, &args)?,
+        None => generated_tour(&args.solve)?,
+    };
+    let opts = DrawOptions {
+        size_px: args.size_px,
+        numbers: match args.numbers {
+            NumbersArg::Auto => Numbers::Auto,
+            NumbersArg::On => Numbers::On,
+            NumbersArg::Off => Numbers::Off,
+        },
+        ..DrawOptions::default()
+    };
+    if let Some(px) = args.size_px {
+        if px == 0 {
+            return Err(Error::Usage("--size-px must be at least 1".into()));
+        }
+    }
+    output::write_to(&dest, args.force, |w| draw::draw(&tour, &opts, format, w))?;
+    let board = tour.board();
+    let what = if tour.is_complete() {
+        if tour.is_closed() {
+            "closed tour"
+        } else {
+            "tour"
+        }
+    } else {
+        "partial path"
+    };
+    let from = tour.start().map(|s| board.algebraic(s)).unwrap_or_default();
+    let to = tour.end().map(|s| board.algebraic(s)).unwrap_or_default();
+    let message = format!(
+        "Drew the {board} {what} from {from} to {to} ({} moves) to {}",
+        tour.len(),
+        dest.display()
+    );
+    if dest == output::Destination::Stdout {
+        eprintln!("{message}");
+    } else {
+        println!("{message}");
+    }
+    Ok(if tour.is_complete() {
+        exit_codes::SUCCESS
+    } else {
+        exit_codes::FAILURE
+    })
+}
+
+fn picture_format(args: &Args, dest: &output::Destination) -> Result<draw::Format> {
+    if let Some(f) = args.format {
+        return Ok(match f {
+            PictureFormat::Svg => draw::Format::Svg,
+            PictureFormat::Png => draw::Format::Png,
+            PictureFormat::Gif => draw::Format::Gif,
+        });
+    }
+    match dest {
+        output::Destination::File(path) => draw::Format::from_path(path).ok_or_else(|| {
+            Error::Usage(format!(
+                "-o {}: name the picture .svg, .png or .gif, or give --format",
+                path.display()
+            ))
+        }),
+        output::Destination::Stdout => Err(Error::Usage(
+            "-o -: give --format svg, png or gif for standard output".into(),
+        )),
+    }
+}
+
+fn tour_from_workbook(file: &std::path::Path, args: &Args) -> Result<Tour> {
+    let range: Option<CellRange> = args
+        .range
+        .as_deref()
+        .map(|r| r.parse().map_err(|e| Error::Usage(format!("--range: {e}"))))
+        .transpose()?;
+    if let Some(sheet) = &args.sheet {
+        return verify::read_tour(file, sheet, range);
+    }
+    let report = verify::verify_path(
+        file,
+        &verify::VerifyOptions {
+            sheets: Vec::new(),
+            range,
+        },
+    );
+    if let Some(e) = report.error {
+        return Err(Error::Other(format!("{}: {e}", file.display())));
+    }
+    report
+        .sheets
+        .into_iter()
+        .find_map(|s| s.tour)
+        .ok_or_else(|| {
+            Error::Other(format!(
+                "{}: no sheet holds a knight's tour or partial tour to draw",
+                file.display()
+            ))
+        })
+}
+
+fn generated_tour(solve: &SolveArgs) -> Result<Tour> {
+    let (request, plan, seed) = solve.prepare()?;
+    let mut rng = rng_from_seed(seed);
+    let outcome = runner::run(&request, &plan, &mut rng, &mut |_| {});
+    let best = outcome
+        .tours()
+        .next()
+        .or_else(|| outcome.attempts.iter().max_by_key(|a| a.tour.len()));
+    best.map(|a| a.tour.clone()).ok_or_else(|| {
+        Error::Impossible(format!(
+            "no tour meets the request: {}",
+            outcome.gave_up.as_deref().unwrap_or("none was found")
+        ))
+    })
 }

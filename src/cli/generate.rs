@@ -51,6 +51,51 @@ use crate::workbook::write as xlsx;
         Exit codes: 0 tours found; 1 attempts ran out (output still written); 2 usage error or impossible request."
 )]
 pub struct Args {
+    /// What to solve.
+    #[command(flatten)]
+    pub solve: SolveArgs,
+
+    /// How many distinct complete tours to produce.
+    #[arg(long, default_value_t = 1, value_name = "K")]
+    pub tours: u32,
+
+    /// Enumerate every tour meeting the request (small boards), up to --limit.
+    #[arg(long)]
+    pub all: bool,
+
+    /// With --all: stop after this many tours.
+    #[arg(long, value_name = "N", requires = "all")]
+    pub limit: Option<u64>,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Xlsx)]
+    pub format: Format,
+
+    /// Output file, or `-` for standard output (not for xlsx). Default: knights-tour.xlsx
+    /// (.csv, .json; text goes to standard output).
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<String>,
+
+    /// Overwrite the output file if it exists.
+    #[arg(long)]
+    pub force: bool,
+
+    /// The board's top-left cell on each worksheet.
+    #[arg(long, default_value = "C3", value_name = "CELL")]
+    pub at: String,
+
+    /// Draw the knight's path over the board as a chart (auto: boards up to 30x30).
+    #[arg(long, value_enum, default_value_t = PathArg::Auto)]
+    pub path: PathArg,
+
+    /// Print a machine-readable summary (JSON) on standard output instead of the message.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The request and the method: shared by `generate` and `draw`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct SolveArgs {
     /// Board size.
     #[command(flatten)]
     pub board: BoardArgs,
@@ -83,18 +128,6 @@ pub struct Args {
     #[arg(long, default_value_t = 10, value_name = "N")]
     pub attempts: u32,
 
-    /// How many distinct complete tours to produce.
-    #[arg(long, default_value_t = 1, value_name = "K")]
-    pub tours: u32,
-
-    /// Enumerate every tour meeting the request (small boards), up to --limit.
-    #[arg(long)]
-    pub all: bool,
-
-    /// With --all: stop after this many tours.
-    #[arg(long, value_name = "N", requires = "all")]
-    pub limit: Option<u64>,
-
     /// Seed for every random choice; the same seed gives the same output. Default: random
     /// (printed in the summary so the run can be repeated).
     #[arg(long, value_name = "S")]
@@ -103,31 +136,6 @@ pub struct Args {
     /// Time allowed to the search methods, in seconds (per tour).
     #[arg(long, value_name = "SECONDS")]
     pub timeout: Option<f64>,
-
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Xlsx)]
-    pub format: Format,
-
-    /// Output file, or `-` for standard output (not for xlsx). Default: knights-tour.xlsx
-    /// (.csv, .json; text goes to standard output).
-    #[arg(short, long, value_name = "FILE")]
-    pub output: Option<String>,
-
-    /// Overwrite the output file if it exists.
-    #[arg(long)]
-    pub force: bool,
-
-    /// The board's top-left cell on each worksheet.
-    #[arg(long, default_value = "C3", value_name = "CELL")]
-    pub at: String,
-
-    /// Draw the knight's path over the board as a chart (auto: boards up to 30x30).
-    #[arg(long, value_enum, default_value_t = PathArg::Auto)]
-    pub path: PathArg,
-
-    /// Print a machine-readable summary (JSON) on standard output instead of the message.
-    #[arg(long)]
-    pub json: bool,
 }
 
 /// Board size flags, shared by the commands that lay out a board.
@@ -151,7 +159,7 @@ impl BoardArgs {
             (Some(r), Some(c)) => (r, c),
             _ => (self.size, self.size),
         };
-        Board::new(rows, cols).map_err(|e| Error::Usage(e.to_string()))
+        Board::new(rows, cols).map_err(|e| Error::Usage(format!("board size: {e}")))
     }
 }
 
@@ -270,48 +278,29 @@ pub fn run(args: Args) -> Result<u8> {
 /// Turn flags into a checked job; every usage error and impossible request stops here, before
 /// any work or any file is touched.
 fn plan(args: &Args) -> Result<Job> {
-    let board = args.board.board()?;
-    let request = request(args, board)?;
-    existence::check_request(&request).map_err(|e| Error::Impossible(e.to_string()))?;
-    if args.attempts == 0 {
-        return Err(Error::Usage("--attempts must be at least 1".into()));
-    }
+    let (request, mut plan, seed) = args.solve.prepare()?;
     if args.tours == 0 {
         return Err(Error::Usage("--tours must be at least 1".into()));
     }
-    let timeout = match args.timeout {
-        None => None,
-        Some(t) if t.is_finite() && t > 0.0 => Some(Duration::from_secs_f64(t.min(1e9))),
-        Some(t) => {
-            return Err(Error::Usage(format!(
-                "--timeout must be a positive number of seconds, not {t}"
-            )))
-        }
-    };
+    plan.tours = args.tours;
+    // A workbook shows every attempt; other formats show only the tour, so on big boards
+    // (where Warnsdorff's random ties mostly fail) they skip to a method that cannot fail.
+    plan.warnsdorff_first = args.format == Format::Xlsx || request.board.len() <= 10_000;
     let top_left: CellRef = args
         .at
         .parse()
         .map_err(|e| Error::Usage(format!("--at: {e}")))?;
     let dest = destination(args)?;
     if args.format == Format::Xlsx {
-        xlsx::check_fits(board, top_left).map_err(|e| Error::Usage(e.to_string()))?;
+        xlsx::check_fits(request.board, top_left).map_err(|e| Error::Usage(e.to_string()))?;
     }
     if let Destination::File(path) = &dest {
         output::check_writable(path, args.force)?;
     }
     Ok(Job {
         request,
-        plan: Plan {
-            method: args.method.into(),
-            tiebreak: args.tiebreak.into(),
-            attempts: args.attempts,
-            tours: args.tours,
-            timeout,
-            // A workbook shows every attempt; other formats show only the tour, so on big
-            // boards (where Warnsdorff's random ties mostly fail) they skip to a sure method.
-            warnsdorff_first: args.format == Format::Xlsx || board.len() <= 10_000,
-        },
-        seed: args.seed.unwrap_or_else(rand::random),
+        plan,
+        seed,
         format: args.format,
         dest,
         top_left,
@@ -319,32 +308,62 @@ fn plan(args: &Args) -> Result<Job> {
     })
 }
 
-fn request(args: &Args, board: Board) -> Result<Request> {
-    let square = |flag: &str, text: &str| -> Result<Square> {
-        board
-            .parse_square(text)
-            .map_err(|e| Error::Usage(format!("--{flag}: {e}")))
-    };
-    let start = match args.start.trim() {
-        s if s.eq_ignore_ascii_case("random") => None,
-        s => Some(square("start", s)?),
-    };
-    let end = args.end.as_deref().map(|e| square("end", e)).transpose()?;
-    let constraints = match &args.constraints {
-        None => Vec::new(),
-        Some(path) => {
-            let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
-            constraints::parse(board, &text)
-                .map_err(|e| Error::Usage(format!("{}: {e}", path.display())))?
+impl SolveArgs {
+    /// The checked request, the plan for one tour, and the seed (drawn at random when not
+    /// given). Impossible requests are refused here with the theorem that rules them out.
+    pub fn prepare(&self) -> Result<(Request, Plan, u64)> {
+        let board = self.board.board()?;
+        let request = self.request(board)?;
+        existence::check_request(&request).map_err(|e| Error::Impossible(e.to_string()))?;
+        if self.attempts == 0 {
+            return Err(Error::Usage("--attempts must be at least 1".into()));
         }
-    };
-    Ok(Request {
-        board,
-        start,
-        end,
-        closed: args.closed,
-        constraints,
-    })
+        let timeout = match self.timeout {
+            None => None,
+            Some(t) if t.is_finite() && t > 0.0 => Some(Duration::from_secs_f64(t.min(1e9))),
+            Some(t) => {
+                return Err(Error::Usage(format!(
+                    "--timeout must be a positive number of seconds, not {t}"
+                )))
+            }
+        };
+        let plan = Plan {
+            method: self.method.into(),
+            tiebreak: self.tiebreak.into(),
+            attempts: self.attempts,
+            timeout,
+            ..Plan::default()
+        };
+        Ok((request, plan, self.seed.unwrap_or_else(rand::random)))
+    }
+
+    fn request(&self, board: Board) -> Result<Request> {
+        let square = |flag: &str, text: &str| -> Result<Square> {
+            board
+                .parse_square(text)
+                .map_err(|e| Error::Usage(format!("--{flag}: {e}")))
+        };
+        let start = match self.start.trim() {
+            s if s.eq_ignore_ascii_case("random") => None,
+            s => Some(square("start", s)?),
+        };
+        let end = self.end.as_deref().map(|e| square("end", e)).transpose()?;
+        let constraints = match &self.constraints {
+            None => Vec::new(),
+            Some(path) => {
+                let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+                constraints::parse(board, &text)
+                    .map_err(|e| Error::Usage(format!("{}: {e}", path.display())))?
+            }
+        };
+        Ok(Request {
+            board,
+            start,
+            end,
+            closed: self.closed,
+            constraints,
+        })
+    }
 }
 
 fn destination(args: &Args) -> Result<Destination> {

@@ -26,7 +26,7 @@
 
 use std::path::PathBuf;
 
-use crate::board::Board;
+use crate::cli::generate::BoardArgs;
 use crate::error::{Error, Result};
 use crate::exit_codes;
 use crate::output::write_atomically_with;
@@ -40,15 +40,9 @@ use crate::workbook::template::Template;
     after_help = "Example: knights-tour template --rows 5 --cols 6 --at B2 -o practice.xlsx"
 )]
 pub struct Args {
-    /// A square board of side N.
-    #[arg(long, value_name = "N", default_value_t = 8, conflicts_with_all = ["rows", "cols"])]
-    pub size: u32,
-    /// Rows of a rectangular board (with --cols).
-    #[arg(long, value_name = "R", requires = "cols")]
-    pub rows: Option<u32>,
-    /// Columns of a rectangular board (with --rows).
-    #[arg(long, value_name = "C", requires = "rows")]
-    pub cols: Option<u32>,
+    /// Board size.
+    #[command(flatten)]
+    pub board: BoardArgs,
     /// The board's top-left cell in A1 notation; labels go above and to the left.
     #[arg(long, value_name = "CELL", default_value = "C3")]
     pub at: String,
@@ -68,11 +62,7 @@ pub struct Args {
 impl Args {
     /// The template these options describe, or a usage error naming the bad flag.
     pub fn template(&self) -> Result<Template> {
-        let (rows, cols) = match (self.rows, self.cols) {
-            (Some(r), Some(c)) => (r, c),
-            _ => (self.size, self.size),
-        };
-        let board = Board::new(rows, cols).map_err(|e| Error::Usage(format!("board size: {e}")))?;
+        let board = self.board.board()?;
         let at: CellRef = self
             .at
             .parse()
