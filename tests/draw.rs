@@ -685,3 +685,87 @@ proptest::proptest! {
         proptest::prop_assert!(anim.composite.chunks(4).all(|p| p[3] == 255));
     }
 }
+
+mod cli {
+    //! `knights-tour draw` end to end.
+
+    use assert_cmd::Command;
+    use predicates::prelude::*;
+
+    fn draw(dir: &std::path::Path) -> Command {
+        let mut cmd = Command::cargo_bin("knights-tour").unwrap();
+        cmd.current_dir(dir).arg("draw");
+        cmd
+    }
+
+    #[test]
+    fn draws_a_fresh_tour_in_the_format_of_the_extension() {
+        let dir = tempfile::tempdir().unwrap();
+        draw(dir.path())
+            .args([
+                "--size",
+                "6",
+                "--seed",
+                "1",
+                "--size-px",
+                "300",
+                "-o",
+                "t.png",
+            ])
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("Drew the 6x6"));
+        let bytes = std::fs::read(dir.path().join("t.png")).unwrap();
+        let img = super::decode_png(&bytes);
+        assert_eq!((img.width, img.height), (300, 300));
+        draw(dir.path())
+            .args(["--size", "5", "--start", "a1", "--format", "svg", "-o", "-"])
+            .assert()
+            .success()
+            .stdout(predicate::str::starts_with("<svg").or(predicate::str::starts_with("<?xml")));
+    }
+
+    #[test]
+    fn draws_a_sheet_of_a_generated_workbook() {
+        let dir = tempfile::tempdir().unwrap();
+        Command::cargo_bin("knights-tour")
+            .unwrap()
+            .current_dir(dir.path())
+            .args(["generate", "--size", "6", "--seed", "2", "-o", "w.xlsx"])
+            .assert()
+            .success();
+        draw(dir.path())
+            .args(["w.xlsx", "-o", "t.gif"])
+            .assert()
+            .success();
+        let anim = super::decode_gif(&std::fs::read(dir.path().join("t.gif")).unwrap());
+        assert_eq!(anim.frames, 36);
+        draw(dir.path())
+            .args(["w.xlsx", "--sheet", "Summary", "-o", "s.svg"])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("Summary"));
+    }
+
+    #[test]
+    fn bad_requests_are_usage_errors() {
+        let dir = tempfile::tempdir().unwrap();
+        draw(dir.path()).args(["-o", "t.jpg"]).assert().code(2);
+        draw(dir.path()).args(["-o", "-"]).assert().code(2);
+        draw(dir.path())
+            .args(["--size", "3", "-o", "t.svg"])
+            .assert()
+            .code(2);
+        draw(dir.path())
+            .args(["missing.xlsx", "-o", "t.svg"])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("missing.xlsx"));
+        std::fs::write(dir.path().join("t.svg"), "keep").unwrap();
+        draw(dir.path()).args(["-o", "t.svg"]).assert().code(2);
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("t.svg")).unwrap(),
+            "keep"
+        );
+    }
+}
