@@ -101,7 +101,19 @@ fn complete_and_check(file: &Path, paths: &[Tour]) -> Vec<SheetCompletion> {
         paths.len(),
         "every written attempt reads as partial"
     );
-    let done = complete_file(&report, &Budget::nodes(DEFAULT_NODE_BUDGET));
+    let all = complete_file(&report, &Budget::nodes(DEFAULT_NODE_BUDGET));
+    assert_eq!(all.len(), report.sheets.len(), "every sheet accounted for");
+    let (done, other): (Vec<_>, Vec<_>) = all
+        .into_iter()
+        .partition(|c| !matches!(c.completion, Completion::NotApplicable(_)));
+    // The generator's own Summary (and hidden path data) sheets have no board.
+    assert!(other.iter().any(|c| c.sheet == "Summary"));
+    for c in &other {
+        assert!(
+            ["Summary", "Path data"].contains(&c.sheet.as_str()),
+            "{c:?}"
+        );
+    }
     assert_eq!(done.len(), paths.len());
     for (c, path) in done.iter().zip(paths) {
         assert_eq!(c.top_left.map(|t| t.to_string()).as_deref(), Some("C3"));
@@ -216,7 +228,27 @@ fn truncated_attempts_are_completed_or_proved_incompletable() {
         .iter()
         .filter(|c| matches!(c.completion, Completion::NoCompletion { .. }))
         .count();
+    let searched = done
+        .iter()
+        .filter(|c| {
+            matches!(
+                c.completion,
+                Completion::NoCompletion {
+                    dead_end: false,
+                    ..
+                }
+            )
+        })
+        .count();
+    eprintln!(
+        "{} truncated attempts: {completed} completed, {proved} proved incompletable ({searched} by search)",
+        paths.len()
+    );
     assert!(completed > 0, "some truncated attempts can be completed");
+    assert!(
+        searched > 0,
+        "some need a search to prove there is no completion"
+    );
     assert_eq!(completed + proved, paths.len());
     let out = dir.path().join("completed.xlsx");
     save_completions(&out, &done, false).unwrap();
@@ -295,4 +327,48 @@ fn kept_and_added_moves_are_styled_apart() {
             assert_eq!(fill_rgb, Some(ADDED_FILL), "move {m} added: green");
         }
     }
+}
+
+#[test]
+fn a_path_typed_anywhere_on_a_blank_board_is_completed_in_place() {
+    // A person's path: numbers 1..=k typed from E5 on an otherwise blank sheet, no colours,
+    // beside a sheet of text.
+    let t = &failed_attempts(2)[1];
+    let p = prefix(t, 20);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("typed.xlsx");
+    let mut book = rust_xlsxwriter::Workbook::new();
+    let typed = book.add_worksheet().set_name("Summary").unwrap();
+    for (i, sq) in p.squares().enumerate() {
+        typed
+            .write_number(4 + sq.row, (4 + sq.col) as u16, i as f64 + 1.0)
+            .unwrap();
+    }
+    let notes = book.add_worksheet().set_name("Notes").unwrap();
+    notes.write_string(0, 0, "just words").unwrap();
+    book.save(&file).unwrap();
+    let report = verify_path(&file, &VerifyOptions::default());
+    let done = complete_file(&report, &Budget::nodes(DEFAULT_NODE_BUDGET));
+    assert_eq!(done.len(), 2);
+    assert!(matches!(done[1].completion, Completion::NotApplicable(_)));
+    let Completion::Completed {
+        original,
+        completed,
+    } = &done[0].completion
+    else {
+        panic!("{:?}", done[0]);
+    };
+    assert_eq!(original, &p);
+    assert_eq!(&completed.indices()[..20], p.indices());
+    let out = dir.path().join("out.xlsx");
+    save_completions(&out, &done, false).unwrap();
+    let written = verify_path(&out, &VerifyOptions::default());
+    assert_eq!(written.sheets.len(), 2);
+    let sheet = &written.sheets[0];
+    // The output's own summary keeps its name; the board sheet gives way.
+    assert_eq!(sheet.sheet, "Summary (2)");
+    assert_eq!(written.sheets[1].sheet, "Summary");
+    assert!(sheet.verdict.is_complete_tour(), "{sheet:?}");
+    assert_eq!(sheet.board.as_ref().unwrap().top_left, "E5");
+    assert_eq!(sheet.tour.as_ref(), Some(completed));
 }

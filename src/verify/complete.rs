@@ -172,12 +172,13 @@ pub struct SheetCompletion {
     pub completion: Completion,
 }
 
-/// Complete every `partial` sheet of a verified file; other sheets are left out.
+/// Complete every `partial` sheet of a verified file. Every sheet gets an entry, in order:
+/// the others are [`Completion::NotApplicable`] saying what they are, so the summary accounts
+/// for every sheet.
 pub fn complete_file(report: &FileReport, budget: &Budget) -> Vec<SheetCompletion> {
     report
         .sheets
         .iter()
-        .filter(|s| s.verdict == Verdict::Partial)
         .map(|s| SheetCompletion {
             file: report.file.clone(),
             sheet: s.sheet.clone(),

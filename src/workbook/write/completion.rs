@@ -413,10 +413,14 @@ fn add_summary(
         &Format::new().set_bold().set_font_size(14),
     )?;
     let done = names.iter().filter(|n| n.is_some()).count();
-    let line = if items.is_empty() {
+    let failed = items
+        .iter()
+        .filter(|i| !matches!(i.result, SheetResult::NotApplicable(_)))
+        .count();
+    let line = if failed == 0 {
         "No failed attempts (partial boards) to complete".to_string()
     } else {
-        format!("{done} of {} failed attempts completed", items.len())
+        format!("{done} of {failed} failed attempts completed")
     };
     sheet.write_string_with_format(1, 0, line, &bold)?;
     for (c, h) in COMPLETION_COLUMNS.iter().enumerate() {
