@@ -15,8 +15,10 @@ use knights_tour::verify::complete::{
     complete_file, complete_tour, save_completions, Completion, SheetCompletion,
     DEFAULT_NODE_BUDGET,
 };
-use knights_tour::verify::{verify_path, Verdict, VerifyOptions};
-use knights_tour::workbook::write::completion::{ADDED_FILL, ADDED_FONT};
+use knights_tour::verify::{verify_bytes, verify_path, Verdict, VerifyOptions};
+use knights_tour::workbook::write::completion::{
+    write_completions, CompletedSheet, SheetResult, ADDED_FILL, ADDED_FONT,
+};
 use knights_tour::workbook::write::{write_workbook, SheetAttempt, WorkbookSpec};
 
 fn board8() -> Board {
@@ -371,4 +373,37 @@ fn a_path_typed_anywhere_on_a_blank_board_is_completed_in_place() {
     assert!(sheet.verdict.is_complete_tour(), "{sheet:?}");
     assert_eq!(sheet.board.as_ref().unwrap().top_left, "E5");
     assert_eq!(sheet.tour.as_ref(), Some(completed));
+}
+
+#[test]
+fn big_boards_are_written_row_by_row_and_still_verify() {
+    // 100x100 = 10,000 squares: the constant-memory worksheet, where cells must come in order.
+    let board = Board::new(100, 100).unwrap();
+    let tour = (0u64..50)
+        .map(|seed| {
+            warnsdorff::attempt(
+                board,
+                board.square_at(0),
+                Tiebreak::Random,
+                &mut rng_from_seed(seed),
+            )
+        })
+        .find(Tour::is_complete)
+        .expect("a Warnsdorff tour of 100x100 within 50 seeds");
+    let item = CompletedSheet {
+        file: "big.xlsx".into(),
+        sheet: "Big".into(),
+        top_left: "B4".parse().unwrap(),
+        result: SheetResult::Completed {
+            tour: tour.clone(),
+            kept: 5_000,
+        },
+    };
+    let mut bytes = Cursor::new(Vec::new());
+    write_completions(&[item], &mut bytes).unwrap();
+    let report = verify_bytes(bytes.get_ref(), "big.xlsx", &VerifyOptions::default());
+    let sheet = &report.sheets[0];
+    assert!(sheet.verdict.is_complete_tour(), "{:?}", sheet.verdict);
+    assert_eq!(sheet.board.as_ref().unwrap().top_left, "B4");
+    assert_eq!(sheet.tour.as_ref(), Some(&tour));
 }
