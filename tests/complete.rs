@@ -6,7 +6,7 @@ use std::io::Cursor;
 use std::path::Path;
 
 use calamine::{open_workbook, Reader, Xlsx};
-use knights_tour::board::Board;
+use knights_tour::board::{Board, Square};
 use knights_tour::solve::backtrack::{enumerate, Budget};
 use knights_tour::solve::warnsdorff;
 use knights_tour::solve::{rng_from_seed, Constraint, Request, Tiebreak};
@@ -406,4 +406,38 @@ fn big_boards_are_written_row_by_row_and_still_verify() {
     assert!(sheet.verdict.is_complete_tour(), "{:?}", sheet.verdict);
     assert_eq!(sheet.board.as_ref().unwrap().top_left, "B4");
     assert_eq!(sheet.tour.as_ref(), Some(&tour));
+}
+
+#[test]
+fn an_unformatted_short_path_needs_the_range_to_be_completed_on_the_full_board() {
+    // Four moves typed at E5 without borders span less than 8x8: the verifier sees only the
+    // bounding box of the numbers unless told the range.
+    let board = board8();
+    let squares = [(0, 0), (1, 2), (0, 4), (2, 3)];
+    let p = Tour::from_squares(board, squares.iter().map(|&(r, c)| Square::new(r, c))).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("short.xlsx");
+    let mut book = rust_xlsxwriter::Workbook::new();
+    let sheet = book.add_worksheet();
+    for (i, sq) in p.squares().enumerate() {
+        sheet
+            .write_number(4 + sq.row, (4 + sq.col) as u16, i as f64 + 1.0)
+            .unwrap();
+    }
+    book.save(&file).unwrap();
+    let options = VerifyOptions {
+        sheets: Vec::new(),
+        range: Some("E5:L12".parse().unwrap()),
+    };
+    let report = verify_path(&file, &options);
+    let done = complete_file(&report, &Budget::nodes(DEFAULT_NODE_BUDGET));
+    let Completion::Completed { completed, .. } = &done[0].completion else {
+        panic!("{:?}", done[0]);
+    };
+    assert_eq!(completed.board(), board);
+    assert_eq!(&completed.indices()[..4], p.indices());
+    // Without the range the board is the 3x5 box of the numbers, not 8x8.
+    let guessed = verify_path(&file, &VerifyOptions::default());
+    let pos = guessed.sheets[0].board.as_ref().unwrap();
+    assert_eq!((pos.rows, pos.cols), (3, 5));
 }

@@ -11,6 +11,13 @@
 //! [`Completion::NoCompletion`] at once with `dead_end: true` (no search needed). A path whose
 //! knight can still move is searched; it may or may not have a completion.
 //!
+//! The board completed is the one the verifier found. A failed attempt typed without borders
+//! whose numbers do not reach every edge of the board is read as the bounding box of its
+//! numbers (see [`crate::verify::detect`]); give `--range` (here [`VerifyOptions::range`]) to
+//! complete it on the full board.
+//!
+//! [`VerifyOptions::range`]: crate::verify::VerifyOptions::range
+//!
 //! ```
 //! use knights_tour::board::{Board, Square};
 //! use knights_tour::solve::backtrack::Budget;
