@@ -22,6 +22,7 @@
 //! ```
 
 pub mod check;
+pub mod complete;
 pub mod detect;
 pub mod report;
 pub mod text;

@@ -55,6 +55,7 @@
 
 mod board;
 mod chart;
+pub mod completion;
 mod layout;
 mod styles;
 mod summary;

@@ -1,0 +1,302 @@
+//! `verify --complete`: extend a failed attempt (a `partial` sheet) to a full tour that keeps
+//! the person's moves, or prove that none exists.
+//!
+//! The person's moves `1..=k` are kept exactly; only moves `k+1..` are searched, by the
+//! exhaustive backtracking search ([`crate::solve::backtrack::complete`], Warnsdorff order with
+//! pruning), which either finds a completion or proves there is none. It only gives up when
+//! the [`Budget`] runs out.
+//!
+//! Most failed Warnsdorff attempts end *stuck*: every square a knight's move from the last one
+//! is already visited. No tour can keep such a path, so those sheets get
+//! [`Completion::NoCompletion`] at once with `dead_end: true` (no search needed). A path whose
+//! knight can still move is searched; it may or may not have a completion.
+//!
+//! The board completed is the one the verifier found. A failed attempt typed without borders
+//! whose numbers do not reach every edge of the board is read as the bounding box of its
+//! numbers (see [`crate::verify::detect`]); give `--range` (here [`VerifyOptions::range`]) to
+//! complete it on the full board.
+//!
+//! [`VerifyOptions::range`]: crate::verify::VerifyOptions::range
+//!
+//! ```
+//! use knights_tour::board::{Board, Square};
+//! use knights_tour::solve::backtrack::Budget;
+//! use knights_tour::tour::Tour;
+//! use knights_tour::verify::complete::{complete_tour, Completion};
+//! let board = Board::new(5, 5).unwrap();
+//! let prefix = Tour::from_squares(board, [Square::new(0, 0), Square::new(1, 2)]).unwrap();
+//! match complete_tour(&prefix, &Budget::unlimited()) {
+//!     Completion::Completed { original, completed } => {
+//!         assert_eq!(&completed.indices()[..2], original.indices());
+//!         assert!(completed.is_complete());
+//!     }
+//!     other => panic!("{other:?}"),
+//! }
+//! ```
+
+use std::path::Path;
+
+use crate::error::{Error, Result};
+use crate::solve::backtrack::{self, Budget, Search};
+use crate::solve::Request;
+use crate::tour::Tour;
+use crate::verify::{FileReport, SheetReport, Verdict};
+use crate::workbook::cellref::CellRef;
+use crate::workbook::write::completion::{write_completions, CompletedSheet, SheetResult};
+use crate::workbook::write::is_dead_end;
+
+/// Search nodes `verify --complete` spends on one sheet before giving up: about 5 seconds in
+/// a release build (the search places roughly 4.5 million squares a second), and the answer
+/// is the same on every machine, unlike a time limit. The 8x8 prefixes in the tests need far
+/// fewer.
+pub const DEFAULT_NODE_BUDGET: u64 = 20_000_000;
+
+/// What became of one sheet.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Completion {
+    /// A full tour whose first `original.len()` moves are the person's.
+    Completed {
+        /// The person's path (moves `1..=k`).
+        original: Tour,
+        /// The full tour: `original` followed by the added moves.
+        completed: Tour,
+    },
+    /// No tour starts with the person's moves: proved, either because the knight is stuck
+    /// (`dead_end`: every square a knight's move from the last one is visited) or by an
+    /// exhaustive search of every continuation.
+    NoCompletion {
+        /// The person's path.
+        original: Tour,
+        /// `true` if the knight has no unvisited square to move to (no search was needed).
+        dead_end: bool,
+    },
+    /// The search spent its budget without an answer.
+    GaveUp {
+        /// Search nodes used.
+        nodes: u64,
+    },
+    /// The sheet is not a failed attempt to complete (already a tour, invalid, no board).
+    NotApplicable(String),
+}
+
+impl Completion {
+    /// One short phrase for reports: `completed (12 moves added)`, `no completion exists ...`.
+    pub fn describe(&self) -> String {
+        match self {
+            Completion::Completed {
+                original,
+                completed,
+            } => format!(
+                "completed: kept moves 1-{}, added moves {}-{}",
+                original.len(),
+                original.len() + 1,
+                completed.len()
+            ),
+            Completion::NoCompletion { original, dead_end } => {
+                let board = original.board();
+                let end = original
+                    .end()
+                    .map(|s| board.algebraic(s))
+                    .unwrap_or_default();
+                if *dead_end {
+                    format!(
+                        "no completion exists: after move {} on {end} every square a knight's move away is already visited",
+                        original.len()
+                    )
+                } else {
+                    format!(
+                        "no completion exists: an exhaustive search found no tour that keeps moves 1-{}",
+                        original.len()
+                    )
+                }
+            }
+            Completion::GaveUp { nodes } => {
+                format!("gave up after searching {nodes} positions (unknown whether a completion exists)")
+            }
+            Completion::NotApplicable(why) => format!("not completed: {why}"),
+        }
+    }
+}
+
+/// Extend `prefix` (the person's moves) to a complete tour of its board, keeping every move.
+///
+/// A stuck prefix gives `NoCompletion { dead_end: true }` without searching.
+pub fn complete_tour(prefix: &Tour, budget: &Budget) -> Completion {
+    if prefix.is_empty() {
+        return Completion::NotApplicable("the path has no moves".to_string());
+    }
+    if prefix.is_complete() {
+        return Completion::NotApplicable("the path is already a complete tour".to_string());
+    }
+    if is_dead_end(prefix) {
+        return Completion::NoCompletion {
+            original: prefix.clone(),
+            dead_end: true,
+        };
+    }
+    let req = Request::open(prefix.board());
+    match backtrack::complete(prefix, &req, budget) {
+        Search::Found(completed) => Completion::Completed {
+            original: prefix.clone(),
+            completed,
+        },
+        Search::NoTour => Completion::NoCompletion {
+            original: prefix.clone(),
+            dead_end: false,
+        },
+        Search::OutOfBudget { nodes } => Completion::GaveUp { nodes },
+    }
+}
+
+/// Complete the failed attempt on one verified sheet (verdict `partial`).
+pub fn complete_sheet(report: &SheetReport, budget: &Budget) -> Completion {
+    match report.verdict {
+        Verdict::Partial => {}
+        Verdict::Open | Verdict::Closed => {
+            return Completion::NotApplicable("it is already a complete tour".to_string())
+        }
+        Verdict::Invalid => {
+            return Completion::NotApplicable(
+                "the board is invalid (see the problems), not a failed attempt".to_string(),
+            )
+        }
+        Verdict::NoBoard => return Completion::NotApplicable("there is no board".to_string()),
+    }
+    match &report.tour {
+        Some(tour) => complete_tour(tour, budget),
+        None => Completion::NotApplicable("no knight's path was read".to_string()),
+    }
+}
+
+/// One sheet's completion, with where it came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SheetCompletion {
+    /// The source file, as labelled in its report.
+    pub file: String,
+    /// The source sheet's name.
+    pub sheet: String,
+    /// The board's top-left cell on the source sheet, if there is a board.
+    pub top_left: Option<CellRef>,
+    /// What became of it.
+    pub completion: Completion,
+}
+
+/// Complete every `partial` sheet of a verified file. Every sheet gets an entry, in order:
+/// the others are [`Completion::NotApplicable`] saying what they are, so the summary accounts
+/// for every sheet.
+pub fn complete_file(report: &FileReport, budget: &Budget) -> Vec<SheetCompletion> {
+    report
+        .sheets
+        .iter()
+        .map(|s| SheetCompletion {
+            file: report.file.clone(),
+            sheet: s.sheet.clone(),
+            top_left: s.board.as_ref().and_then(|b| b.top_left.parse().ok()),
+            completion: complete_sheet(s, budget),
+        })
+        .collect()
+}
+
+/// The writer's view of the completions: completed boards and one summary line each.
+pub fn to_written(items: &[SheetCompletion]) -> Vec<CompletedSheet> {
+    items
+        .iter()
+        .map(|c| CompletedSheet {
+            file: c.file.clone(),
+            sheet: c.sheet.clone(),
+            top_left: c.top_left.unwrap_or(CellRef::new(2, 2)),
+            result: match &c.completion {
+                Completion::Completed {
+                    original,
+                    completed,
+                } => SheetResult::Completed {
+                    tour: completed.clone(),
+                    kept: original.len(),
+                },
+                Completion::NoCompletion { .. } => {
+                    SheetResult::NoCompletion(c.completion.describe())
+                }
+                Completion::GaveUp { .. } => SheetResult::GaveUp(c.completion.describe()),
+                Completion::NotApplicable(_) => SheetResult::NotApplicable(c.completion.describe()),
+            },
+        })
+        .collect()
+}
+
+/// Write the completions to `path` atomically (refusing to replace a file unless `force`):
+/// one worksheet per completed board and a summary sheet listing every item. The workbook is
+/// written even when nothing could be completed (the summary then says why).
+pub fn save_completions(path: &Path, items: &[SheetCompletion], force: bool) -> Result<()> {
+    let written = to_written(items);
+    crate::output::write_atomically_with(path, force, |file| {
+        let mut out = std::io::BufWriter::new(file);
+        write_completions(&written, &mut out).map_err(|e| e.at(path))?;
+        std::io::Write::flush(&mut out).map_err(|e| Error::io(path, e))
+    })
+}
+
+/// What `verify --complete OUT` does after verifying: complete the `partial` sheets of every
+/// report (each gets `budget`) and write them to `out` (see [`save_completions`]). Returns
+/// every sheet's completion, in file and sheet order.
+pub fn complete_reports(
+    reports: &[FileReport],
+    out: &Path,
+    force: bool,
+    budget: &Budget,
+) -> Result<Vec<SheetCompletion>> {
+    let items: Vec<SheetCompletion> = reports
+        .iter()
+        .flat_map(|r| complete_file(r, budget))
+        .collect();
+    save_completions(out, &items, force)?;
+    Ok(items)
+}
+
+/// The text `verify --complete` prints: one line per failed attempt (`FILE, sheet 'S':
+/// completed: ...` / `no completion exists: ...` / `gave up ...`), then where the workbook
+/// went. Sheets that are not failed attempts are left out (the verdicts already say what
+/// they are).
+///
+/// ```
+/// use knights_tour::verify::complete::{render_completions, Completion, SheetCompletion};
+/// let items = [SheetCompletion {
+///     file: "a.xlsx".into(),
+///     sheet: "Tour 1".into(),
+///     top_left: None,
+///     completion: Completion::NotApplicable("it is already a complete tour".into()),
+/// }];
+/// let text = render_completions(&items, std::path::Path::new("out.xlsx"));
+/// assert!(text.contains("no failed attempts to complete"), "{text}");
+/// ```
+pub fn render_completions(items: &[SheetCompletion], out: &Path) -> String {
+    let mut text = String::new();
+    let mut failed = 0;
+    let mut done = 0;
+    for c in items {
+        if matches!(c.completion, Completion::NotApplicable(_)) {
+            continue;
+        }
+        failed += 1;
+        if matches!(c.completion, Completion::Completed { .. }) {
+            done += 1;
+        }
+        text.push_str(&format!(
+            "{}, sheet '{}': {}\n",
+            c.file,
+            c.sheet,
+            c.completion.describe()
+        ));
+    }
+    if failed == 0 {
+        text.push_str(&format!(
+            "no failed attempts to complete; wrote {} (summary only)\n",
+            out.display()
+        ));
+    } else {
+        text.push_str(&format!(
+            "completed {done} of {failed} failed attempts; wrote {}\n",
+            out.display()
+        ));
+    }
+    text
+}
