@@ -31,6 +31,7 @@
 mod fill;
 mod lane_strips;
 mod lanes;
+mod narrow;
 mod search;
 mod thin;
 mod tiles;
@@ -180,8 +181,14 @@ fn short_side(rows: u32, cols: u32) -> Option<(u32, Vec<u32>, bool)> {
         let (start, next) = along(rows, cols)?;
         return Some((start, next, closed));
     }
-    // Build on the board turned a quarter, then map square (r, c) there to (c, r) here.
     let (start, next_t) = along(cols, rows)?;
+    let (start, next) = turned(rows, cols, start, &next_t);
+    Some((start, next, closed))
+}
+
+/// Successors built on the board turned a quarter (`cols x rows`), mapped back to the
+/// `rows x cols` board: square `(r, c)` there is `(c, r)` here.
+fn turned(rows: u32, cols: u32, start: u32, next_t: &[u32]) -> (u32, Vec<u32>) {
     let here = |t: u32| (t % rows) * cols + t / rows;
     let mut next = vec![END; next_t.len()];
     for (t, &nt) in next_t.iter().enumerate() {
@@ -189,7 +196,24 @@ fn short_side(rows: u32, cols: u32) -> Option<(u32, Vec<u32>, bool)> {
             next[here(t as u32) as usize] = here(nt);
         }
     }
-    Some((here(start), next, closed))
+    (here(start), next)
+}
+
+/// An open tour of a board 3 or 4 squares on its short side starting on `start` (`narrow`).
+fn narrow_from(board: Board, start: Square) -> Option<Successors> {
+    let (rows, cols) = (board.rows(), board.cols());
+    let (first, next) = if rows <= cols {
+        narrow::open_from(rows, cols, start.row, start.col)?
+    } else {
+        let (first, next_t) = narrow::open_from(cols, rows, start.col, start.row)?;
+        turned(rows, cols, first, &next_t)
+    };
+    Some(Successors {
+        board,
+        start: first,
+        next,
+        closed: false,
+    })
 }
 
 /// Like [`successors`], but the tour starts on `start`: a closed tour is simply started there;
@@ -219,7 +243,11 @@ pub fn successors_starting_at(board: Board, start: Square) -> Option<Successors>
             s.start = board.index(start);
             return Some(s);
         }
-        return (s.start == board.index(start)).then_some(s);
+        if s.start == board.index(start) {
+            return Some(s);
+        }
+        drop(s);
+        return narrow_from(board, start);
     }
     if !start.is_corner_colour() {
         return None;

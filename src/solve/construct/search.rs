@@ -118,12 +118,45 @@ pub(super) fn find(goal: &Goal, seed: u64, attempts: u32, budget: u64) -> Option
             }
         }
     }
-    let mut req = vec![Vec::new(); n];
     for &(a, b) in goal.jumps {
         nbrs[a].push(b);
         nbrs[b].push(a);
     }
-    for &(a, b) in goal.edges.iter().chain(goal.jumps) {
+    let required: Vec<(usize, usize)> = goal.edges.iter().chain(goal.jumps).copied().collect();
+    let graph = Graph {
+        nbrs,
+        required: &required,
+        start: goal.start,
+        closed: goal.closed,
+        ends: goal.ends,
+    };
+    find_in(&graph, seed, attempts, budget).map(|p| p.iter().map(|&x| x as u8).collect())
+}
+
+/// A search on any graph: a Hamiltonian path (or cycle when `closed`) from `start` that uses
+/// every `required` edge (which must also be in `nbrs`).
+pub(super) struct Graph<'a> {
+    /// Neighbours of each node.
+    pub nbrs: Vec<Vec<usize>>,
+    /// Edges the path must use.
+    pub required: &'a [(usize, usize)],
+    /// Node of move 1.
+    pub start: usize,
+    /// Whether the path must close.
+    pub closed: bool,
+    /// Nodes the path may end on (`None`: any).
+    pub ends: Option<&'a [usize]>,
+}
+
+/// A path meeting `graph` as node indices in order, or `None` if `attempts` seeded attempts
+/// of `budget` nodes each find none.
+pub(super) fn find_in(graph: &Graph, seed: u64, attempts: u32, budget: u64) -> Option<Vec<usize>> {
+    let n = graph.nbrs.len();
+    if graph.start >= n {
+        return None;
+    }
+    let mut req = vec![Vec::new(); n];
+    for &(a, b) in graph.required {
         req[a].push(b);
         req[b].push(a);
     }
@@ -131,19 +164,19 @@ pub(super) fn find(goal: &Goal, seed: u64, attempts: u32, budget: u64) -> Option
     for _ in 0..attempts {
         let mut dfs = Dfs {
             n,
-            closed: goal.closed,
-            ends: goal.ends,
-            nbrs: nbrs.clone(),
+            closed: graph.closed,
+            ends: graph.ends,
+            nbrs: graph.nbrs.clone(),
             req: req.clone(),
             visited: vec![false; n],
             path: Vec::with_capacity(n),
             budget,
             rng: Rng::seed_from_u64(seeds.random()),
         };
-        dfs.visited[goal.start] = true;
-        dfs.path.push(goal.start);
+        dfs.visited[graph.start] = true;
+        dfs.path.push(graph.start);
         if dfs.run() {
-            return Some(dfs.path.iter().map(|&x| x as u8).collect());
+            return Some(dfs.path);
         }
     }
     None
