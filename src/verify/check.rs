@@ -204,6 +204,10 @@ pub(crate) fn check_board(
         if pos[v as usize] == NONE || pos[v as usize + 1] == NONE {
             continue;
         }
+        let (pa, pb) = (pos[v as usize], pos[v as usize + 1]);
+        if dup_list.is_empty() && at(pa).is_knight_move(at(pb)) {
+            continue;
+        }
         let (a, b) = (cells_of(v), cells_of(v + 1));
         let fits = a
             .iter()

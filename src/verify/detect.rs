@@ -101,14 +101,15 @@ pub(crate) fn find_board(sheet: &SheetCells) -> Found {
     let Some(inner) = strip_labels(&grid) else {
         return Found::NoBoard;
     };
+    // Extension only adds blank squares, so plausibility is judged on the numbers' block.
+    if !plausible(&grid, inner) {
+        return Found::NoBoard;
+    }
     let block = if sheet.formats_known() {
         extend_by_borders(sheet, inner)
     } else {
         inner
     };
-    if !plausible(&BlockGrid::new(sheet, block)) {
-        return Found::NoBoard;
-    }
     Found::Board(block)
 }
 
@@ -279,7 +280,16 @@ fn is_rank_col(grid: &BlockGrid<'_>, e: Edges, c: u32) -> bool {
     let others = |r: u32| (e.left..=e.right).any(|k| k != c && grid.kind(r, k).is_numeric());
     let top = (e.top..=e.bottom).find(|&r| others(r));
     let bottom = (e.top..=e.bottom).rev().find(|&r| others(r));
-    top == Some(first) && bottom == Some(last)
+    spans_match((first, last), top.zip(bottom))
+}
+
+/// Whether a label sequence spans the board's numbers, allowing one extra line at either end
+/// of the board's span for a perpendicular line of numeric labels not stripped yet (file
+/// numbers above a board with rank numbers beside it).
+fn spans_match(labels: (u32, u32), board: Option<(u32, u32)>) -> bool {
+    board.is_some_and(|(a, b)| {
+        labels.0 >= a && labels.0 <= a + 1 && labels.1 <= b && labels.1 + 1 >= b
+    })
 }
 
 /// Like [`is_rank_col`] for a row of file numbers.
@@ -291,7 +301,7 @@ fn is_rank_row(grid: &BlockGrid<'_>, e: Edges, r: u32) -> bool {
     let others = |c: u32| (e.top..=e.bottom).any(|k| k != r && grid.kind(k, c).is_numeric());
     let left = (e.left..=e.right).find(|&c| others(c));
     let right = (e.left..=e.right).rev().find(|&c| others(c));
-    left == Some(first) && right == Some(last)
+    spans_match((first, last), left.zip(right))
 }
 
 /// If the numbers of a line are 1..R or R..1 (R >= 2) in consecutive positions, their span.
@@ -378,10 +388,12 @@ pub(crate) fn lookup(sheet: &SheetCells, row: u32, col: u32) -> Option<&SheetCel
 }
 
 /// At least two whole numbers, and whole numbers at least half of the non-blank cells.
-fn plausible(grid: &BlockGrid<'_>) -> bool {
+fn plausible(grid: &BlockGrid<'_>, block: CellRange) -> bool {
     let (mut ints, mut filled) = (0u64, 0u64);
-    for r in 0..grid.range.rows() {
-        for c in 0..grid.range.cols() {
+    let o = grid.range.first;
+    let (dr, dc) = (block.first.row - o.row, block.first.col - o.col);
+    for r in dr..dr + block.rows() {
+        for c in dc..dc + block.cols() {
             match grid.kind(r, c) {
                 Kind::Blank => {}
                 Kind::Int(_) => {
@@ -481,6 +493,17 @@ mod tests {
             (3, 0, &["a", "b", "c", "d"]),
         ]);
         assert_eq!(board(find_board(&s)), "A1:D3");
+    }
+
+    #[test]
+    fn numeric_labels_on_two_sides_are_both_stripped() {
+        let s = sheet(&[
+            (0, 1, &["1", "2", "3", "4"]),
+            (1, 0, &["3", "1", "4", "7", "10"]),
+            (2, 0, &["2", "12", "9", "2", "5"]),
+            (3, 0, &["1", "3", "6", "11", "8"]),
+        ]);
+        assert_eq!(board(find_board(&s)), "B2:E4");
     }
 
     #[test]
