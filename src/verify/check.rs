@@ -32,9 +32,10 @@ pub(crate) struct Checked {
 
 const NONE: u32 = u32::MAX;
 
+/// Names the cells of the block by their block-relative linear index (`row * cols + col`).
 struct Squares<'g, 'a> {
     grid: &'g BlockGrid<'a>,
-    /// Block-relative linear indices of the board's squares (all cells but ragged ones).
+    /// Columns of the block.
     cols: u32,
 }
 

@@ -425,9 +425,28 @@ impl<RS: Read + Seek> Workbook<RS> {
     }
 }
 
+thread_local! {
+    /// Set while a calamine call runs under [`guarded`].
+    static IN_GUARD: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Keep the panic messages of guarded calamine calls (reported as unreadable files) off the
+/// terminal, while any other panic still prints through the previous hook. For programs.
+pub fn quiet_guarded_panics() {
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        if !IN_GUARD.with(|g| g.get()) {
+            previous(info);
+        }
+    }));
+}
+
 /// Run a calamine call, turning a panic into [`ReadError::ReaderCrashed`].
 fn guarded<T>(format: Format, f: impl FnOnce() -> T) -> Result<T, ReadError> {
-    catch_unwind(AssertUnwindSafe(f)).map_err(|payload| {
+    let outer = IN_GUARD.with(|g| g.replace(true));
+    let result = catch_unwind(AssertUnwindSafe(f));
+    IN_GUARD.with(|g| g.set(outer));
+    result.map_err(|payload| {
         let detail = payload
             .downcast_ref::<&str>()
             .map(|s| s.to_string())
@@ -587,6 +606,7 @@ fn read_xlsb<RS: Read + Seek>(
 
 fn dense_to_cells(range: &calamine::Range<Data>) -> Result<Option<SheetCells>, ReadError> {
     let mut cells = Vec::new();
+    let (row0, col0) = range.start().unwrap_or((0, 0));
     for (r, c, data) in range.used_cells() {
         let Some(value) = from_data(data) else {
             continue;
@@ -594,7 +614,6 @@ fn dense_to_cells(range: &calamine::Range<Data>) -> Result<Option<SheetCells>, R
         if cells.len() >= MAX_SHEET_CELLS {
             return Ok(None);
         }
-        let (row0, col0) = range.start().unwrap_or((0, 0));
         cells.push(SheetCell {
             row: row0.saturating_add(r as u32),
             col: col0.saturating_add(c as u32),
@@ -784,6 +803,19 @@ mod tests {
         let got: Vec<_> = cells.cells().iter().map(|c| (c.row, c.col)).collect();
         assert_eq!(got, vec![(0, 1), (2, 0)]);
         assert_eq!(cells.cells()[1].value, Some(CellValue::Number(4.0)));
+    }
+
+    #[test]
+    fn a_panicking_reader_becomes_an_error() {
+        let r: Result<(), ReadError> = guarded(Format::Xls, || panic!("boom"));
+        assert_eq!(
+            r,
+            Err(ReadError::ReaderCrashed {
+                format: Format::Xls,
+                detail: "boom".into()
+            })
+        );
+        assert!(!IN_GUARD.with(|g| g.get()), "the guard flag is reset");
     }
 
     #[test]
