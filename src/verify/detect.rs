@@ -89,32 +89,42 @@ impl<'a> BlockGrid<'a> {
 }
 
 /// Find the board on a sheet (see the module docs for the rule).
+#[cfg(test)]
 pub(crate) fn find_board(sheet: &SheetCells) -> Found {
+    find_board_keeping_grid(sheet).0
+}
+
+/// [`find_board`], also handing back the index built for the component's bounding box so the
+/// caller need not build it again when the board is that box.
+pub(crate) fn find_board_keeping_grid(sheet: &SheetCells) -> (Found, Option<BlockGrid<'_>>) {
     let Some(bbox) = main_component(sheet) else {
-        return Found::NoBoard;
+        return (Found::NoBoard, None);
     };
     let (rows, cols) = (u64::from(bbox.rows()), u64::from(bbox.cols()));
     if rows * cols > MAX_BOARD_SQUARES {
-        return Found::TooLarge { rows, cols };
+        return (Found::TooLarge { rows, cols }, None);
     }
     let grid = BlockGrid::new(sheet, bbox);
     let Some(inner) = strip_labels(&grid) else {
-        return Found::NoBoard;
+        return (Found::NoBoard, None);
     };
     // Extension only adds blank squares, so plausibility is judged on the numbers' block.
     if !plausible(&grid, inner) {
-        return Found::NoBoard;
+        return (Found::NoBoard, None);
     }
     let block = if sheet.formats_known() {
         extend_by_borders(sheet, inner)
     } else {
         inner
     };
-    Found::Board(block)
+    (Found::Board(block), Some(grid))
 }
 
 /// The bounding box of the component with the most whole numbers.
 fn main_component(sheet: &SheetCells) -> Option<CellRange> {
+    if let Some(rect) = dense_rectangle(sheet) {
+        return Some(rect);
+    }
     let pts: Vec<(u32, u32, Kind)> = sheet
         .cells()
         .iter()
@@ -156,6 +166,28 @@ fn main_component(sheet: &SheetCells) -> Option<CellRange> {
         CellRef::new(top, left),
         CellRef::new(bottom, right),
     ))
+}
+
+/// Fast path for the common big case: when the non-blank cells fill their bounding box
+/// exactly and hold a whole number, they are the only component.
+fn dense_rectangle(sheet: &SheetCells) -> Option<CellRange> {
+    let (mut top, mut left, mut bottom, mut right) = (u32::MAX, u32::MAX, 0u32, 0u32);
+    let (mut count, mut ints) = (0u64, 0u64);
+    for c in sheet.cells() {
+        match classify(c.value.as_ref()) {
+            Kind::Blank => continue,
+            Kind::Int(_) => ints += 1,
+            _ => {}
+        }
+        count += 1;
+        top = top.min(c.row);
+        bottom = bottom.max(c.row);
+        left = left.min(c.col);
+        right = right.max(c.col);
+    }
+    let dense =
+        count > 0 && ints > 0 && u64::from(bottom - top + 1) * u64::from(right - left + 1) == count;
+    dense.then(|| CellRange::new(CellRef::new(top, left), CellRef::new(bottom, right)))
 }
 
 /// Union cells that touch: Chebyshev distance 1, or 2 when both are numeric. `pts` is in

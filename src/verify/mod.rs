@@ -39,7 +39,7 @@ use crate::tour::Tour;
 use crate::workbook::cellref::CellRange;
 use crate::workbook::read::{Format, SheetCells, Workbook};
 
-use detect::{find_board, BlockGrid, Found, MAX_BOARD_SQUARES};
+use detect::{find_board_keeping_grid, BlockGrid, Found, MAX_BOARD_SQUARES};
 
 /// What to check.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -136,10 +136,13 @@ pub fn verify_grid(
     cells: &SheetCells,
     options: &VerifyOptions,
 ) -> SheetReport {
-    let (block, given) = match options.range {
-        Some(range) => (range, true),
-        None => match find_board(cells) {
-            Found::Board(block) => (block, false),
+    let (found, grid) = match options.range {
+        Some(range) => (Found::Board(range), None),
+        None => find_board_keeping_grid(cells),
+    };
+    let given = options.range.is_some();
+    let block = match found {
+            Found::Board(block) => block,
             Found::NoBoard => return SheetReport::no_board(sheet, index, None),
             Found::TooLarge { rows, cols } => {
                 return SheetReport::no_board(
@@ -150,7 +153,6 @@ pub fn verify_grid(
                     )),
                 )
             }
-        },
     };
     let area = u64::from(block.rows()) * u64::from(block.cols());
     if area > MAX_BOARD_SQUARES {
@@ -162,7 +164,10 @@ pub fn verify_grid(
             )),
         );
     }
-    let grid = BlockGrid::new(cells, block);
+    let grid = match grid {
+        Some(g) if g.range == block => g,
+        _ => BlockGrid::new(cells, block),
+    };
     let checked = check::check_board(&grid, cells.formats_known(), !given);
     let mut report = SheetReport {
         sheet: sheet.to_string(),
