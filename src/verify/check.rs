@@ -66,7 +66,7 @@ pub(crate) fn check_board(
     // A board is ragged (a short row or column) only when its blanks are all at the edge; a
     // board with blanks inside as well is a failed attempt whose edge blanks are squares.
     let blank_count = kinds.iter().filter(|&&k| k == Kind::Blank).count();
-    let ragged = if detect_ragged {
+    let ragged = if detect_ragged && blank_count > 0 {
         let edge = ragged_cells(grid, &kinds, formats_known);
         if edge.len() == blank_count {
             edge
@@ -247,7 +247,8 @@ pub(crate) fn check_board(
     let tour = match verdict {
         Verdict::Closed | Verdict::Open | Verdict::Partial => Board::new(rows, cols)
             .ok()
-            .and_then(|board| Tour::from_indices(board, pos[1..=k as usize].to_vec()).ok()),
+            // Every square was checked above: on the board, once each, knight moves between.
+            .map(|board| Tour::from_indices_unchecked(board, pos[1..=k as usize].to_vec())),
         _ => None,
     };
     let start_highlighted = formats_known

@@ -113,7 +113,7 @@ pub(crate) fn find_board_keeping_grid(sheet: &SheetCells) -> (Found, Option<Bloc
         return (Found::NoBoard, None);
     }
     let block = if sheet.formats_known() {
-        extend_by_borders(sheet, inner)
+        extend_by_borders(sheet, &grid, inner)
     } else {
         inner
     };
@@ -361,10 +361,11 @@ fn rank_span(line: &[(u32, Kind)]) -> Option<(u32, u32)> {
 }
 
 /// Grow the block over adjacent blank, bordered lines when the board itself is bordered.
-fn extend_by_borders(sheet: &SheetCells, block: CellRange) -> CellRange {
-    let grid = BlockGrid::new(sheet, block);
-    let bordered = (0..block.rows())
-        .flat_map(|r| (0..block.cols()).map(move |c| (r, c)))
+fn extend_by_borders(sheet: &SheetCells, grid: &BlockGrid<'_>, block: CellRange) -> CellRange {
+    let o = grid.range.first;
+    let (dr, dc) = (block.first.row - o.row, block.first.col - o.col);
+    let bordered = (dr..dr + block.rows())
+        .flat_map(|r| (dc..dc + block.cols()).map(move |c| (r, c)))
         .filter(|&(r, c)| grid.cell(r, c).is_some_and(|x| x.format.bordered))
         .count() as u64;
     let area = u64::from(block.rows()) * u64::from(block.cols());

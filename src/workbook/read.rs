@@ -559,7 +559,9 @@ fn read_xlsx<RS: Read + Seek>(
                 .map(|c| c.to_argb() & 0x00FF_FFFF),
         })
         .collect();
-    let mut cells = Vec::new();
+    // The declared dimension is only a hint (it can lie): reserve at most 2M cells (about 100 MB) from it.
+    let hint = reader.dimensions().len().min(1 << 21) as usize;
+    let mut cells = Vec::with_capacity(hint);
     while let Some((cell, style_id)) = reader.next_cell_with_style_id()? {
         let (row, col) = cell.get_position();
         let value = from_data_ref(cell.get_value());
