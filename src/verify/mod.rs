@@ -58,7 +58,9 @@ pub fn verify_path(path: &Path, options: &VerifyOptions) -> FileReport {
         Ok(book) => verify_workbook(book, label, options),
         Err(e) => unreadable(
             label,
-            Format::from_extension(path).map(|f| f.name().to_string()),
+            e.format()
+                .or_else(|| Format::from_extension(path))
+                .map(|f| f.name().to_string()),
             e.to_string(),
         ),
     }
@@ -68,7 +70,11 @@ pub fn verify_path(path: &Path, options: &VerifyOptions) -> FileReport {
 pub fn verify_bytes(bytes: &[u8], label: &str, options: &VerifyOptions) -> FileReport {
     match Workbook::from_bytes(bytes) {
         Ok(book) => verify_workbook(book, label.to_string(), options),
-        Err(e) => unreadable(label.to_string(), None, e.to_string()),
+        Err(e) => unreadable(
+            label.to_string(),
+            e.format().map(|f| f.name().to_string()),
+            e.to_string(),
+        ),
     }
 }
 
