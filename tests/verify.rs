@@ -74,6 +74,7 @@ fn each_broken_file_kind_exits_2_with_a_clear_error() {
         // Found by the fuzzer: an OLE file whose sector chain loops (calamine grew memory
         // without bound on it).
         ("fuzz/ole_chain_loop.bin", "loop back on themselves"),
+        ("fuzz/ole_chain_loop_2.bin", "loop back on themselves"),
         ("extra/huge_range.ods", "too large"),
     ];
     for (file, words) in cases {

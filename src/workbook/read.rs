@@ -775,9 +775,22 @@ fn ole_chains_loop(bytes: &[u8]) -> bool {
     }
     let size = 1usize << shift;
     let sectors = (bytes.len() / size).saturating_sub(1);
-    let sector = |id: u32| {
-        let start = (id as usize).checked_add(1)?.checked_mul(size)?;
-        bytes.get(start..start.checked_add(size)?)
+    // Sectors as calamine reads them: from just after the header block (one sector), ids up
+    // to len / size, a sector cut short by the end of the file padded with zeros.
+    let sector = |id: u32| -> Option<std::borrow::Cow<'_, [u8]>> {
+        if id as usize > bytes.len() / size {
+            return None;
+        }
+        let start = size.checked_add((id as usize).checked_mul(size)?)?;
+        let end = start.checked_add(size)?;
+        match bytes.get(start..end) {
+            Some(s) => Some(std::borrow::Cow::Borrowed(s)),
+            None => {
+                let mut v = bytes.get(start..).unwrap_or_default().to_vec();
+                v.resize(size, 0);
+                Some(std::borrow::Cow::Owned(v))
+            }
+        }
     };
     let words = |s: &[u8]| -> Vec<u32> {
         s.chunks_exact(4)
@@ -798,7 +811,7 @@ fn ole_chains_loop(bytes: &[u8]) -> bool {
         let Some(s) = sector(difat) else {
             return false;
         };
-        let ids = words(s);
+        let ids = words(&s);
         let (next, list) = ids.split_last().unwrap_or((&u32::MAX, &[]));
         fat_ids.extend(list.iter().copied().filter(|&id| id < FIRST_SPECIAL));
         difat = *next;
@@ -806,7 +819,7 @@ fn ole_chains_loop(bytes: &[u8]) -> bool {
     let fat: Vec<u32> = fat_ids
         .iter()
         .filter_map(|&id| sector(id))
-        .flat_map(words)
+        .flat_map(|s| words(&s))
         .collect();
     if has_cycle(&fat) {
         return true;
@@ -816,7 +829,7 @@ fn ole_chains_loop(bytes: &[u8]) -> bool {
     let mut id = u32_at(bytes, 0x3C).unwrap_or(u32::MAX);
     while id < FIRST_SPECIAL && mini.len() <= bytes.len() / 4 {
         match sector(id) {
-            Some(s) => mini.extend(words(s)),
+            Some(s) => mini.extend(words(&s)),
             None => break,
         }
         id = fat.get(id as usize).copied().unwrap_or(u32::MAX);
