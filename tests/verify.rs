@@ -71,6 +71,11 @@ fn each_broken_file_kind_exits_2_with_a_clear_error() {
         ("extra/encrypted.xlsx", "password-protected"),
         ("extra/word_like.xlsx", "zip archive without a workbook"),
         ("extra/png_named.xls", "not a spreadsheet"),
+        // Found by the fuzzer: an OLE file whose sector chain loops (calamine grew memory
+        // without bound on it).
+        ("fuzz/ole_chain_loop.bin", "loop back on themselves"),
+        ("fuzz/ole_chain_loop_2.bin", "loop back on themselves"),
+        ("extra/huge_range.ods", "too large"),
     ];
     for (file, words) in cases {
         verify()
@@ -341,5 +346,46 @@ proptest! {
             "{:?}", report.problems
         );
         prop_assert!(report.tour.is_none());
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// Any scatter of numbers, fractions and text gives a coherent report: no panic, a board
+    /// exactly when the verdict is not no-board, problems only on invalid boards and only on
+    /// cells inside the board, a path only for tours and failed attempts.
+    #[test]
+    fn any_sheet_gets_a_coherent_report(
+        cells in proptest::collection::vec(
+            (0u32..40, 0u32..40, prop_oneof![
+                (0i64..80).prop_map(|n| CellValue::Number(n as f64)),
+                Just(CellValue::Number(2.5)),
+                Just(CellValue::Text("x".into())),
+                (0i64..80).prop_map(|n| CellValue::Text(format!(" {n} ").into())),
+            ]),
+            0..200,
+        )
+    ) {
+        let sheet = SheetCells::from_values(cells);
+        let report = verify_grid("S", 0, &sheet, &VerifyOptions::default());
+        prop_assert_eq!(report.board.is_none(), report.verdict == Verdict::NoBoard);
+        prop_assert_eq!(report.problems.is_empty(), report.verdict != Verdict::Invalid);
+        prop_assert_eq!(
+            report.tour.is_some(),
+            matches!(report.verdict, Verdict::Open | Verdict::Closed | Verdict::Partial)
+        );
+        if let Some(b) = &report.board {
+            let first: knights_tour::workbook::cellref::CellRef = b.top_left.parse().unwrap();
+            let range = knights_tour::workbook::cellref::CellRange::new(
+                first,
+                first.offset(b.rows - 1, b.cols - 1),
+            );
+            for p in &report.problems {
+                for c in &p.cells {
+                    prop_assert!(range.contains(c.parse().unwrap()), "{} outside {}", c, range);
+                }
+            }
+        }
     }
 }

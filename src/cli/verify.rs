@@ -43,7 +43,7 @@ fn parse_range(text: &str) -> std::result::Result<CellRange, String> {
 pub fn run(args: Args) -> Result<u8> {
     // A reader that panics on a hostile file is caught (see workbook::read); keep its panic
     // message off the user's terminal, the report says what happened.
-    std::panic::set_hook(Box::new(|_| {}));
+    crate::workbook::read::quiet_guarded_panics();
     let options = VerifyOptions {
         sheets: args.sheets,
         range: args.range,
@@ -58,15 +58,31 @@ pub fn run(args: Args) -> Result<u8> {
         .map(|r| r.exit_code())
         .max()
         .unwrap_or(exit_codes::SUCCESS);
-    if args.json {
+    let out = if args.json {
         let doc = JsonDocument { files: reports };
         let json = serde_json::to_string_pretty(&doc)
             .map_err(|e| Error::Other(format!("cannot write the JSON report: {e}")))?;
-        println!("{json}");
+        json + "\n"
     } else if !args.quiet {
-        for r in &reports {
-            print!("{}", text::render_file(r));
-        }
-    }
+        reports.iter().map(text::render_file).collect()
+    } else {
+        String::new()
+    };
+    write_stdout(&out)?;
     Ok(code)
+}
+
+/// Print the report; a reader that went away (`| head`) is not an error.
+fn write_stdout(text: &str) -> Result<()> {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    match stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(Error::Other(format!("cannot write the report: {e}")))
+        }
+        _ => Ok(()),
+    }
 }

@@ -32,9 +32,10 @@ pub(crate) struct Checked {
 
 const NONE: u32 = u32::MAX;
 
+/// Names the cells of the block by their block-relative linear index (`row * cols + col`).
 struct Squares<'g, 'a> {
     grid: &'g BlockGrid<'a>,
-    /// Block-relative linear indices of the board's squares (all cells but ragged ones).
+    /// Columns of the block.
     cols: u32,
 }
 
@@ -65,7 +66,7 @@ pub(crate) fn check_board(
     // A board is ragged (a short row or column) only when its blanks are all at the edge; a
     // board with blanks inside as well is a failed attempt whose edge blanks are squares.
     let blank_count = kinds.iter().filter(|&&k| k == Kind::Blank).count();
-    let ragged = if detect_ragged {
+    let ragged = if detect_ragged && blank_count > 0 {
         let edge = ragged_cells(grid, &kinds, formats_known);
         if edge.len() == blank_count {
             edge
@@ -204,6 +205,10 @@ pub(crate) fn check_board(
         if pos[v as usize] == NONE || pos[v as usize + 1] == NONE {
             continue;
         }
+        let (pa, pb) = (pos[v as usize], pos[v as usize + 1]);
+        if dup_list.is_empty() && at(pa).is_knight_move(at(pb)) {
+            continue;
+        }
         let (a, b) = (cells_of(v), cells_of(v + 1));
         let fits = a
             .iter()
@@ -242,7 +247,8 @@ pub(crate) fn check_board(
     let tour = match verdict {
         Verdict::Closed | Verdict::Open | Verdict::Partial => Board::new(rows, cols)
             .ok()
-            .and_then(|board| Tour::from_indices(board, pos[1..=k as usize].to_vec()).ok()),
+            // Every square was checked above: on the board, once each, knight moves between.
+            .map(|board| Tour::from_indices_unchecked(board, pos[1..=k as usize].to_vec())),
         _ => None,
     };
     let start_highlighted = formats_known

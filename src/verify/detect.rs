@@ -22,6 +22,14 @@
 //!
 //! Text cells and blanks inside the final rectangle are part of the board (they become
 //! `text-cell` and `blank-cell` problems).
+//!
+//! **Ragged or failed attempt?** (decided in [`super::check`]) A blank cell at the end of its
+//! row *and* at the end of its column (a short last row, a missing corner) makes the board
+//! `not-rectangular` only when *every* blank of the board is such an edge cell and the
+//! formatting (xlsx borders) does not mark it as a square. A board with blanks inside as well
+//! is a failed attempt whose edge blanks are squares. Without readable formatting (xls, ods,
+//! xlsb), a failed attempt whose whole edge rows are blank is measured by the bounding box of
+//! its numbers, so it can read as a smaller board.
 
 use crate::workbook::cellref::{CellRange, CellRef};
 use crate::workbook::read::{SheetCell, SheetCells};
@@ -89,31 +97,42 @@ impl<'a> BlockGrid<'a> {
 }
 
 /// Find the board on a sheet (see the module docs for the rule).
+#[cfg(test)]
 pub(crate) fn find_board(sheet: &SheetCells) -> Found {
+    find_board_keeping_grid(sheet).0
+}
+
+/// [`find_board`], also handing back the index built for the component's bounding box so the
+/// caller need not build it again when the board is that box.
+pub(crate) fn find_board_keeping_grid(sheet: &SheetCells) -> (Found, Option<BlockGrid<'_>>) {
     let Some(bbox) = main_component(sheet) else {
-        return Found::NoBoard;
+        return (Found::NoBoard, None);
     };
     let (rows, cols) = (u64::from(bbox.rows()), u64::from(bbox.cols()));
     if rows * cols > MAX_BOARD_SQUARES {
-        return Found::TooLarge { rows, cols };
+        return (Found::TooLarge { rows, cols }, None);
     }
     let grid = BlockGrid::new(sheet, bbox);
     let Some(inner) = strip_labels(&grid) else {
-        return Found::NoBoard;
+        return (Found::NoBoard, None);
     };
+    // Extension only adds blank squares, so plausibility is judged on the numbers' block.
+    if !plausible(&grid, inner) {
+        return (Found::NoBoard, None);
+    }
     let block = if sheet.formats_known() {
-        extend_by_borders(sheet, inner)
+        extend_by_borders(sheet, &grid, inner)
     } else {
         inner
     };
-    if !plausible(&BlockGrid::new(sheet, block)) {
-        return Found::NoBoard;
-    }
-    Found::Board(block)
+    (Found::Board(block), Some(grid))
 }
 
 /// The bounding box of the component with the most whole numbers.
 fn main_component(sheet: &SheetCells) -> Option<CellRange> {
+    if let Some(rect) = dense_rectangle(sheet) {
+        return Some(rect);
+    }
     let pts: Vec<(u32, u32, Kind)> = sheet
         .cells()
         .iter()
@@ -155,6 +174,28 @@ fn main_component(sheet: &SheetCells) -> Option<CellRange> {
         CellRef::new(top, left),
         CellRef::new(bottom, right),
     ))
+}
+
+/// Fast path for the common big case: when the non-blank cells fill their bounding box
+/// exactly and hold a whole number, they are the only component.
+fn dense_rectangle(sheet: &SheetCells) -> Option<CellRange> {
+    let (mut top, mut left, mut bottom, mut right) = (u32::MAX, u32::MAX, 0u32, 0u32);
+    let (mut count, mut ints) = (0u64, 0u64);
+    for c in sheet.cells() {
+        match classify(c.value.as_ref()) {
+            Kind::Blank => continue,
+            Kind::Int(_) => ints += 1,
+            _ => {}
+        }
+        count += 1;
+        top = top.min(c.row);
+        bottom = bottom.max(c.row);
+        left = left.min(c.col);
+        right = right.max(c.col);
+    }
+    let dense =
+        count > 0 && ints > 0 && u64::from(bottom - top + 1) * u64::from(right - left + 1) == count;
+    dense.then(|| CellRange::new(CellRef::new(top, left), CellRef::new(bottom, right)))
 }
 
 /// Union cells that touch: Chebyshev distance 1, or 2 when both are numeric. `pts` is in
@@ -279,7 +320,16 @@ fn is_rank_col(grid: &BlockGrid<'_>, e: Edges, c: u32) -> bool {
     let others = |r: u32| (e.left..=e.right).any(|k| k != c && grid.kind(r, k).is_numeric());
     let top = (e.top..=e.bottom).find(|&r| others(r));
     let bottom = (e.top..=e.bottom).rev().find(|&r| others(r));
-    top == Some(first) && bottom == Some(last)
+    spans_match((first, last), top.zip(bottom))
+}
+
+/// Whether a label sequence spans the board's numbers, allowing one extra line at either end
+/// of the board's span for a perpendicular line of numeric labels not stripped yet (file
+/// numbers above a board with rank numbers beside it).
+fn spans_match(labels: (u32, u32), board: Option<(u32, u32)>) -> bool {
+    board.is_some_and(|(a, b)| {
+        labels.0 >= a && labels.0 <= a + 1 && labels.1 <= b && labels.1 + 1 >= b
+    })
 }
 
 /// Like [`is_rank_col`] for a row of file numbers.
@@ -291,7 +341,7 @@ fn is_rank_row(grid: &BlockGrid<'_>, e: Edges, r: u32) -> bool {
     let others = |c: u32| (e.top..=e.bottom).any(|k| k != r && grid.kind(k, c).is_numeric());
     let left = (e.left..=e.right).find(|&c| others(c));
     let right = (e.left..=e.right).rev().find(|&c| others(c));
-    left == Some(first) && right == Some(last)
+    spans_match((first, last), left.zip(right))
 }
 
 /// If the numbers of a line are 1..R or R..1 (R >= 2) in consecutive positions, their span.
@@ -319,10 +369,11 @@ fn rank_span(line: &[(u32, Kind)]) -> Option<(u32, u32)> {
 }
 
 /// Grow the block over adjacent blank, bordered lines when the board itself is bordered.
-fn extend_by_borders(sheet: &SheetCells, block: CellRange) -> CellRange {
-    let grid = BlockGrid::new(sheet, block);
-    let bordered = (0..block.rows())
-        .flat_map(|r| (0..block.cols()).map(move |c| (r, c)))
+fn extend_by_borders(sheet: &SheetCells, grid: &BlockGrid<'_>, block: CellRange) -> CellRange {
+    let o = grid.range.first;
+    let (dr, dc) = (block.first.row - o.row, block.first.col - o.col);
+    let bordered = (dr..dr + block.rows())
+        .flat_map(|r| (dc..dc + block.cols()).map(move |c| (r, c)))
         .filter(|&(r, c)| grid.cell(r, c).is_some_and(|x| x.format.bordered))
         .count() as u64;
     let area = u64::from(block.rows()) * u64::from(block.cols());
@@ -378,10 +429,12 @@ pub(crate) fn lookup(sheet: &SheetCells, row: u32, col: u32) -> Option<&SheetCel
 }
 
 /// At least two whole numbers, and whole numbers at least half of the non-blank cells.
-fn plausible(grid: &BlockGrid<'_>) -> bool {
+fn plausible(grid: &BlockGrid<'_>, block: CellRange) -> bool {
     let (mut ints, mut filled) = (0u64, 0u64);
-    for r in 0..grid.range.rows() {
-        for c in 0..grid.range.cols() {
+    let o = grid.range.first;
+    let (dr, dc) = (block.first.row - o.row, block.first.col - o.col);
+    for r in dr..dr + block.rows() {
+        for c in dc..dc + block.cols() {
             match grid.kind(r, c) {
                 Kind::Blank => {}
                 Kind::Int(_) => {
@@ -481,6 +534,17 @@ mod tests {
             (3, 0, &["a", "b", "c", "d"]),
         ]);
         assert_eq!(board(find_board(&s)), "A1:D3");
+    }
+
+    #[test]
+    fn numeric_labels_on_two_sides_are_both_stripped() {
+        let s = sheet(&[
+            (0, 1, &["1", "2", "3", "4"]),
+            (1, 0, &["3", "1", "4", "7", "10"]),
+            (2, 0, &["2", "12", "9", "2", "5"]),
+            (3, 0, &["1", "3", "6", "11", "8"]),
+        ]);
+        assert_eq!(board(find_board(&s)), "B2:E4");
     }
 
     #[test]

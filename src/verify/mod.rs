@@ -40,7 +40,7 @@ use crate::tour::Tour;
 use crate::workbook::cellref::CellRange;
 use crate::workbook::read::{Format, SheetCells, Workbook};
 
-use detect::{find_board, BlockGrid, Found, MAX_BOARD_SQUARES};
+use detect::{find_board_keeping_grid, BlockGrid, Found, MAX_BOARD_SQUARES};
 
 /// What to check.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -59,7 +59,9 @@ pub fn verify_path(path: &Path, options: &VerifyOptions) -> FileReport {
         Ok(book) => verify_workbook(book, label, options),
         Err(e) => unreadable(
             label,
-            Format::from_extension(path).map(|f| f.name().to_string()),
+            e.format()
+                .or_else(|| Format::from_extension(path))
+                .map(|f| f.name().to_string()),
             e.to_string(),
         ),
     }
@@ -69,7 +71,11 @@ pub fn verify_path(path: &Path, options: &VerifyOptions) -> FileReport {
 pub fn verify_bytes(bytes: &[u8], label: &str, options: &VerifyOptions) -> FileReport {
     match Workbook::from_bytes(bytes) {
         Ok(book) => verify_workbook(book, label.to_string(), options),
-        Err(e) => unreadable(label.to_string(), None, e.to_string()),
+        Err(e) => unreadable(
+            label.to_string(),
+            e.format().map(|f| f.name().to_string()),
+            e.to_string(),
+        ),
     }
 }
 
@@ -137,10 +143,13 @@ pub fn verify_grid(
     cells: &SheetCells,
     options: &VerifyOptions,
 ) -> SheetReport {
-    let (block, given) = match options.range {
-        Some(range) => (range, true),
-        None => match find_board(cells) {
-            Found::Board(block) => (block, false),
+    let (found, grid) = match options.range {
+        Some(range) => (Found::Board(range), None),
+        None => find_board_keeping_grid(cells),
+    };
+    let given = options.range.is_some();
+    let block = match found {
+            Found::Board(block) => block,
             Found::NoBoard => return SheetReport::no_board(sheet, index, None),
             Found::TooLarge { rows, cols } => {
                 return SheetReport::no_board(
@@ -151,7 +160,6 @@ pub fn verify_grid(
                     )),
                 )
             }
-        },
     };
     let area = u64::from(block.rows()) * u64::from(block.cols());
     if area > MAX_BOARD_SQUARES {
@@ -163,7 +171,10 @@ pub fn verify_grid(
             )),
         );
     }
-    let grid = BlockGrid::new(cells, block);
+    let grid = match grid {
+        Some(g) if g.range == block => g,
+        _ => BlockGrid::new(cells, block),
+    };
     let checked = check::check_board(&grid, cells.formats_known(), !given);
     let mut report = SheetReport {
         sheet: sheet.to_string(),

@@ -41,6 +41,9 @@ pub fn render_file(report: &FileReport) -> String {
 pub fn render_sheet(s: &SheetReport) -> String {
     let mut out = String::new();
     let _ = write!(out, "  {}: {}", s.sheet, s.verdict.as_str());
+    if s.verdict == Verdict::Partial {
+        out.push_str(" (a failed attempt: the knight got stuck)");
+    }
     if let Some(b) = &s.board {
         let _ = write!(out, ", {}x{} board at {}", b.rows, b.cols, b.top_left);
         let _ = write!(out, ", {} squares numbered", s.moves);

@@ -22,6 +22,10 @@ use calamine::{open_workbook_from_rs, Data, DataRef, Ods, Reader, Xls, Xlsb, Xls
 /// is reported as too large instead of filling memory (about 40 bytes a cell).
 pub const MAX_SHEET_CELLS: usize = 16 * 1024 * 1024;
 
+/// The largest rectangle of cells an ods sheet may span: calamine reads ods sheets into dense
+/// ranges (about 56 bytes a cell with formulas), so this caps that at about 250 MB.
+pub const MAX_ODS_DENSE_CELLS: u64 = 4 * 1024 * 1024;
+
 /// How many bytes of the start and of the end of a file [`sniff`] looks at.
 const SNIFF_BYTES: u64 = 256 * 1024;
 /// OLE files up to this size are searched whole for their stream names.
@@ -286,6 +290,17 @@ pub enum ReadError {
         /// The panic message.
         detail: String,
     },
+    /// An ods sheet whose filled cells spread over more than [`MAX_ODS_DENSE_CELLS`]: calamine
+    /// would hold the whole rectangle in memory.
+    #[error("sheet '{sheet}' spreads over {rows} rows by {cols} columns; reading it would hold {cells} cells in memory, too large to hold a board this tool checks (at most {max})", cells = rows * cols, max = MAX_ODS_DENSE_CELLS)]
+    OdsTooLarge {
+        /// The sheet.
+        sheet: String,
+        /// Rows spanned by its filled cells.
+        rows: u64,
+        /// Columns spanned by its filled cells.
+        cols: u64,
+    },
     /// A sheet with more cells than [`MAX_SHEET_CELLS`].
     #[error("the sheet holds more than {max} cells, too large to hold a board this tool checks", max = MAX_SHEET_CELLS)]
     TooLarge,
@@ -297,6 +312,18 @@ pub enum ReadError {
         /// The names present, quoted and comma-separated.
         available: String,
     },
+}
+
+impl ReadError {
+    /// The format the content showed before reading failed, if it got that far.
+    pub fn format(&self) -> Option<Format> {
+        match self {
+            ReadError::Damaged { format, .. } | ReadError::ReaderCrashed { format, .. } => {
+                Some(*format)
+            }
+            _ => None,
+        }
+    }
 }
 
 /// An open workbook of any supported format, over any seekable byte source.
@@ -361,6 +388,15 @@ impl<RS: Read + Seek> Workbook<RS> {
                 return Err(ReadError::NotASpreadsheet(describe_content(&head)))
             }
         };
+        if format == Format::Ods {
+            guarded(format, || ods_extent_check(&mut reader))??;
+        }
+        if format == Format::Xls && head.starts_with(OLE_MAGIC) && ole_chains_loop(&head) {
+            return Err(ReadError::Damaged {
+                format,
+                detail: "the sector chains of its OLE container loop back on themselves".into(),
+            });
+        }
         reader
             .seek(SeekFrom::Start(0))
             .map_err(|e| ReadError::Io(e.to_string()))?;
@@ -407,9 +443,28 @@ impl<RS: Read + Seek> Workbook<RS> {
     }
 }
 
+thread_local! {
+    /// Set while a calamine call runs under [`guarded`].
+    static IN_GUARD: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Keep the panic messages of guarded calamine calls (reported as unreadable files) off the
+/// terminal, while any other panic still prints through the previous hook. For programs.
+pub fn quiet_guarded_panics() {
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        if !IN_GUARD.with(|g| g.get()) {
+            previous(info);
+        }
+    }));
+}
+
 /// Run a calamine call, turning a panic into [`ReadError::ReaderCrashed`].
 fn guarded<T>(format: Format, f: impl FnOnce() -> T) -> Result<T, ReadError> {
-    catch_unwind(AssertUnwindSafe(f)).map_err(|payload| {
+    let outer = IN_GUARD.with(|g| g.replace(true));
+    let result = catch_unwind(AssertUnwindSafe(f));
+    IN_GUARD.with(|g| g.set(outer));
+    result.map_err(|payload| {
         let detail = payload
             .downcast_ref::<&str>()
             .map(|s| s.to_string())
@@ -522,7 +577,9 @@ fn read_xlsx<RS: Read + Seek>(
                 .map(|c| c.to_argb() & 0x00FF_FFFF),
         })
         .collect();
-    let mut cells = Vec::new();
+    // The declared dimension is only a hint (it can lie): reserve at most 2M cells (about 100 MB) from it.
+    let hint = reader.dimensions().len().min(1 << 21) as usize;
+    let mut cells = Vec::with_capacity(hint);
     while let Some((cell, style_id)) = reader.next_cell_with_style_id()? {
         let (row, col) = cell.get_position();
         let value = from_data_ref(cell.get_value());
@@ -569,6 +626,7 @@ fn read_xlsb<RS: Read + Seek>(
 
 fn dense_to_cells(range: &calamine::Range<Data>) -> Result<Option<SheetCells>, ReadError> {
     let mut cells = Vec::new();
+    let (row0, col0) = range.start().unwrap_or((0, 0));
     for (r, c, data) in range.used_cells() {
         let Some(value) = from_data(data) else {
             continue;
@@ -576,7 +634,6 @@ fn dense_to_cells(range: &calamine::Range<Data>) -> Result<Option<SheetCells>, R
         if cells.len() >= MAX_SHEET_CELLS {
             return Ok(None);
         }
-        let (row0, col0) = range.start().unwrap_or((0, 0));
         cells.push(SheetCell {
             row: row0.saturating_add(r as u32),
             col: col0.saturating_add(c as u32),
@@ -585,6 +642,222 @@ fn dense_to_cells(range: &calamine::Range<Data>) -> Result<Option<SheetCells>, R
         });
     }
     Ok(Some(SheetCells::new(cells, false)))
+}
+
+/// Stream an ods `content.xml` and refuse it when a table's filled cells span more than
+/// [`MAX_ODS_DENSE_CELLS`], counting `number-rows-repeated` and `number-columns-repeated`
+/// the way calamine will expand them. Problems reading the zip are left to calamine to report.
+fn ods_extent_check<RS: Read + Seek>(reader: &mut RS) -> Result<(), ReadError> {
+    use quick_xml::events::{BytesStart, Event};
+
+    reader
+        .seek(SeekFrom::Start(0))
+        .map_err(|e| ReadError::Io(e.to_string()))?;
+    let Ok(mut zip) = zip::ZipArchive::new(&mut *reader) else {
+        return Ok(());
+    };
+    let Ok(content) = zip.by_name("content.xml") else {
+        return Ok(());
+    };
+    let mut xml = quick_xml::Reader::from_reader(BufReader::new(content));
+    let attr = |e: &BytesStart<'_>, name: &str| -> Option<String> {
+        e.try_get_attribute(name)
+            .ok()
+            .flatten()
+            .map(|a| a.value.to_string())
+    };
+    let repeat = |e: &BytesStart<'_>, name: &str| -> u64 {
+        attr(e, name)
+            .and_then(|v| v.parse::<u64>().ok())
+            .unwrap_or(1)
+            .clamp(1, 1 << 21)
+    };
+    let mut buf = Vec::new();
+    let mut sheet = String::new();
+    let (mut row, mut col, mut row_repeat) = (0u64, 0u64, 1u64);
+    let mut row_cols: Option<(u64, u64)> = None;
+    let mut extent: Option<(u64, u64, u64, u64)> = None;
+    loop {
+        let (event_start, is_empty) = match xml.read_event_into(&mut buf) {
+            Ok(Event::Start(e)) => (Some(e.into_owned()), false),
+            Ok(Event::Empty(e)) => (Some(e.into_owned()), true),
+            Ok(Event::End(e)) => {
+                match e.local_name().as_ref() {
+                    "table-row" => {
+                        close_row(&mut extent, &mut row_cols, row, row_repeat);
+                        row += row_repeat;
+                    }
+                    "table" => check_extent(&sheet, extent)?,
+                    _ => {}
+                }
+                (None, false)
+            }
+            Ok(Event::Eof) | Err(_) => break,
+            Ok(_) => (None, false),
+        };
+        if let Some(e) = event_start {
+            match e.local_name().as_ref() {
+                "table" => {
+                    sheet = attr(&e, "table:name").unwrap_or_default();
+                    (row, extent) = (0, None);
+                }
+                "table-row" => {
+                    (col, row_repeat, row_cols) =
+                        (0, repeat(&e, "table:number-rows-repeated"), None);
+                    if is_empty {
+                        row += row_repeat;
+                    }
+                }
+                "table-cell" | "covered-table-cell" => {
+                    let n = repeat(&e, "table:number-columns-repeated");
+                    let filled = !is_empty
+                        || attr(&e, "office:value-type").is_some()
+                        || attr(&e, "table:formula").is_some();
+                    if filled {
+                        let (a, b) = row_cols.unwrap_or((col, col));
+                        row_cols = Some((a.min(col), b.max(col + n - 1)));
+                    }
+                    col += n;
+                }
+                _ => {}
+            }
+        }
+        buf.clear();
+    }
+    Ok(())
+}
+
+fn close_row(
+    extent: &mut Option<(u64, u64, u64, u64)>,
+    row_cols: &mut Option<(u64, u64)>,
+    row: u64,
+    repeat: u64,
+) {
+    if let Some((c0, c1)) = row_cols.take() {
+        let last = row + repeat - 1;
+        *extent = Some(match *extent {
+            None => (row, last, c0, c1),
+            Some((r0, _, a, b)) => (r0, last, a.min(c0), b.max(c1)),
+        });
+    }
+}
+
+fn check_extent(sheet: &str, extent: Option<(u64, u64, u64, u64)>) -> Result<(), ReadError> {
+    if let Some((r0, r1, c0, c1)) = extent {
+        let (rows, cols) = (r1 - r0 + 1, c1 - c0 + 1);
+        if rows.saturating_mul(cols) > MAX_ODS_DENSE_CELLS {
+            return Err(ReadError::OdsTooLarge {
+                sheet: sheet.to_string(),
+                rows,
+                cols,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Whether an OLE compound file's allocation tables (FAT, or mini FAT) contain a cycle, or its
+/// DIFAT chain runs longer than the file. calamine follows such chains without a bound and
+/// grows memory until the process dies (found by fuzzing), so the bytes are checked first.
+/// `bytes` is the whole file; tables that cannot be read are left to calamine to report.
+fn ole_chains_loop(bytes: &[u8]) -> bool {
+    const FIRST_SPECIAL: u32 = 0xFFFF_FFFA;
+    let u32_at = |b: &[u8], at: usize| {
+        b.get(at..at + 4)
+            .map(|x| u32::from_le_bytes([x[0], x[1], x[2], x[3]]))
+    };
+    let shift = match bytes.get(0x1E..0x20) {
+        Some(x) => u16::from_le_bytes([x[0], x[1]]),
+        None => return false,
+    };
+    if shift != 9 && shift != 12 {
+        return false;
+    }
+    let size = 1usize << shift;
+    let sectors = (bytes.len() / size).saturating_sub(1);
+    // Sectors as calamine reads them: from just after the header block (one sector), ids up
+    // to len / size, a sector cut short by the end of the file padded with zeros.
+    let sector = |id: u32| -> Option<std::borrow::Cow<'_, [u8]>> {
+        if id as usize > bytes.len() / size {
+            return None;
+        }
+        let start = size.checked_add((id as usize).checked_mul(size)?)?;
+        let end = start.checked_add(size)?;
+        match bytes.get(start..end) {
+            Some(s) => Some(std::borrow::Cow::Borrowed(s)),
+            None => {
+                let mut v = bytes.get(start..).unwrap_or_default().to_vec();
+                v.resize(size, 0);
+                Some(std::borrow::Cow::Owned(v))
+            }
+        }
+    };
+    let words = |s: &[u8]| -> Vec<u32> {
+        s.chunks_exact(4)
+            .map(|x| u32::from_le_bytes([x[0], x[1], x[2], x[3]]))
+            .collect()
+    };
+    let mut fat_ids: Vec<u32> = (0..109)
+        .filter_map(|i| u32_at(bytes, 0x4C + 4 * i))
+        .filter(|&id| id < FIRST_SPECIAL)
+        .collect();
+    let mut difat = u32_at(bytes, 0x44).unwrap_or(u32::MAX);
+    let mut steps = 0usize;
+    while difat < FIRST_SPECIAL {
+        steps += 1;
+        if steps > sectors + 1 {
+            return true;
+        }
+        let Some(s) = sector(difat) else {
+            return false;
+        };
+        let ids = words(&s);
+        let (next, list) = ids.split_last().unwrap_or((&u32::MAX, &[]));
+        fat_ids.extend(list.iter().copied().filter(|&id| id < FIRST_SPECIAL));
+        difat = *next;
+    }
+    let fat: Vec<u32> = fat_ids
+        .iter()
+        .filter_map(|&id| sector(id))
+        .flat_map(|s| words(&s))
+        .collect();
+    if has_cycle(&fat) {
+        return true;
+    }
+    // The mini FAT is itself a chain in the FAT (acyclic by now).
+    let mut mini = Vec::new();
+    let mut id = u32_at(bytes, 0x3C).unwrap_or(u32::MAX);
+    while id < FIRST_SPECIAL && mini.len() <= bytes.len() / 4 {
+        match sector(id) {
+            Some(s) => mini.extend(words(&s)),
+            None => break,
+        }
+        id = fat.get(id as usize).copied().unwrap_or(u32::MAX);
+    }
+    has_cycle(&mini)
+}
+
+/// Whether following `next[i]` from some `i` ever comes back (a functional graph with a loop).
+fn has_cycle(next: &[u32]) -> bool {
+    // 0 = unseen, 1 = on the current walk, 2 = known to end.
+    let mut state = vec![0u8; next.len()];
+    let mut walk = Vec::new();
+    for startpoint in 0..next.len() {
+        let mut i = startpoint;
+        while i < next.len() && state[i] == 0 {
+            state[i] = 1;
+            walk.push(i);
+            i = next[i] as usize;
+        }
+        if i < next.len() && state[i] == 1 {
+            return true;
+        }
+        for &w in &walk {
+            state[w] = 2;
+        }
+        walk.clear();
+    }
+    false
 }
 
 fn text_value(s: &str) -> Option<CellValue> {
@@ -654,6 +927,44 @@ mod tests {
         let got: Vec<_> = cells.cells().iter().map(|c| (c.row, c.col)).collect();
         assert_eq!(got, vec![(0, 1), (2, 0)]);
         assert_eq!(cells.cells()[1].value, Some(CellValue::Number(4.0)));
+    }
+
+    #[test]
+    fn looping_ole_chains_are_detected() {
+        assert!(has_cycle(&[1, 2, 0]));
+        assert!(has_cycle(&[0xFFFF_FFFE, 2, 1]));
+        assert!(!has_cycle(&[1, 2, 0xFFFF_FFFE, 0xFFFF_FFFF]));
+        // A minimal OLE header whose single FAT sector (sector 0) says sector 1 -> 1.
+        let mut file = vec![0u8; 512 * 3];
+        file[..8].copy_from_slice(OLE_MAGIC);
+        file[0x1E] = 9;
+        file[0x3C..0x40].copy_from_slice(&u32::MAX.to_le_bytes());
+        file[0x44..0x48].copy_from_slice(&u32::MAX.to_le_bytes());
+        for i in 0..109 {
+            file[0x4C + 4 * i..0x50 + 4 * i].copy_from_slice(&u32::MAX.to_le_bytes());
+        }
+        file[0x4C..0x50].copy_from_slice(&0u32.to_le_bytes());
+        let fat = 512;
+        for i in 0..128 {
+            file[fat + 4 * i..fat + 4 * i + 4].copy_from_slice(&u32::MAX.to_le_bytes());
+        }
+        file[fat..fat + 4].copy_from_slice(&0xFFFF_FFFDu32.to_le_bytes());
+        assert!(!ole_chains_loop(&file));
+        file[fat + 4..fat + 8].copy_from_slice(&1u32.to_le_bytes());
+        assert!(ole_chains_loop(&file));
+    }
+
+    #[test]
+    fn a_panicking_reader_becomes_an_error() {
+        let r: Result<(), ReadError> = guarded(Format::Xls, || panic!("boom"));
+        assert_eq!(
+            r,
+            Err(ReadError::ReaderCrashed {
+                format: Format::Xls,
+                detail: "boom".into()
+            })
+        );
+        assert!(!IN_GUARD.with(|g| g.get()), "the guard flag is reset");
     }
 
     #[test]
