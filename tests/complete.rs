@@ -441,3 +441,42 @@ fn an_unformatted_short_path_needs_the_range_to_be_completed_on_the_full_board()
     let pos = guessed.sheets[0].board.as_ref().unwrap();
     assert_eq!((pos.rows, pos.cols), (3, 5));
 }
+
+/// `verify --complete` end to end: a prefix of a real tour is completed, a stuck attempt is
+/// reported as having no completion, and the written workbook verifies as complete tours.
+#[test]
+fn cli_completes_what_can_be_completed_and_says_what_cannot() {
+    use assert_cmd::Command;
+    use predicates::prelude::*;
+
+    let dir = tempfile::tempdir().unwrap();
+    let board = board8();
+    let full = warnsdorff::attempt(
+        board,
+        Square::new(7, 0),
+        Tiebreak::Center,
+        &mut rng_from_seed(0),
+    );
+    assert!(full.is_complete());
+    let stuck = failed_attempts(1).remove(0);
+    write_attempts(&[prefix(&full, 40), stuck], &dir.path().join("in.xlsx"));
+    let run = |args: &[&str]| {
+        let mut cmd = Command::cargo_bin("knights-tour").unwrap();
+        cmd.current_dir(dir.path()).arg("verify").args(args);
+        cmd
+    };
+    run(&["in.xlsx", "--complete", "out.xlsx"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("no completion exists"))
+        .stdout(predicate::str::contains("completed 1 of 2 failed attempts"));
+    run(&["out.xlsx"]).assert().success();
+    // The output is not replaced without --force, and then the verdicts still print.
+    run(&["in.xlsx", "--complete", "out.xlsx"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--force"));
+    run(&["in.xlsx", "--complete", "out.xlsx", "--force"])
+        .assert()
+        .code(1);
+}

@@ -12,7 +12,9 @@ use std::path::PathBuf;
 
 use crate::error::{Error, Result};
 use crate::exit_codes;
-use crate::verify::{text, verify_path, JsonDocument, VerifyOptions};
+use crate::output;
+use crate::solve::backtrack::Budget;
+use crate::verify::{complete, text, verify_path, JsonDocument, VerifyOptions};
 use crate::workbook::cellref::CellRange;
 
 /// Options of `knights-tour verify`.
@@ -33,6 +35,14 @@ pub struct Args {
     /// Print nothing; the exit code says it all.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Extend each failed attempt (`partial` sheet) to a full tour keeping its moves, and write
+    /// the completed boards to this .xlsx (added moves styled apart, plus a Summary sheet);
+    /// says when no completion exists.
+    #[arg(long, value_name = "OUT.xlsx")]
+    pub complete: Option<PathBuf>,
+    /// Replace the --complete workbook if it exists.
+    #[arg(long, requires = "complete")]
+    pub force: bool,
 }
 
 fn parse_range(text: &str) -> std::result::Result<CellRange, String> {
@@ -44,6 +54,9 @@ pub fn run(args: Args) -> Result<u8> {
     // A reader that panics on a hostile file is caught (see workbook::read); keep its panic
     // message off the user's terminal, the report says what happened.
     crate::workbook::read::quiet_guarded_panics();
+    if let Some(out) = &args.complete {
+        output::check_writable(out, args.force)?;
+    }
     let options = VerifyOptions {
         sheets: args.sheets,
         range: args.range,
@@ -58,6 +71,14 @@ pub fn run(args: Args) -> Result<u8> {
         .map(|r| r.exit_code())
         .max()
         .unwrap_or(exit_codes::SUCCESS);
+    let completions = match &args.complete {
+        Some(out) => {
+            let budget = Budget::nodes(complete::DEFAULT_NODE_BUDGET);
+            let items = complete::complete_reports(&reports, out, args.force, &budget)?;
+            Some(complete::render_completions(&items, out))
+        }
+        None => None,
+    };
     let out = if args.json {
         let doc = JsonDocument { files: reports };
         let json = serde_json::to_string_pretty(&doc)
@@ -69,6 +90,14 @@ pub fn run(args: Args) -> Result<u8> {
         String::new()
     };
     write_stdout(&out)?;
+    if let Some(lines) = &completions {
+        // With --json, stdout stays a single JSON document.
+        if args.json {
+            eprint!("{lines}");
+        } else if !args.quiet {
+            write_stdout(lines)?;
+        }
+    }
     Ok(code)
 }
 

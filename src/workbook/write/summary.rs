@@ -24,7 +24,9 @@ pub const SUMMARY_COLUMNS: [&str; 11] = [
     "Note",
 ];
 
-const WIDTHS: [f64; 11] = [24.0, 10.0, 7.0, 7.0, 16.0, 11.0, 9.0, 13.0, 10.0, 22.0, 40.0];
+const WIDTHS: [f64; 11] = [
+    24.0, 10.0, 7.0, 7.0, 16.0, 11.0, 9.0, 13.0, 10.0, 22.0, 40.0,
+];
 
 /// Add the summary sheet after the attempts' sheets, whose `names` and `outcomes` are given.
 pub(crate) fn add_summary(
