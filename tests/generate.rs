@@ -514,3 +514,70 @@ fn help_lists_the_flags() {
         .success()
         .stdout(predicate::str::contains("--tiebreak").and(predicate::str::contains("--attempts")));
 }
+
+/// Every workbook `generate` writes verifies with the verdicts it claims: solved sheets as
+/// `open`/`closed` (as the summary says), failed attempts as `partial`, the summary and the
+/// hidden chart data as `no-board`, every start square highlighted.
+#[test]
+fn generated_workbooks_verify_with_the_verdicts_they_claim() {
+    let wd = WorkDir::new();
+    let runs: [&[&str]; 4] = [
+        &["--size", "8", "--seed", "3", "--tours", "4"],
+        &["--size", "100", "--seed", "7", "--path", "off"],
+        &["--rows", "6", "--cols", "8", "--closed", "--seed", "1"],
+        &[
+            "--rows",
+            "4",
+            "--cols",
+            "10",
+            "--start",
+            "a1",
+            "--tiebreak",
+            "center",
+            "--attempts",
+            "2",
+        ],
+    ];
+    for (i, args) in runs.iter().enumerate() {
+        let out = format!("w{i}.xlsx");
+        let summary = json(
+            &wd.generate(args)
+                .args(["-o", &out, "--json"])
+                .assert()
+                .success()
+                .get_output()
+                .stdout
+                .clone(),
+        );
+        let claims = summary["sheets"].as_array().unwrap();
+        let any_failed = claims.iter().any(|s| s["solved"] == false);
+        let report = wd
+            .cmd()
+            .args(["verify", "--json", &out])
+            .assert()
+            .code(if any_failed { 1 } else { 0 })
+            .get_output()
+            .stdout
+            .clone();
+        let report = json(&report);
+        let sheets = report["files"][0]["sheets"].as_array().unwrap();
+        let extra: Vec<&Value> = sheets[claims.len()..].iter().map(|s| &s["sheet"]).collect();
+        assert!(
+            extra == ["Summary", "Path data"] || extra == ["Summary"],
+            "{args:?}: {extra:?}"
+        );
+        for (claim, sheet) in claims.iter().zip(sheets) {
+            let expected = match (claim["complete"].as_bool(), claim["closed"].as_bool()) {
+                (Some(true), Some(true)) => "closed",
+                (Some(true), _) => "open",
+                _ => "partial",
+            };
+            assert_eq!(sheet["verdict"], expected, "{args:?} {}", sheet["sheet"]);
+            assert_eq!(sheet["moves"], claim["moves"]);
+            assert_eq!(sheet["start_highlighted"], true);
+        }
+        for extra in &sheets[claims.len()..] {
+            assert_eq!(extra["verdict"], "no-board", "{args:?} {}", extra["sheet"]);
+        }
+    }
+}

@@ -18,7 +18,8 @@
 //!    failed attempt with an untouched edge keeps its full size. Without formatting, the board
 //!    is the bounding box of its numbers.
 //! 5. **Sanity:** a board needs at least two whole numbers, and whole numbers must make at
-//!    least half of its non-blank cells; otherwise the sheet has no board.
+//!    least half of its non-blank cells, over at least two rows and two columns (a knight
+//!    never moves within a single row or column); otherwise the sheet has no board.
 //!
 //! Text cells and blanks inside the final rectangle are part of the board (they become
 //! `text-cell` and `blank-cell` problems).
@@ -428,8 +429,13 @@ pub(crate) fn lookup(sheet: &SheetCells, row: u32, col: u32) -> Option<&SheetCel
         .map(|i| &cells[i])
 }
 
-/// At least two whole numbers, and whole numbers at least half of the non-blank cells.
+/// At least two whole numbers, and whole numbers at least half of the non-blank cells, over at
+/// least two rows and two columns: a knight never moves within one row or column, so a strip
+/// one cell wide is a list of numbers (a table column, a seed), not a board.
 fn plausible(grid: &BlockGrid<'_>, block: CellRange) -> bool {
+    if block.rows() < 2 || block.cols() < 2 {
+        return false;
+    }
     let (mut ints, mut filled) = (0u64, 0u64);
     let o = grid.range.first;
     let (dr, dc) = (block.first.row - o.row, block.first.col - o.col);
@@ -545,6 +551,19 @@ mod tests {
             (3, 0, &["1", "3", "6", "11", "8"]),
         ]);
         assert_eq!(board(find_board(&s)), "B2:E4");
+    }
+
+    #[test]
+    fn a_column_of_numbers_in_a_table_is_no_board() {
+        // A summary table: text columns and one column of seeds stored as numeric text.
+        let s = sheet(&[
+            (0, 0, &["Tour 1", "solved", "42", "lucky"]),
+            (1, 0, &["Tour 2", "solved", "42", "again"]),
+            (2, 0, &["Tour 3", "stuck", "42", "no"]),
+        ]);
+        assert_eq!(find_board(&s), Found::NoBoard);
+        let row = sheet(&[(0, 0, &["1", "2", "3", "4"])]);
+        assert_eq!(find_board(&row), Found::NoBoard);
     }
 
     #[test]
