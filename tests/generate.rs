@@ -581,3 +581,100 @@ fn generated_workbooks_verify_with_the_verdicts_they_claim() {
         }
     }
 }
+
+/// Parse a CSV grid into move numbers by (row, col) and check it is a complete knight's tour.
+fn assert_csv_tour(text: &str, rows: u32, cols: u32) {
+    let mut cells = Vec::new();
+    for (r, line) in text.lines().enumerate() {
+        let fields: Vec<&str> = line.split(',').collect();
+        assert_eq!(fields.len() as u32, cols);
+        for (c, f) in fields.iter().enumerate() {
+            cells.push((r as u32, c as u32, f.parse::<i64>().unwrap()));
+        }
+    }
+    assert_eq!(
+        assert_knight_path(&cells, 0, 0, rows, cols),
+        (rows * cols) as usize
+    );
+}
+
+#[test]
+fn big_boards_stream_as_csv_from_the_constructor() {
+    let wd = WorkDir::new();
+    let out = wd
+        .generate(&[
+            "--rows", "150", "--cols", "121", "--format", "csv", "-o", "-", "--start", "c3",
+        ])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("150x121 closed tour from c3"))
+        .get_output()
+        .stdout
+        .clone();
+    assert_csv_tour(&String::from_utf8(out).unwrap(), 150, 121);
+    let v = json(
+        &wd.generate(&[
+            "--size", "120", "--closed", "--format", "csv", "-o", "big.csv", "--json",
+        ])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone(),
+    );
+    assert_eq!(v["sheets"][0]["method"], "construct");
+    assert_eq!(v["sheets"][0]["closed"], true);
+    assert_csv_tour(
+        &std::fs::read_to_string(wd.path("big.csv")).unwrap(),
+        120,
+        120,
+    );
+}
+
+#[test]
+fn all_reproduces_the_known_counts() {
+    let wd = WorkDir::new();
+    wd.generate(&[
+        "--size",
+        "5",
+        "--start",
+        "a5",
+        "--all",
+        "--format",
+        "csv",
+        "-o",
+        "corner.csv",
+    ])
+    .assert()
+    .success()
+    .stdout(predicate::str::contains(
+        "Found 304 directed tours on 5x5 (all of them)",
+    ));
+    let text = std::fs::read_to_string(wd.path("corner.csv")).unwrap();
+    assert_eq!(text.split("\n\n").count(), 304);
+    wd.generate(&["--size", "5", "--all", "--format", "csv", "-o", "all.csv"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Found 1728 directed tours"));
+    wd.generate(&[
+        "--size",
+        "6",
+        "--closed",
+        "--all",
+        "--format",
+        "csv",
+        "-o",
+        "closed.csv",
+    ])
+    .assert()
+    .success()
+    .stdout(predicate::str::contains(
+        "Found 9862 undirected closed tours on 6x6 (all of them)",
+    ));
+    wd.generate(&[
+        "--size", "6", "--all", "--limit", "7", "--format", "json", "-o", "-",
+    ])
+    .assert()
+    .success()
+    .stderr(predicate::str::contains("Found 7 directed tours"));
+}

@@ -33,7 +33,7 @@ use crate::export::{self, TourJson};
 use crate::output::{self, Destination};
 use crate::solve::backtrack::{self, Budget};
 use crate::solve::runner::{self, Attempt, Outcome, Plan};
-use crate::solve::{constraints, existence, rng_from_seed, Method, Request, Tiebreak};
+use crate::solve::{constraints, construct, existence, rng_from_seed, Method, Request, Tiebreak};
 use crate::workbook::cellref::CellRef;
 use crate::workbook::write as xlsx;
 
@@ -247,6 +247,9 @@ struct Job {
 /// Run `knights-tour generate`.
 pub fn run(args: Args) -> Result<u8> {
     let job = plan(&args)?;
+    if let Some(done) = streamed_grid(&args, &job) {
+        return done;
+    }
     let mut rng = rng_from_seed(job.seed);
     let spinner = Spinner::new();
     let mut enumerated = None;
@@ -273,6 +276,115 @@ pub fn run(args: Args) -> Result<u8> {
     write(&args, &job, &outcome)?;
     spinner.finish();
     report(&args, &job, &outcome, enumerated.as_ref())
+}
+
+/// Huge boards as CSV or text: the constructor numbers the squares in place (4 bytes a square)
+/// and the grid streams straight out, without the tour in move order beside it. `None` when
+/// the request needs the general path (Warnsdorff attempts, several tours, a search).
+fn streamed_grid(args: &Args, job: &Job) -> Option<Result<u8>> {
+    let construct_only = match job.plan.method {
+        Method::Construct => true,
+        Method::Auto => !job.plan.warnsdorff_first,
+        _ => false,
+    };
+    let grid_format = matches!(job.format, Format::Csv | Format::Text);
+    if !construct_only || !grid_format || job.plan.tours != 1 || job.enumerate.is_some() {
+        return None;
+    }
+    let numbering = construct::numbering(&job.request)?;
+    let board = job.request.board;
+    let written = output::write_to(&job.dest, args.force, |w| match job.format {
+        Format::Text => export::write_text(board, &numbering, w),
+        _ => export::write_csv(board, &numbering, w),
+    });
+    Some(written.and_then(|()| {
+        let facts = PathFacts::from_numbering(board, &numbering);
+        drop(numbering);
+        let message = format!(
+            "Solved after 1 attempt: {}",
+            facts.describe(board, &job.dest)
+        );
+        print_report(args, job, &message, || Summary {
+            sheets: vec![facts.sheet(board, true, Method::Construct, None, None)],
+            ..summary_head(job, true, message.clone(), 1, 1)
+        })
+    }))
+}
+
+/// What a message says of one path; gathered from a tour or from a numbering.
+#[derive(Debug, Clone, Copy)]
+struct PathFacts {
+    start: Option<Square>,
+    end: Option<Square>,
+    moves: usize,
+    complete: bool,
+    closed: bool,
+}
+
+impl PathFacts {
+    fn from_tour(t: &crate::tour::Tour) -> PathFacts {
+        PathFacts {
+            start: t.start(),
+            end: t.end(),
+            moves: t.len(),
+            complete: t.is_complete(),
+            closed: t.is_closed(),
+        }
+    }
+
+    /// Facts of a numbering (move number by square, 0 unvisited): one pass, no allocation.
+    fn from_numbering(board: Board, numbering: &[u32]) -> PathFacts {
+        let moves = numbering.iter().filter(|&&n| n != 0).count();
+        let at = |k: u32| {
+            (k != 0)
+                .then(|| numbering.iter().position(|&n| n == k))
+                .flatten()
+                .map(|i| board.square_at(i as u32))
+        };
+        let (start, end) = (at(1), at(moves as u32));
+        let complete = moves == board.len();
+        let closed = complete && matches!((start, end), (Some(a), Some(b)) if a.is_knight_move(b));
+        PathFacts {
+            start,
+            end,
+            moves,
+            complete,
+            closed,
+        }
+    }
+
+    /// "8x8 closed tour from a1 to b3 written to OUT".
+    fn describe(&self, board: Board, dest: &Destination) -> String {
+        let kind = if self.closed { "closed tour" } else { "tour" };
+        let name = |s: Option<Square>| s.map(|s| board.algebraic(s)).unwrap_or_default();
+        format!(
+            "{board} {kind} from {} to {} written to {}",
+            name(self.start),
+            name(self.end),
+            dest.display()
+        )
+    }
+
+    fn sheet(
+        &self,
+        board: Board,
+        solved: bool,
+        method: Method,
+        tiebreak: Option<Tiebreak>,
+        note: Option<String>,
+    ) -> SheetSummary {
+        SheetSummary {
+            solved,
+            method: method.name(),
+            tiebreak: tiebreak.map(Tiebreak::name),
+            start: self.start.map(|s| board.algebraic(s)),
+            end: self.end.map(|s| board.algebraic(s)),
+            moves: self.moves,
+            complete: self.complete,
+            closed: self.closed,
+            note,
+        }
+    }
 }
 
 /// Turn flags into a checked job; every usage error and impossible request stops here, before
@@ -582,8 +694,21 @@ fn report(args: &Args, job: &Job, outcome: &Outcome, all: Option<&Enumerated>) -
         Some(e) => enumeration_message(job, e),
         None => message(job, outcome, solved),
     };
+    print_report(args, job, &message, || {
+        summary(job, outcome, solved, message.clone())
+    })
+}
+
+/// Print the message (stderr when the output itself goes to stdout) or the JSON summary, and
+/// give the exit code.
+fn print_report(
+    args: &Args,
+    job: &Job,
+    message: &str,
+    summary: impl FnOnce() -> Summary,
+) -> Result<u8> {
+    let summary = summary();
     if args.json {
-        let summary = summary(job, outcome, solved, message);
         let text = serde_json::to_string(&summary).map_err(|e| Error::Other(e.to_string()))?;
         println!("{text}");
     } else if job.dest == Destination::Stdout {
@@ -591,7 +716,7 @@ fn report(args: &Args, job: &Job, outcome: &Outcome, all: Option<&Enumerated>) -
     } else {
         println!("{message}");
     }
-    Ok(if solved {
+    Ok(if summary.solved {
         exit_codes::SUCCESS
     } else {
         exit_codes::FAILURE
@@ -610,13 +735,10 @@ fn message(job: &Job, outcome: &Outcome, solved: bool) -> String {
     let found: Vec<&Attempt> = outcome.tours().collect();
     let head = if solved { "Solved" } else { "Failed" };
     let mut msg = match found.as_slice() {
-        [one] => {
-            let t = &one.tour;
-            let kind = if t.is_closed() { "closed tour" } else { "tour" };
-            let from = t.start().map(|s| board.algebraic(s)).unwrap_or_default();
-            let to = t.end().map(|s| board.algebraic(s)).unwrap_or_default();
-            format!("{head} after {attempts}: {board} {kind} from {from} to {to} written to {dest}")
-        }
+        [one] => format!(
+            "{head} after {attempts}: {}",
+            PathFacts::from_tour(&one.tour).describe(board, &job.dest)
+        ),
         [] => format!(
             "{head} after {attempts}: no {board} tour found; every attempt written to {dest}"
         ),
@@ -658,6 +780,40 @@ fn enumeration_message(job: &Job, e: &Enumerated) -> String {
 
 fn summary(job: &Job, outcome: &Outcome, solved: bool, message: String) -> Summary {
     let board = job.request.board;
+    let head = summary_head(
+        job,
+        solved,
+        message,
+        outcome.attempts.len(),
+        outcome.tours_found(),
+    );
+    Summary {
+        sheets: outcome
+            .attempts
+            .iter()
+            .map(|a| {
+                PathFacts::from_tour(&a.tour).sheet(
+                    board,
+                    a.solved,
+                    a.method,
+                    a.tiebreak,
+                    a.note.clone(),
+                )
+            })
+            .collect(),
+        ..head
+    }
+}
+
+/// The run-wide part of the summary (no sheets yet).
+fn summary_head(
+    job: &Job,
+    solved: bool,
+    message: String,
+    attempts: usize,
+    tours_found: usize,
+) -> Summary {
+    let board = job.request.board;
     Summary {
         solved,
         message,
@@ -665,8 +821,8 @@ fn summary(job: &Job, outcome: &Outcome, solved: bool, message: String) -> Summa
             rows: board.rows(),
             cols: board.cols(),
         },
-        attempts: outcome.attempts.len(),
-        tours_found: outcome.tours_found(),
+        attempts,
+        tours_found,
         tours_requested: job.plan.tours,
         seed: job.seed,
         method: job.plan.method.name(),
@@ -678,21 +834,7 @@ fn summary(job: &Job, outcome: &Outcome, solved: bool, message: String) -> Summa
             Format::Json => "json",
             Format::Text => "text",
         },
-        sheets: outcome
-            .attempts
-            .iter()
-            .map(|a| SheetSummary {
-                solved: a.solved,
-                method: a.method.name(),
-                tiebreak: a.tiebreak.map(Tiebreak::name),
-                start: a.tour.start().map(|s| board.algebraic(s)),
-                end: a.tour.end().map(|s| board.algebraic(s)),
-                moves: a.tour.len(),
-                complete: a.tour.is_complete(),
-                closed: a.tour.is_closed(),
-                note: a.note.clone(),
-            })
-            .collect(),
+        sheets: Vec::new(),
     }
 }
 
