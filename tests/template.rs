@@ -10,6 +10,7 @@ use assert_cmd::Command;
 use calamine::{open_workbook_auto, Data, Reader};
 use knights_tour::board::{Board, Square};
 use knights_tour::tour::Tour;
+use knights_tour::verify::{verify_path, Verdict, VerifyOptions};
 use knights_tour::workbook::cellref::{CellRange, CellRef};
 use knights_tour::workbook::template::{duplicate_rule, not_a_move_rule, successor_rule};
 use predicates::prelude::*;
@@ -172,6 +173,20 @@ fn an_empty_template_has_no_numbers_only_text_labels() {
     assert!(cells
         .keys()
         .all(|&(r, c)| !((2..10).contains(&r) && (2..10).contains(&c))));
+    // And so the verifier finds no board on it.
+    assert_eq!(verdict(&path), (Verdict::NoBoard, None));
+}
+
+/// The verifier's verdict and board range for the workbook's only sheet.
+fn verdict(path: &Path) -> (Verdict, Option<String>) {
+    let report = verify_path(path, &VerifyOptions::default());
+    assert!(report.readable, "{:?}", report.error);
+    let sheet = &report.sheets[0];
+    let board = sheet
+        .board
+        .as_ref()
+        .map(|b| format!("{} {}x{}", b.top_left, b.rows, b.cols));
+    (sheet.verdict, board)
 }
 
 #[test]
@@ -281,6 +296,7 @@ fn filled_with_a_valid_tour_it_reads_back_as_that_tour() {
     let squares: Vec<Square> = by_move.into_iter().map(Option::unwrap).collect();
     let tour = Tour::from_squares(Board::new(8, 8).unwrap(), squares).unwrap();
     assert!(tour.is_closed());
+    assert_eq!(verdict(&filled), (Verdict::Closed, Some("D5 8x8".into())));
 
     // One duplicate: the rule that marks it is still there, on the board's range.
     let mut values = tour_values(at);
@@ -295,6 +311,7 @@ fn filled_with_a_valid_tour_it_reads_back_as_that_tour() {
         .filter(|d| **d == Data::Float(1.0))
         .count();
     assert_eq!(ones, 2);
+    assert_eq!(verdict(&dup).0, Verdict::Invalid);
 }
 
 #[test]
