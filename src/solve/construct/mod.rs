@@ -237,17 +237,18 @@ pub fn successors_starting_at(board: Board, start: Square) -> Option<Successors>
         return None;
     }
     let (rows, cols) = (board.rows(), board.cols());
+    let short = rows.min(cols);
+    if (short == 3 || short == 4) && !constructible(board, true) {
+        // Open tours only: built around the start.
+        return narrow_from(board, start);
+    }
     if rows.is_multiple_of(2) || cols.is_multiple_of(2) || rows < 5 || cols < 5 {
         let mut s = successors(board)?;
         if s.closed {
             s.start = board.index(start);
             return Some(s);
         }
-        if s.start == board.index(start) {
-            return Some(s);
-        }
-        drop(s);
-        return narrow_from(board, start);
+        return (s.start == board.index(start)).then_some(s);
     }
     if !start.is_corner_colour() {
         return None;

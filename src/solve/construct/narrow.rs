@@ -363,6 +363,10 @@ pub(super) fn open_from(m: u32, n: u32, row: u32, col: u32) -> Option<(u32, Vec<
     if row >= m || col >= n {
         return None;
     }
+    // Odd boards: tours start on the corners' colour.
+    if (m * n) % 2 == 1 && (row + col) % 2 == 1 {
+        return None;
+    }
     let set: &'static LaneSet = match m {
         3 => &THREE_CLOSED,
         4 => return four_from(n, row, col),
@@ -385,7 +389,7 @@ pub(super) fn open_from(m: u32, n: u32, row: u32, col: u32) -> Option<(u32, Vec<
             }
         }
     }
-    for (a, b, left, right) in cuts {
+    for (tried, (a, b, left, right)) in cuts.into_iter().enumerate() {
         let w = n - a - b;
         let (Some(l), Some(r)) = (left.lanes(set), right.lanes(set)) else {
             continue;
@@ -412,6 +416,9 @@ pub(super) fn open_from(m: u32, n: u32, row: u32, col: u32) -> Option<(u32, Vec<
             h.wrapping_mul(1_000_003).wrapping_add(u64::from(x))
         });
         if let Some(path) = find_in(&graph, seed, ATTEMPTS, BUDGET) {
+            if std::env::var_os("NARROW_DEBUG").is_some() {
+                eprintln!("STAT {n} w={w} x={} tried={tried} a={a} b={b}", col - a);
+            }
             return Some(cut.tour(&path));
         }
     }
