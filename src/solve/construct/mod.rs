@@ -199,6 +199,11 @@ fn turned(rows: u32, cols: u32, start: u32, next_t: &[u32]) -> (u32, Vec<u32>) {
     (here(start), next)
 }
 
+/// Whether `board` is 3 or 4 squares on its short side and has open tours only.
+fn narrow(board: Board) -> bool {
+    matches!(board.rows().min(board.cols()), 3 | 4) && !constructible(board, true)
+}
+
 /// An open tour of a board 3 or 4 squares on its short side starting on `start` (`narrow`).
 fn narrow_from(board: Board, start: Square) -> Option<Successors> {
     let (rows, cols) = (board.rows(), board.cols());
@@ -237,8 +242,7 @@ pub fn successors_starting_at(board: Board, start: Square) -> Option<Successors>
         return None;
     }
     let (rows, cols) = (board.rows(), board.cols());
-    let short = rows.min(cols);
-    if (short == 3 || short == 4) && !constructible(board, true) {
+    if narrow(board) {
         // Open tours only: built around the start.
         return narrow_from(board, start);
     }
@@ -340,7 +344,10 @@ pub fn numbering(req: &Request) -> Option<Vec<u32>> {
         if built.is_some() {
             return built;
         }
-        if constructible(board, true) {
+        if constructible(board, true)
+            || (narrow(board) && (req.start.is_none() || req.end.is_none()))
+        {
+            // A 3 or 4 high board's tour is built from any square that starts one.
             return None;
         }
     }

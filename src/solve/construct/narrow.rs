@@ -29,8 +29,8 @@ use super::END;
 const MIN_WINDOW: u32 = 4;
 const MAX_WINDOW: u32 = 16;
 /// Seeded restarts and nodes per restart for one window.
-const ATTEMPTS: u32 = 4;
-const BUDGET: u64 = 20_000;
+const ATTEMPTS: u32 = 12;
+const BUDGET: u64 = 1_500;
 
 /// One side region: `q` middle strips then the turning strip, read outward from the window,
 /// rows turned upside down when `flip`.
@@ -69,8 +69,8 @@ impl Region {
         (if self.flip { rows - 1 - r } else { r }, c0 + c)
     }
 
-    /// The U-turn as one lane.
-    fn lane(self) -> Lane {
+    /// The U-turn's squares in move order, as `d * rows + row`.
+    fn squares(self) -> Vec<u32> {
         let m = u32::from(self.set.rows);
         let mut squares = Vec::new();
         for p in self.pieces() {
@@ -79,10 +79,30 @@ impl Region {
                 d * m + r
             }));
         }
-        Lane {
-            squares,
-            pendant: false,
-        }
+        squares
+    }
+
+    /// The first and last squares (as in [`Region::squares`]) without building the rest.
+    fn ends(self) -> Option<Lane> {
+        let m = u32::from(self.set.rows);
+        let k = u32::from(self.set.middle.w);
+        let right: Piece = (self.q * k, u32::from(self.set.right.w), self.set.right.path);
+        let (out, back) = self
+            .set
+            .middle
+            .path
+            .split_at(usize::from(self.set.middle.split));
+        let (first, last) = if self.q == 0 {
+            (right, right)
+        } else {
+            ((0, k, out), (0, k, back))
+        };
+        let code = |(r, d): (u32, u32)| d * m + r;
+        Some(Lane {
+            region: self,
+            first: code(self.place(first, *first.2.first()?)),
+            last: code(self.place(last, *last.2.last()?)),
+        })
     }
 }
 
@@ -103,11 +123,12 @@ impl Linker {
     }
 }
 
-/// Squares of a side region in move order, as `d * rows + row` (`d` counted from the window
-/// outward); a `pendant` lane ends the tour at its last square.
+/// A side region and its first and last squares, as `d * rows + row` (`d` counted from the
+/// window outward).
 struct Lane {
-    squares: Vec<u32>,
-    pendant: bool,
+    region: Region,
+    first: u32,
+    last: u32,
 }
 
 /// A square of one half of a 4-high region: outer (`O`) or inner, and its column `d`.
@@ -235,7 +256,7 @@ impl Side {
     fn lanes(self, set: &'static LaneSet) -> Option<Vec<Lane>> {
         Some(match self {
             Side::Empty => Vec::new(),
-            Side::UTurn { q, flip } => vec![Region { set, q, flip }.lane()],
+            Side::UTurn { q, flip } => vec![Region { set, q, flip }.ends()?],
         })
     }
 }
@@ -281,12 +302,9 @@ impl Cut {
         let mut required = Vec::new();
         for (lanes, right) in [(&self.left, false), (&self.right, true)] {
             for lane in lanes {
-                let (Some(&e), Some(&x)) = (lane.squares.first(), lane.squares.last()) else {
-                    continue;
-                };
                 required.push((coords.len(), coords.len() + 1));
-                coords.push(Some(self.place(right, e)));
-                coords.push((!lane.pendant).then(|| self.place(right, x)));
+                coords.push(Some(self.place(right, lane.first)));
+                coords.push(Some(self.place(right, lane.last)));
             }
         }
         let mut nbrs = vec![Vec::new(); coords.len()];
@@ -342,13 +360,11 @@ impl Cut {
                         self.a - 1 - d
                     }
             };
+            let squares = lane.region.squares();
             if (u - inside).is_multiple_of(2) {
-                lane.squares.iter().for_each(|&q| out.push(to_board(q)));
+                squares.iter().for_each(|&q| out.push(to_board(q)));
             } else {
-                lane.squares
-                    .iter()
-                    .rev()
-                    .for_each(|&q| out.push(to_board(q)));
+                squares.iter().rev().for_each(|&q| out.push(to_board(q)));
             }
             i += 2;
         }
@@ -389,7 +405,28 @@ pub(super) fn open_from(m: u32, n: u32, row: u32, col: u32) -> Option<(u32, Vec<
             }
         }
     }
-    for (tried, (a, b, left, right)) in cuts.into_iter().enumerate() {
+    // A quick pass over every cut, then a thorough one (short boards have few cuts).
+    for (attempts, budget) in [(ATTEMPTS, BUDGET), (4, 20 * BUDGET)] {
+        if let Some(tour) = first_cut(m, n, row, col, set, &cuts, attempts, budget) {
+            return Some(tour);
+        }
+    }
+    None
+}
+
+/// The tour of the first cut whose search succeeds.
+#[allow(clippy::too_many_arguments)]
+fn first_cut(
+    m: u32,
+    n: u32,
+    row: u32,
+    col: u32,
+    set: &'static LaneSet,
+    cuts: &[(u32, u32, Side, Side)],
+    attempts: u32,
+    budget: u64,
+) -> Option<(u32, Vec<u32>)> {
+    for &(a, b, left, right) in cuts {
         let w = n - a - b;
         let (Some(l), Some(r)) = (left.lanes(set), right.lanes(set)) else {
             continue;
@@ -415,10 +452,7 @@ pub(super) fn open_from(m: u32, n: u32, row: u32, col: u32) -> Option<(u32, Vec<
         let seed = [m, w, start as u32].iter().fold(0u64, |h, &x| {
             h.wrapping_mul(1_000_003).wrapping_add(u64::from(x))
         });
-        if let Some(path) = find_in(&graph, seed, ATTEMPTS, BUDGET) {
-            if std::env::var_os("NARROW_DEBUG").is_some() {
-                eprintln!("STAT {n} w={w} x={} tried={tried} a={a} b={b}", col - a);
-            }
+        if let Some(path) = find_in(&graph, seed, attempts, budget) {
             return Some(cut.tour(&path));
         }
     }
@@ -526,15 +560,17 @@ fn half_window(
         nbrs[y].push(x);
     }
     let start = nodes.iter().position(|&u| u == Some(v))?;
-    let graph = Graph {
-        nbrs,
-        required: &required,
-        start,
-        closed: false,
-        ends: None,
-    };
-    let seed = u64::from(hi - lo) * 64 + start as u64;
-    let path = find_in(&graph, seed, ATTEMPTS, BUDGET)?;
+    let mut partner = vec![None; nodes.len()];
+    for &(x, y) in &required {
+        partner[x] = Some(y);
+        partner[y] = Some(x);
+    }
+    let mut path = vec![start];
+    let mut seen = vec![false; nodes.len()];
+    seen[start] = true;
+    if !jump_path(&nbrs, &partner, &mut path, &mut seen, BUDGET) {
+        return None;
+    }
     let mut out = Vec::with_capacity(2 * n as usize);
     let mut i = 0;
     while i < path.len() {
@@ -553,6 +589,61 @@ fn half_window(
         i += 2;
     }
     Some(out)
+}
+
+/// Depth-first search (fixed order, at most `budget` more steps) for a path through every node
+/// that goes straight to a node's `partner` whenever it enters the node another way.
+fn jump_path(
+    nbrs: &[Vec<usize>],
+    partner: &[Option<usize>],
+    path: &mut Vec<usize>,
+    seen: &mut [bool],
+    budget: u64,
+) -> bool {
+    let mut left = budget;
+    grow_jumps(nbrs, partner, path, seen, &mut left)
+}
+
+fn grow_jumps(
+    nbrs: &[Vec<usize>],
+    partner: &[Option<usize>],
+    path: &mut Vec<usize>,
+    seen: &mut [bool],
+    left: &mut u64,
+) -> bool {
+    if path.len() == nbrs.len() {
+        return true;
+    }
+    if *left == 0 {
+        return false;
+    }
+    *left -= 1;
+    let Some(&u) = path.last() else {
+        return false;
+    };
+    let came = path.len().checked_sub(2).map(|i| path[i]);
+    let forced = partner[u].filter(|&p| Some(p) != came && !seen[p]);
+    if partner[u].is_some_and(|p| Some(p) != came) && forced.is_none() {
+        // Entered another way while the partner was already used: the jump cannot be made.
+        return false;
+    }
+    let choices: Vec<usize> = match forced {
+        Some(p) => vec![p],
+        None => nbrs[u].clone(),
+    };
+    for v in choices {
+        if seen[v] {
+            continue;
+        }
+        seen[v] = true;
+        path.push(v);
+        if grow_jumps(nbrs, partner, path, seen, left) {
+            return true;
+        }
+        path.pop();
+        seen[v] = false;
+    }
+    false
 }
 
 /// An open tour of the `4 x n` board from `(row, col)` (an outer square): one half from the
