@@ -1,22 +1,27 @@
-//! Open tours of boards 3 or 4 squares high that start on a given square, in linear time.
+//! Open tours of boards 3 or 4 squares high that start on a given square, in linear time and
+//! memory.
 //!
-//! The board is cut across into `left | window | right`. The window holds the start and is a
-//! few columns wide; each side region (possibly empty) is a U-turn made of the two-lane strips
-//! of `lanes` (`q` middles and the turning strip, as in `lanes::assemble` without its first
-//! strip), entered and left through two squares next to the window. A small seeded search
+//! **3 x n.** The board is cut across into `left | window | right`. The window holds the start
+//! and is 4 to 16 columns wide; each side (possibly empty) is a U-turn made of the two-lane
+//! strips of `lanes` (`q` middles and the turning strip, as in `lanes::assemble` without its
+//! first strip), entered and left through two squares next to the window. A small seeded search
 //! (deterministic, bounded) finds a path through the window's squares and those entry and exit
 //! squares, from the start, that uses each region's entry-to-exit "jump"; the tour is that path
-//! with every jump replaced by its region's U-turn. The side widths are picked from a few that
-//! fit the board's length, so the search only ever sees a handful of windows.
+//! with every jump replaced by its region's U-turn. Windows are tried narrowest first; the
+//! search only ever sees a window and where the U-turns attach, so every long board meets the
+//! same few searches.
 //!
-//! On 4 x n boards a tour covers one half (outer squares of one colour, inner squares of the
-//! other) before a single inner-to-inner move switches to the other half, and every U-turn
-//! region holds such a switch, so at most one side can be a U-turn. The other side is then
-//! `split`: its half `h` is covered out and back (two zigzags `O_0 I_1 O_2 ...` and
-//! `I_0 O_1 I_2 ...` joined at the far end), its other half in one sweep that ends the tour at
-//! the far end. In each half, outer square `O_d` and inner square `I_e` (`d`, `e` columns) are a
-//! knight's move apart exactly when `|d - e|` is 1 or 2, so these lanes are simple sequences;
-//! their far ends come from a tiny search.
+//! **4 x n.** Outer squares only lead to inner ones, so a tour covers one *half* (the outer
+//! squares of one colour and the inner squares of the other) before a single inner-to-inner move
+//! switches to the other half. Within a half, outer square `O_d` and inner square `I_e` (`d`, `e`
+//! columns) are a knight's move apart exactly when `|d - e|` is 1 or 2: a graph two squares a
+//! column wide. The tour is a path through the start's half from the start, the switch from its
+//! last (inner) square two columns along, and a path through the other half from there. Each
+//! half's path is the window idea again, in that graph: a few columns around its first square
+//! searched, each side either an out-and-back lane (zigzags `O_0 I_1 O_2 ...` out and
+//! `... O_1 I_0` back, joined at the far end) or a sweep `O_0 I_1 O_2 I_0 O_1 I_2` repeated
+//! every three columns to the far end (where that half's path ends); the far ends come from a
+//! tiny exhaustive search.
 //!
 //! Used for boards with only open tours (3 x 4, 3 x 8, 3 x n odd, 4 x n), where a tour cannot
 //! just be started anywhere on a cycle.
