@@ -1,4 +1,5 @@
-//! Construction speed and peak memory on 1000x1000 and 10000x10000 boards.
+//! Construction speed and peak memory on 1000x1000 and 10000x10000 boards, and on a 4 x 1,000,000
+//! board from a middle square.
 //!
 //! Targets: under 10 ns and under 8 bytes of peak memory per square. Run with
 //! `cargo bench --bench construct`; the memory report (from `/proc/self/status`, Linux only) is
@@ -8,7 +9,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{criterion_group, Criterion, Throughput};
-use knights_tour::board::Board;
+use knights_tour::board::{Board, Square};
 use knights_tour::solve::{construct, Request};
 
 /// A `/proc/self/status` field in bytes (0 where unavailable).
@@ -83,6 +84,16 @@ fn bench_construct(c: &mut Criterion) {
             b.iter(|| black_box(construct::numbering(&Request::open(black_box(board)))))
         });
     }
+    // Open-only narrow boards from a middle square: the tour is built around the start.
+    let long = Board::new(4, 1_000_000).unwrap();
+    let middle = Request {
+        start: Some(Square::new(0, 500_000)),
+        ..Request::open(long)
+    };
+    group.throughput(Throughput::Elements(long.len() as u64));
+    group.bench_function(format!("numbering_from_middle/{long}"), |b| {
+        b.iter(|| black_box(construct::numbering(black_box(&middle))))
+    });
     group.finish();
 }
 

@@ -1,7 +1,7 @@
 //! Tests of the linear-time construction: every board it covers, re-checked move by move.
 
 use knights_tour::board::{Board, Square};
-use knights_tour::solve::{construct, Constraint, Request};
+use knights_tour::solve::{construct, existence, Constraint, Request};
 use proptest::prelude::*;
 
 /// Schwenk's theorem, restated here so the test does not lean on the code it checks.
@@ -265,4 +265,81 @@ fn thin_boards_honour_either_end_of_their_tour() {
             assert!(req.is_satisfied_by(&got), "{board}");
         }
     }
+}
+
+/// `solve` with only the start fixed.
+fn from(board: Board, start: Square) -> (Request, Option<knights_tour::tour::Tour>) {
+    let req = Request {
+        start: Some(start),
+        ..Request::open(board)
+    };
+    let tour = construct::solve(&req);
+    (req, tour)
+}
+
+#[test]
+fn every_admissible_start_of_3_and_4_high_boards() {
+    for (short, longs) in [(3u32, 4u32..=40), (4, 5..=40)] {
+        for long in longs {
+            for (r, c) in [(short, long), (long, short)] {
+                let board = Board::new(r, c).unwrap();
+                for sq in board.squares() {
+                    let admissible = existence::open_tour_from(board, sq).is_ok();
+                    let (req, tour) = from(board, sq);
+                    let name = board.algebraic(sq);
+                    assert_eq!(tour.is_some(), admissible, "{board} {name}");
+                    if let Some(tour) = tour {
+                        assert!(req.is_satisfied_by(&tour), "{board} {name}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn long_3_and_4_high_boards_from_middle_squares() {
+    for (r, c, starts) in [
+        (4, 20001, [(0, 10000), (3, 9999), (0, 20000)]),
+        (3, 20001, [(1, 10001), (0, 7776), (2, 20000)]),
+        (3, 20003, [(1, 10001), (2, 14), (0, 0)]),
+    ] {
+        for turned in [false, true] {
+            let board = if turned {
+                Board::new(c, r).unwrap()
+            } else {
+                Board::new(r, c).unwrap()
+            };
+            for (row, col) in starts {
+                let sq = if turned {
+                    Square::new(col, row)
+                } else {
+                    Square::new(row, col)
+                };
+                let (req, tour) = from(board, sq);
+                let tour = tour.unwrap_or_else(|| panic!("{board} {}", board.algebraic(sq)));
+                assert!(req.is_satisfied_by(&tour), "{board}");
+                // The same square as the end: the tour walked backwards.
+                let end = Request {
+                    end: Some(sq),
+                    ..Request::open(board)
+                };
+                assert!(end.is_satisfied_by(&construct::solve(&end).unwrap()));
+            }
+        }
+    }
+}
+
+#[test]
+fn inner_squares_of_4_high_boards_start_nothing() {
+    let board = Board::new(4, 20001).unwrap();
+    for sq in [
+        Square::new(1, 10000),
+        Square::new(2, 0),
+        Square::new(2, 20000),
+    ] {
+        assert!(from(board, sq).1.is_none(), "{}", board.algebraic(sq));
+    }
+    let odd = Board::new(3, 20001).unwrap();
+    assert!(from(odd, Square::new(1, 10000)).1.is_none());
 }

@@ -38,10 +38,40 @@ pub(super) fn four_open(n: u32) -> Option<(u32, Vec<u32>)> {
     assemble(&FOUR_OPEN, n)
 }
 
+/// Closed tours of the 3 x 10 and 3 x 12 boards (squares `row * n + col` in move order), shorter
+/// than the strips: found by the search below once (it takes a while in debug builds) and
+/// re-checked by the tests.
+const THREE_SHORT_CLOSED: [(u32, &[u8]); 2] = [
+    (
+        10,
+        &[
+            0, 21, 2, 10, 22, 14, 6, 18, 26, 5, 24, 3, 11, 23, 15, 7, 19, 27, 8, 29, 17, 9, 28, 16,
+            4, 25, 13, 1, 20, 12,
+        ],
+    ),
+    (
+        12,
+        &[
+            0, 25, 2, 12, 26, 16, 30, 20, 34, 11, 21, 35, 10, 33, 23, 9, 19, 5, 28, 3, 13, 27, 4,
+            18, 8, 22, 32, 7, 17, 31, 6, 29, 15, 1, 24, 14,
+        ],
+    ),
+];
+
 /// A closed tour of the `3 x n` board (n even, at least 10) as successors (a cycle); the
 /// shortest boards are searched whole.
 pub(super) fn three_closed(n: u32) -> Option<Vec<u32>> {
     let shortest = THREE_CLOSED.left.iter().map(|l| l.w).min()? + THREE_CLOSED.right.w;
+    if let Some((_, order)) = THREE_SHORT_CLOSED.iter().find(|(len, _)| *len == n) {
+        let segment = [Segment {
+            c0: 0,
+            w: n,
+            squares: order,
+        }];
+        let (start, mut next) = link(3, n, &segment);
+        next[usize::from(*order.last()?)] = start;
+        return Some(next);
+    }
     if n < u32::from(shortest) {
         let goal = Goal {
             rows: 3,

@@ -14,7 +14,9 @@
 //! - the 1 x 1 board (a single move);
 //! - 3 x n boards with n even and at least 10: a **closed** tour (two-lane strips, `lanes`);
 //! - other boards 3 or 4 squares wide: an **open** tour for 3 x 4, 3 x n with n >= 7 and
-//!   4 x n with n >= 5, by chaining strip paths (`thin`, `lanes`);
+//!   4 x n with n >= 5, by chaining strip paths (`thin`, `lanes`), or one starting on any given
+//!   square that starts a tour ([`successors_starting_at`], `narrow`: a small window around
+//!   the start searched, the rest laid out in lanes);
 //!
 //! so every board that has a closed tour gets one, and every board that has only open tours gets
 //! an open one (Schwenk 1991; Cull & De Curtins 1978; Conrad et al. 1994).
@@ -199,6 +201,11 @@ fn turned(rows: u32, cols: u32, start: u32, next_t: &[u32]) -> (u32, Vec<u32>) {
     (here(start), next)
 }
 
+/// Whether `board` is 3 or 4 squares on its short side and has open tours only.
+fn narrow(board: Board) -> bool {
+    matches!(board.rows().min(board.cols()), 3 | 4) && !constructible(board, true)
+}
+
 /// An open tour of a board 3 or 4 squares on its short side starting on `start` (`narrow`).
 fn narrow_from(board: Board, start: Square) -> Option<Successors> {
     let (rows, cols) = (board.rows(), board.cols());
@@ -218,9 +225,22 @@ fn narrow_from(board: Board, start: Square) -> Option<Successors> {
 
 /// Like [`successors`], but the tour starts on `start`: a closed tour is simply started there;
 /// on an odd x odd board the cut into blocks is chosen so that the odd block holds `start`, and
-/// that block's path is searched (a small, seeded, deterministic search) to begin on it. `None`
-/// if `start` is off the corners' colour of an odd x odd board (no tour starts there), or
-/// where [`successors`] gives none.
+/// that block's path is searched (a small, seeded, deterministic search) to begin on it; a
+/// board 3 or 4 squares wide without closed tours gets a tour built around `start` (linear
+/// time and memory, `narrow`). `None` if `start` is off the corners' colour of an odd board or
+/// on the inner ranks of a 4 x n board (no tour starts there), on the few other squares of
+/// 3 x 4, 3 x 7 and 3 x 8 that start none, or where [`successors`] gives none.
+///
+/// ```
+/// use knights_tour::board::{Board, Square};
+/// use knights_tour::solve::construct;
+/// let board = Board::new(4, 1001).unwrap();
+/// let s = construct::successors_starting_at(board, Square::new(3, 500)).unwrap();
+/// let tour = s.to_tour();
+/// assert_eq!(tour.start(), Some(Square::new(3, 500)));
+/// assert!(tour.is_complete() && tour.check().is_ok());
+/// assert!(construct::successors_starting_at(board, Square::new(1, 500)).is_none());
+/// ```
 ///
 /// ```
 /// use knights_tour::board::{Board, Square};
@@ -237,17 +257,17 @@ pub fn successors_starting_at(board: Board, start: Square) -> Option<Successors>
         return None;
     }
     let (rows, cols) = (board.rows(), board.cols());
+    if narrow(board) {
+        // Open tours only: built around the start.
+        return narrow_from(board, start);
+    }
     if rows.is_multiple_of(2) || cols.is_multiple_of(2) || rows < 5 || cols < 5 {
         let mut s = successors(board)?;
         if s.closed {
             s.start = board.index(start);
             return Some(s);
         }
-        if s.start == board.index(start) {
-            return Some(s);
-        }
-        drop(s);
-        return narrow_from(board, start);
+        return (s.start == board.index(start)).then_some(s);
     }
     if !start.is_corner_colour() {
         return None;
@@ -339,7 +359,10 @@ pub fn numbering(req: &Request) -> Option<Vec<u32>> {
         if built.is_some() {
             return built;
         }
-        if constructible(board, true) {
+        if constructible(board, true)
+            || (narrow(board) && (req.start.is_none() || req.end.is_none()))
+        {
+            // A 3 or 4 high board's tour is built from any square that starts one.
             return None;
         }
     }

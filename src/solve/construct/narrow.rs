@@ -1,22 +1,27 @@
-//! Open tours of boards 3 or 4 squares high that start on a given square, in linear time.
+//! Open tours of boards 3 or 4 squares high that start on a given square, in linear time and
+//! memory.
 //!
-//! The board is cut across into `left | window | right`. The window holds the start and is a
-//! few columns wide; each side region (possibly empty) is a U-turn made of the two-lane strips
-//! of `lanes` (`q` middles and the turning strip, as in `lanes::assemble` without its first
-//! strip), entered and left through two squares next to the window. A small seeded search
+//! **3 x n.** The board is cut across into `left | window | right`. The window holds the start
+//! and is 4 to 16 columns wide; each side (possibly empty) is a U-turn made of the two-lane
+//! strips of `lanes` (`q` middles and the turning strip, as in `lanes::assemble` without its
+//! first strip), entered and left through two squares next to the window. A small seeded search
 //! (deterministic, bounded) finds a path through the window's squares and those entry and exit
 //! squares, from the start, that uses each region's entry-to-exit "jump"; the tour is that path
-//! with every jump replaced by its region's U-turn. The side widths are picked from a few that
-//! fit the board's length, so the search only ever sees a handful of windows.
+//! with every jump replaced by its region's U-turn. Windows are tried narrowest first; the
+//! search only ever sees a window and where the U-turns attach, so every long board meets the
+//! same few searches.
 //!
-//! On 4 x n boards a tour covers one half (outer squares of one colour, inner squares of the
-//! other) before a single inner-to-inner move switches to the other half, and every U-turn
-//! region holds such a switch, so at most one side can be a U-turn. The other side is then
-//! `split`: its half `h` is covered out and back (two zigzags `O_0 I_1 O_2 ...` and
-//! `I_0 O_1 I_2 ...` joined at the far end), its other half in one sweep that ends the tour at
-//! the far end. In each half, outer square `O_d` and inner square `I_e` (`d`, `e` columns) are a
-//! knight's move apart exactly when `|d - e|` is 1 or 2, so these lanes are simple sequences;
-//! their far ends come from a tiny search.
+//! **4 x n.** Outer squares only lead to inner ones, so a tour covers one *half* (the outer
+//! squares of one colour and the inner squares of the other) before a single inner-to-inner move
+//! switches to the other half. Within a half, outer square `O_d` and inner square `I_e` (`d`, `e`
+//! columns) are a knight's move apart exactly when `|d - e|` is 1 or 2: a graph two squares a
+//! column wide. The tour is a path through the start's half from the start, the switch from its
+//! last (inner) square two columns along, and a path through the other half from there. Each
+//! half's path is the window idea again, in that graph: a few columns around its first square
+//! searched, each side either an out-and-back lane (zigzags `O_0 I_1 O_2 ...` out and
+//! `... O_1 I_0` back, joined at the far end) or a sweep `O_0 I_1 O_2 I_0 O_1 I_2` repeated
+//! every three columns to the far end (where that half's path ends); the far ends come from a
+//! tiny exhaustive search.
 //!
 //! Used for boards with only open tours (3 x 4, 3 x 8, 3 x n odd, 4 x n), where a tour cannot
 //! just be started anywhere on a cycle.
@@ -29,8 +34,8 @@ use super::END;
 const MIN_WINDOW: u32 = 4;
 const MAX_WINDOW: u32 = 16;
 /// Seeded restarts and nodes per restart for one window.
-const ATTEMPTS: u32 = 4;
-const BUDGET: u64 = 20_000;
+const ATTEMPTS: u32 = 12;
+const BUDGET: u64 = 1_500;
 
 /// One side region: `q` middle strips then the turning strip, read outward from the window,
 /// rows turned upside down when `flip`.
@@ -69,8 +74,8 @@ impl Region {
         (if self.flip { rows - 1 - r } else { r }, c0 + c)
     }
 
-    /// The U-turn as one lane.
-    fn lane(self) -> Lane {
+    /// The U-turn's squares in move order, as `d * rows + row`.
+    fn squares(self) -> Vec<u32> {
         let m = u32::from(self.set.rows);
         let mut squares = Vec::new();
         for p in self.pieces() {
@@ -79,10 +84,30 @@ impl Region {
                 d * m + r
             }));
         }
-        Lane {
-            squares,
-            pendant: false,
-        }
+        squares
+    }
+
+    /// The first and last squares (as in [`Region::squares`]) without building the rest.
+    fn ends(self) -> Option<Lane> {
+        let m = u32::from(self.set.rows);
+        let k = u32::from(self.set.middle.w);
+        let right: Piece = (self.q * k, u32::from(self.set.right.w), self.set.right.path);
+        let (out, back) = self
+            .set
+            .middle
+            .path
+            .split_at(usize::from(self.set.middle.split));
+        let (first, last) = if self.q == 0 {
+            (right, right)
+        } else {
+            ((0, k, out), (0, k, back))
+        };
+        let code = |(r, d): (u32, u32)| d * m + r;
+        Some(Lane {
+            region: self,
+            first: code(self.place(first, *first.2.first()?)),
+            last: code(self.place(last, *last.2.last()?)),
+        })
     }
 }
 
@@ -103,11 +128,12 @@ impl Linker {
     }
 }
 
-/// Squares of a side region in move order, as `d * rows + row` (`d` counted from the window
-/// outward); a `pendant` lane ends the tour at its last square.
+/// A side region and its first and last squares, as `d * rows + row` (`d` counted from the
+/// window outward).
 struct Lane {
-    squares: Vec<u32>,
-    pendant: bool,
+    region: Region,
+    first: u32,
+    last: u32,
 }
 
 /// A square of one half of a 4-high region: outer (`O`) or inner, and its column `d`.
@@ -235,7 +261,7 @@ impl Side {
     fn lanes(self, set: &'static LaneSet) -> Option<Vec<Lane>> {
         Some(match self {
             Side::Empty => Vec::new(),
-            Side::UTurn { q, flip } => vec![Region { set, q, flip }.lane()],
+            Side::UTurn { q, flip } => vec![Region { set, q, flip }.ends()?],
         })
     }
 }
@@ -281,12 +307,9 @@ impl Cut {
         let mut required = Vec::new();
         for (lanes, right) in [(&self.left, false), (&self.right, true)] {
             for lane in lanes {
-                let (Some(&e), Some(&x)) = (lane.squares.first(), lane.squares.last()) else {
-                    continue;
-                };
                 required.push((coords.len(), coords.len() + 1));
-                coords.push(Some(self.place(right, e)));
-                coords.push((!lane.pendant).then(|| self.place(right, x)));
+                coords.push(Some(self.place(right, lane.first)));
+                coords.push(Some(self.place(right, lane.last)));
             }
         }
         let mut nbrs = vec![Vec::new(); coords.len()];
@@ -342,13 +365,11 @@ impl Cut {
                         self.a - 1 - d
                     }
             };
+            let squares = lane.region.squares();
             if (u - inside).is_multiple_of(2) {
-                lane.squares.iter().for_each(|&q| out.push(to_board(q)));
+                squares.iter().for_each(|&q| out.push(to_board(q)));
             } else {
-                lane.squares
-                    .iter()
-                    .rev()
-                    .for_each(|&q| out.push(to_board(q)));
+                squares.iter().rev().for_each(|&q| out.push(to_board(q)));
             }
             i += 2;
         }
@@ -361,6 +382,10 @@ impl Cut {
 /// (then no tour starts there, or the search was unlucky).
 pub(super) fn open_from(m: u32, n: u32, row: u32, col: u32) -> Option<(u32, Vec<u32>)> {
     if row >= m || col >= n {
+        return None;
+    }
+    // Odd boards: tours start on the corners' colour.
+    if (m * n) % 2 == 1 && (row + col) % 2 == 1 {
         return None;
     }
     let set: &'static LaneSet = match m {
@@ -385,7 +410,28 @@ pub(super) fn open_from(m: u32, n: u32, row: u32, col: u32) -> Option<(u32, Vec<
             }
         }
     }
-    for (a, b, left, right) in cuts {
+    // A quick pass over every cut, then a thorough one (short boards have few cuts).
+    for (attempts, budget) in [(ATTEMPTS, BUDGET), (4, 20 * BUDGET)] {
+        if let Some(tour) = first_cut(m, n, row, col, set, &cuts, attempts, budget) {
+            return Some(tour);
+        }
+    }
+    None
+}
+
+/// The tour of the first cut whose search succeeds.
+#[allow(clippy::too_many_arguments)]
+fn first_cut(
+    m: u32,
+    n: u32,
+    row: u32,
+    col: u32,
+    set: &'static LaneSet,
+    cuts: &[(u32, u32, Side, Side)],
+    attempts: u32,
+    budget: u64,
+) -> Option<(u32, Vec<u32>)> {
+    for &(a, b, left, right) in cuts {
         let w = n - a - b;
         let (Some(l), Some(r)) = (left.lanes(set), right.lanes(set)) else {
             continue;
@@ -411,7 +457,7 @@ pub(super) fn open_from(m: u32, n: u32, row: u32, col: u32) -> Option<(u32, Vec<
         let seed = [m, w, start as u32].iter().fold(0u64, |h, &x| {
             h.wrapping_mul(1_000_003).wrapping_add(u64::from(x))
         });
-        if let Some(path) = find_in(&graph, seed, ATTEMPTS, BUDGET) {
+        if let Some(path) = find_in(&graph, seed, attempts, budget) {
             return Some(cut.tour(&path));
         }
     }
@@ -519,15 +565,17 @@ fn half_window(
         nbrs[y].push(x);
     }
     let start = nodes.iter().position(|&u| u == Some(v))?;
-    let graph = Graph {
-        nbrs,
-        required: &required,
-        start,
-        closed: false,
-        ends: None,
-    };
-    let seed = u64::from(hi - lo) * 64 + start as u64;
-    let path = find_in(&graph, seed, ATTEMPTS, BUDGET)?;
+    let mut partner = vec![None; nodes.len()];
+    for &(x, y) in &required {
+        partner[x] = Some(y);
+        partner[y] = Some(x);
+    }
+    let mut path = vec![start];
+    let mut seen = vec![false; nodes.len()];
+    seen[start] = true;
+    if !jump_path(&nbrs, &partner, &mut path, &mut seen, BUDGET) {
+        return None;
+    }
     let mut out = Vec::with_capacity(2 * n as usize);
     let mut i = 0;
     while i < path.len() {
@@ -546,6 +594,61 @@ fn half_window(
         i += 2;
     }
     Some(out)
+}
+
+/// Depth-first search (fixed order, at most `budget` more steps) for a path through every node
+/// that goes straight to a node's `partner` whenever it enters the node another way.
+fn jump_path(
+    nbrs: &[Vec<usize>],
+    partner: &[Option<usize>],
+    path: &mut Vec<usize>,
+    seen: &mut [bool],
+    budget: u64,
+) -> bool {
+    let mut left = budget;
+    grow_jumps(nbrs, partner, path, seen, &mut left)
+}
+
+fn grow_jumps(
+    nbrs: &[Vec<usize>],
+    partner: &[Option<usize>],
+    path: &mut Vec<usize>,
+    seen: &mut [bool],
+    left: &mut u64,
+) -> bool {
+    if path.len() == nbrs.len() {
+        return true;
+    }
+    if *left == 0 {
+        return false;
+    }
+    *left -= 1;
+    let Some(&u) = path.last() else {
+        return false;
+    };
+    let came = path.len().checked_sub(2).map(|i| path[i]);
+    let forced = partner[u].filter(|&p| Some(p) != came && !seen[p]);
+    if partner[u].is_some_and(|p| Some(p) != came) && forced.is_none() {
+        // Entered another way while the partner was already used: the jump cannot be made.
+        return false;
+    }
+    let choices: Vec<usize> = match forced {
+        Some(p) => vec![p],
+        None => nbrs[u].clone(),
+    };
+    for v in choices {
+        if seen[v] {
+            continue;
+        }
+        seen[v] = true;
+        path.push(v);
+        if grow_jumps(nbrs, partner, path, seen, left) {
+            return true;
+        }
+        path.pop();
+        seen[v] = false;
+    }
+    false
 }
 
 /// An open tour of the `4 x n` board from `(row, col)` (an outer square): one half from the
