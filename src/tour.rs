@@ -212,10 +212,11 @@ impl Tour {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn tour_3x4() -> Tour {
+    /// An open tour of the 3x4 board from its top-left corner, for tests across the crate.
+    pub(crate) fn tour_3x4() -> Tour {
         let board = Board::new(3, 4).unwrap();
         let path = [
             (0, 0),

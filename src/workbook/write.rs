@@ -474,25 +474,7 @@ const _: () = assert!(SHEET_ROWS > 0 && MAX_CHARTED_ATTEMPTS * 2 <= SHEET_COLS a
 mod tests {
     use super::*;
     use crate::board::Square;
-
-    fn tour_3x4() -> Tour {
-        let board = Board::new(3, 4).unwrap();
-        let path = [
-            (0, 0),
-            (1, 2),
-            (2, 0),
-            (0, 1),
-            (1, 3),
-            (2, 1),
-            (0, 2),
-            (2, 3),
-            (1, 1),
-            (0, 3),
-            (2, 2),
-            (1, 0),
-        ];
-        Tour::from_squares(board, path.iter().map(|&(r, c)| Square::new(r, c))).unwrap()
-    }
+    use crate::tour::tests::tour_3x4;
 
     #[test]
     fn result_line_follows_the_macro() {

@@ -455,22 +455,7 @@ mod tests {
     use super::*;
 
     fn item(sheet: &str) -> CompletedSheet {
-        let board = Board::new(3, 4).unwrap();
-        let path = [
-            (0, 0),
-            (1, 2),
-            (2, 0),
-            (0, 1),
-            (1, 3),
-            (2, 1),
-            (0, 2),
-            (2, 3),
-            (1, 1),
-            (0, 3),
-            (2, 2),
-            (1, 0),
-        ];
-        let tour = Tour::from_squares(board, path.iter().map(|&(r, c)| Square::new(r, c))).unwrap();
+        let tour = crate::tour::tests::tour_3x4();
         CompletedSheet {
             file: "f.xlsx".into(),
             sheet: sheet.into(),
