@@ -252,18 +252,18 @@ pub fn run(args: Args) -> Result<u8> {
     }
     let mut rng = rng_from_seed(job.seed);
     let spinner = Spinner::new();
-    let mut enumerated = None;
-    let outcome = match job.enumerate {
+    let (outcome, enumerated) = match job.enumerate {
         Some(limit) => {
             spinner.set("enumerating every tour");
-            let e = enumerate(&job, limit)?;
-            let outcome = e.outcome.clone();
-            enumerated = Some(e);
-            outcome
+            let (outcome, e) = enumerate(&job, limit);
+            (outcome, Some(e))
         }
-        None => runner::run(&job.request, &job.plan, &mut rng, &mut |msg| {
-            spinner.set(msg)
-        }),
+        None => {
+            let outcome = runner::run(&job.request, &job.plan, &mut rng, &mut |msg| {
+                spinner.set(msg)
+            });
+            (outcome, None)
+        }
     };
     if outcome.attempts.is_empty() {
         spinner.finish();
@@ -502,7 +502,7 @@ fn destination(args: &Args) -> Result<Destination> {
 /// `--all`: every tour meeting the request, by exhaustive search. Closed tours with no fixed
 /// start are counted as undirected cycles (each once), the way the literature counts them;
 /// otherwise directed tours.
-fn enumerate(job: &Job, limit: Option<u64>) -> Result<Enumerated> {
+fn enumerate(job: &Job, limit: Option<u64>) -> (Outcome, Enumerated) {
     let mut request = job.request.clone();
     let undirected = request.closed && request.start.is_none() && request.end.is_none();
     if undirected {
@@ -536,17 +536,16 @@ fn enumerate(job: &Job, limit: Option<u64>) -> Result<Enumerated> {
             e.nodes
         ));
     }
-    Ok(Enumerated {
-        outcome,
+    let found = Enumerated {
         exhaustive: e.exhaustive,
         undirected,
-    })
+    };
+    (outcome, found)
 }
 
 /// What `--all` found.
 #[derive(Debug)]
 struct Enumerated {
-    outcome: Outcome,
     exhaustive: bool,
     undirected: bool,
 }
@@ -667,6 +666,9 @@ struct Summary {
     tiebreak: &'static str,
     output: String,
     format: &'static str,
+    /// With `--all`: whether every tour was enumerated (not stopped by --limit or --timeout).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    exhaustive: Option<bool>,
     sheets: Vec<SheetSummary>,
 }
 
@@ -691,7 +693,7 @@ fn report(args: &Args, job: &Job, outcome: &Outcome, all: Option<&Enumerated>) -
         None => found >= wanted,
     };
     let message = match all {
-        Some(e) => enumeration_message(job, e),
+        Some(e) => enumeration_message(job, outcome, e),
         None => message(job, outcome, solved),
     };
     print_report(args, job, &message, || {
@@ -755,24 +757,24 @@ fn message(job: &Job, outcome: &Outcome, solved: bool) -> String {
     msg
 }
 
-fn enumeration_message(job: &Job, e: &Enumerated) -> String {
+fn enumeration_message(job: &Job, outcome: &Outcome, e: &Enumerated) -> String {
     let board = job.request.board;
-    let n = e.outcome.attempts.len();
+    let n = outcome.attempts.len();
     let kind = match (e.undirected, job.request.closed) {
         (true, _) => "undirected closed tours",
         (false, true) => "directed closed tours",
         (false, false) => "directed tours",
     };
-    let scope = if e.exhaustive {
-        "all of them"
-    } else {
-        "the search stopped before the end"
+    let scope = match job.enumerate {
+        _ if e.exhaustive => "all of them".to_string(),
+        Some(Some(limit)) if n as u64 >= limit => format!("stopped at --limit {limit}"),
+        _ => "the search stopped before the end".to_string(),
     };
     let mut msg = format!(
         "Found {n} {kind} on {board} ({scope}) written to {}",
         job.dest.display()
     );
-    if let Some(why) = &e.outcome.gave_up {
+    if let Some(why) = &outcome.gave_up {
         msg.push_str(&format!(" ({why})"));
     }
     msg
@@ -834,6 +836,7 @@ fn summary_head(
             Format::Json => "json",
             Format::Text => "text",
         },
+        exhaustive: None,
         sheets: Vec::new(),
     }
 }
