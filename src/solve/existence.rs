@@ -378,14 +378,6 @@ fn check_unique(board: Board, fixed: &[Constraint]) -> Result<(), Infeasible> {
     Ok(())
 }
 
-fn colour_name(sq: Square) -> &'static str {
-    if sq.is_corner_colour() {
-        "the corners' colour"
-    } else {
-        "the other colour than the corners"
-    }
-}
-
 fn check_colours(board: Board, fixed: &[Constraint]) -> Result<(), Infeasible> {
     if !board.len().is_multiple_of(2) && board.len() > 1 {
         for c in fixed {
@@ -408,7 +400,7 @@ fn check_colours(board: Board, fixed: &[Constraint]) -> Result<(), Infeasible> {
         let same_parity = (c.move_number - first.move_number).is_multiple_of(2);
         if same_colour != same_parity {
             return Err(Infeasible::new(format!(
-                "move {} on {} and move {} on {} clash: a knight changes colour with every move, so moves {} apart are on {} colours, but {} is on {} and {} on {}",
+                "move {} on {} and move {} on {} clash: a knight changes colour with every move, so moves {} apart are on {} colours, but {} and {} are on {}",
                 first.move_number,
                 name(board, first.square),
                 c.move_number,
@@ -416,9 +408,8 @@ fn check_colours(board: Board, fixed: &[Constraint]) -> Result<(), Infeasible> {
                 c.move_number - first.move_number,
                 if same_parity { "the same" } else { "opposite" },
                 name(board, first.square),
-                colour_name(first.square),
                 name(board, c.square),
-                colour_name(c.square),
+                if same_colour { "the same colour" } else { "opposite colours" },
             )));
         }
     }
