@@ -116,11 +116,12 @@ pub fn write_atomically_with(
         return fill(&mut file);
     }
     let dir = parent_dir(path);
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".knights-tour-")
-        .suffix(".tmp")
-        .tempfile_in(dir)
-        .map_err(|e| Error::io(path, e))?;
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".knights-tour-").suffix(".tmp");
+    if let Some(mode) = output_permissions(path) {
+        builder.permissions(mode);
+    }
+    let mut tmp = builder.tempfile_in(dir).map_err(|e| Error::io(path, e))?;
     fill(tmp.as_file_mut())?;
     tmp.as_file_mut()
         .sync_all()
@@ -139,6 +140,23 @@ pub fn write_atomically_with(
             Error::io(path, e)
         }
     })
+}
+
+/// The mode the output gets: a replaced file keeps its own; a new one is created like any file
+/// (0o666 less the umask on Unix), not with the temp file's private 0o600.
+fn output_permissions(path: &Path) -> Option<std::fs::Permissions> {
+    if let Ok(meta) = std::fs::metadata(path) {
+        return Some(meta.permissions());
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        Some(std::fs::Permissions::from_mode(0o666))
+    }
+    #[cfg(not(unix))]
+    {
+        None
+    }
 }
 
 /// Write text output to a destination: stdout directly, a file atomically.
@@ -211,6 +229,22 @@ mod tests {
         write_atomically(null, false, |f| f.write_all(b"gone")).unwrap();
         write_atomically(null, true, |f| f.write_all(b"gone")).unwrap();
         assert!(is_special(null), "/dev/null must still be a device");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn outputs_are_readable_like_any_new_file_and_replacements_keep_their_mode() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("x.txt");
+        write_atomically(&path, false, |f| f.write_all(b"a")).unwrap();
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+        assert_ne!(mode, 0o600, "not the temp file's private mode");
+        assert_eq!(mode & 0o600, 0o600);
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o640)).unwrap();
+        write_atomically(&path, true, |f| f.write_all(b"b")).unwrap();
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o640);
     }
 
     #[test]
