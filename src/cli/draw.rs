@@ -22,6 +22,7 @@ use std::path::PathBuf;
 use clap::ValueEnum;
 
 use crate::cli::generate::SolveArgs;
+use crate::cli::progress::Spinner;
 use crate::draw::{self, DrawOptions, Numbers};
 use crate::error::{Error, Result};
 use crate::exit_codes;
@@ -105,6 +106,8 @@ pub fn run(args: Args) -> Result<u8> {
     if let output::Destination::File(path) = &dest {
         output::check_writable(path, args.force)?;
     }
+    let spinner = Spinner::new();
+    spinner.set("finding the tour");
     let tour = match &args.file {
         Some(file) => tour_from_workbook(file, &args)?,
         None => generated_tour(&args.solve)?,
@@ -123,7 +126,9 @@ pub fn run(args: Args) -> Result<u8> {
             return Err(Error::Usage("--size-px must be at least 1".into()));
         }
     }
+    spinner.set("drawing");
     output::write_to(&dest, args.force, |w| draw::draw(&tour, &opts, format, w))?;
+    spinner.finish();
     let board = tour.board();
     let what = if tour.is_complete() {
         if tour.is_closed() {

@@ -19,7 +19,6 @@
 //! Exit codes: 0 the requested tours were found; 1 attempts ran out (the output is still
 //! written); 2 usage error or impossible request (nothing written).
 
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -27,6 +26,7 @@ use clap::ValueEnum;
 use serde::Serialize;
 
 use crate::board::{Board, Square};
+use crate::cli::progress::Spinner;
 use crate::error::{Error, Result};
 use crate::exit_codes;
 use crate::export::{self, TourJson};
@@ -838,31 +838,5 @@ fn summary_head(
         },
         exhaustive: None,
         sheets: Vec::new(),
-    }
-}
-
-/// A spinner on standard error while work takes time; invisible when stderr is not a terminal.
-struct Spinner(Option<indicatif::ProgressBar>);
-
-impl Spinner {
-    fn new() -> Spinner {
-        if !std::io::stderr().is_terminal() {
-            return Spinner(None);
-        }
-        let bar = indicatif::ProgressBar::new_spinner();
-        bar.enable_steady_tick(Duration::from_millis(120));
-        Spinner(Some(bar))
-    }
-
-    fn set(&self, msg: &str) {
-        if let Some(bar) = &self.0 {
-            bar.set_message(msg.to_string());
-        }
-    }
-
-    fn finish(&self) {
-        if let Some(bar) = &self.0 {
-            bar.finish_and_clear();
-        }
     }
 }

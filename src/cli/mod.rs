@@ -3,6 +3,7 @@
 
 pub mod draw;
 pub mod generate;
+pub mod progress;
 pub mod template;
 pub mod verify;
 

@@ -10,6 +10,7 @@
 
 use std::path::PathBuf;
 
+use crate::cli::progress::Spinner;
 use crate::error::{Error, Result};
 use crate::exit_codes;
 use crate::output;
@@ -61,10 +62,14 @@ pub fn run(args: Args) -> Result<u8> {
         sheets: args.sheets,
         range: args.range,
     };
+    let spinner = Spinner::new();
     let reports: Vec<_> = args
         .files
         .iter()
-        .map(|f| verify_path(f, &options))
+        .map(|f| {
+            spinner.set(&format!("reading {}", f.display()));
+            verify_path(f, &options)
+        })
         .collect();
     let code = reports
         .iter()
@@ -73,12 +78,14 @@ pub fn run(args: Args) -> Result<u8> {
         .unwrap_or(exit_codes::SUCCESS);
     let completions = match &args.complete {
         Some(out) => {
+            spinner.set("completing failed attempts");
             let budget = Budget::nodes(complete::DEFAULT_NODE_BUDGET);
             let items = complete::complete_reports(&reports, out, args.force, &budget)?;
             Some(complete::render_completions(&items, out))
         }
         None => None,
     };
+    spinner.finish();
     let out = if args.json {
         let doc = JsonDocument { files: reports };
         let json = serde_json::to_string_pretty(&doc)
