@@ -4,13 +4,13 @@
 //! Cells are written strictly row by row so the same code serves constant-memory worksheets,
 //! where a row can no longer be written once a later one has been.
 
-use rust_xlsxwriter::{Format, Workbook, Worksheet, XlsxError};
+use rust_xlsxwriter::{Workbook, Worksheet, XlsxError};
 
-use super::layout::{self, Look};
+use super::layout::{self, Look, Text};
 use super::styles::{edges, BoardFormats, SquareKind, TextFormats};
 use super::{chart, Outcome, SheetAttempt, WorkbookSpec, CONSTANT_MEMORY_SQUARES};
-use crate::board::{file_letters, Board, Square};
-use crate::workbook::cellref::{CellRef, SHEET_COLS};
+use crate::board::{Board, Square};
+use crate::workbook::cellref::SHEET_COLS;
 
 /// What [`TourSheet::add_to`] needs to know about one attempt.
 pub(crate) struct TourSheet<'a> {
@@ -33,13 +33,6 @@ const PRINT_MAX_SIDE: u32 = 30;
 
 /// Columns of default width a notes line may run over.
 const NOTE_SPAN_COLS: u32 = 10;
-
-/// A text cell beside the board.
-struct Text<'f> {
-    cell: CellRef,
-    text: String,
-    format: &'f Format,
-}
 
 impl TourSheet<'_> {
     /// Add this attempt's worksheet to `workbook`.
@@ -152,40 +145,10 @@ impl TourSheet<'_> {
 
     /// The title, file letters and notes panel as text cells.
     fn texts<'f>(&self, board: Board, f: &'f TextFormats) -> Vec<Text<'f>> {
-        let tl = self.spec.top_left;
-        let mut out = Vec::new();
-        let title = self.title_line(board);
         let status_format = if self.attempt.solved { &f.good } else { &f.bad };
-        let mut lines: Vec<(String, &Format)> = Vec::new();
-        match layout::title_row(tl) {
-            Some(row) => out.push(Text {
-                cell: CellRef::new(row, tl.col),
-                text: title,
-                format: &f.title,
-            }),
-            None => lines.push((title, &f.title)),
-        }
-        if let Some(row) = layout::letters_row(tl) {
-            for c in 0..board.cols() {
-                out.push(Text {
-                    cell: CellRef::new(row, tl.col + c),
-                    text: file_letters(c),
-                    format: &f.letters,
-                });
-            }
-        }
-        lines.push((self.status_line(board), status_format));
+        let mut lines = vec![(self.status_line(board), status_format)];
         lines.extend(self.detail_lines(board).into_iter().map(|l| (l, &f.plain)));
-        if let Some(anchor) = layout::panel_anchor(board, tl, lines.len() as u32) {
-            for (i, (text, format)) in lines.into_iter().enumerate() {
-                out.push(Text {
-                    cell: anchor.offset(i as u32, 0),
-                    text,
-                    format,
-                });
-            }
-        }
-        out
+        layout::place_texts(board, self.spec.top_left, self.title_line(board), lines, f)
     }
 
     /// `Tour 1 of 3: solved` / `Attempt 2 of 3: stuck` and the board.

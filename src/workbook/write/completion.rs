@@ -38,10 +38,10 @@ use std::io::Write;
 
 use rust_xlsxwriter::{Color, Format, Workbook, Worksheet, XlsxError};
 
-use super::layout::{self, Look};
+use super::layout::{self, Look, Text};
 use super::styles::{edges, BoardFormats, SquareKind, TextFormats};
 use super::{check_fits, WriteError, CONSTANT_MEMORY_SQUARES, SUMMARY_SHEET};
-use crate::board::{file_letters, Board, Square};
+use crate::board::{Board, Square};
 use crate::tour::Tour;
 use crate::workbook::cellref::CellRef;
 
@@ -227,13 +227,6 @@ impl CompletionFormats {
     }
 }
 
-/// A text cell.
-struct Text<'f> {
-    cell: CellRef,
-    text: String,
-    format: &'f Format,
-}
-
 fn add_board_sheet(
     workbook: &mut Workbook,
     item: &CompletedSheet,
@@ -305,24 +298,6 @@ fn texts<'f>(
         item.sheet, item.file
     );
     let mut lines: Vec<(String, &Format)> = Vec::new();
-    let mut out = Vec::new();
-    match layout::title_row(tl) {
-        Some(row) => out.push(Text {
-            cell: CellRef::new(row, tl.col),
-            text: title,
-            format: &f.title,
-        }),
-        None => lines.push((title, &f.title)),
-    }
-    if let Some(row) = layout::letters_row(tl) {
-        for c in 0..board.cols() {
-            out.push(Text {
-                cell: CellRef::new(row, tl.col + c),
-                text: file_letters(c),
-                format: &f.letters,
-            });
-        }
-    }
     lines.push((
         format!("A complete {shape} tour of all {n} squares"),
         &f.good,
@@ -339,16 +314,7 @@ fn texts<'f>(
         ));
     }
     lines.push(("Numbers are move numbers".to_string(), &f.plain));
-    if let Some(anchor) = layout::panel_anchor(board, tl, lines.len() as u32) {
-        for (i, (text, format)) in lines.into_iter().enumerate() {
-            out.push(Text {
-                cell: anchor.offset(i as u32, 0),
-                text,
-                format,
-            });
-        }
-    }
-    out
+    layout::place_texts(board, tl, title, lines, f)
 }
 
 /// Every cell strictly row by row (constant-memory sheets need it).

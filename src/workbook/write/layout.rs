@@ -1,7 +1,10 @@
 //! Where things go on a tour sheet and how big they are: whether a board fits, the square
 //! cell size, font size and zoom that keep the board readable, and where the notes panel goes.
 
-use crate::board::{column_letters, Board};
+use rust_xlsxwriter::Format;
+
+use super::styles::TextFormats;
+use crate::board::{column_letters, file_letters, Board};
 use crate::workbook::cellref::{CellRef, SHEET_COLS, SHEET_ROWS};
 
 /// Why a board cannot be placed on a worksheet at a given top-left cell.
@@ -154,6 +157,57 @@ pub(crate) fn title_row(top_left: CellRef) -> Option<u32> {
 /// Row of the file letters (just above the board), if there is room.
 pub(crate) fn letters_row(top_left: CellRef) -> Option<u32> {
     top_left.row.checked_sub(1)
+}
+
+/// A text cell beside a board (title, file letter, notes line).
+pub(crate) struct Text<'f> {
+    /// Where it goes.
+    pub cell: CellRef,
+    /// What it says.
+    pub text: String,
+    /// How it looks.
+    pub format: &'f Format,
+}
+
+/// The text around a board: the title above it (or first in the notes panel when there is no
+/// room above), the file letters over its columns, and the notes `lines` in the panel.
+pub(crate) fn place_texts<'f>(
+    board: Board,
+    top_left: CellRef,
+    title: String,
+    lines: Vec<(String, &'f Format)>,
+    f: &'f TextFormats,
+) -> Vec<Text<'f>> {
+    let mut out = Vec::new();
+    let mut panel: Vec<(String, &'f Format)> = Vec::with_capacity(lines.len() + 1);
+    match title_row(top_left) {
+        Some(row) => out.push(Text {
+            cell: CellRef::new(row, top_left.col),
+            text: title,
+            format: &f.title,
+        }),
+        None => panel.push((title, &f.title)),
+    }
+    if let Some(row) = letters_row(top_left) {
+        for c in 0..board.cols() {
+            out.push(Text {
+                cell: CellRef::new(row, top_left.col + c),
+                text: file_letters(c),
+                format: &f.letters,
+            });
+        }
+    }
+    panel.extend(lines);
+    if let Some(anchor) = panel_anchor(board, top_left, panel.len() as u32) {
+        for (i, (text, format)) in panel.into_iter().enumerate() {
+            out.push(Text {
+                cell: anchor.offset(i as u32, 0),
+                text,
+                format,
+            });
+        }
+    }
+    out
 }
 
 #[cfg(test)]
