@@ -89,80 +89,143 @@ pub type Progress<'a> = &'a mut dyn FnMut(&str);
 /// [`existence::check_request`]; `rng` drives every random choice, so a seed reproduces the
 /// whole run.
 pub fn run(request: &Request, plan: &Plan, rng: &mut Rng, progress: Progress<'_>) -> Outcome {
-    let mut out = Outcome::default();
-    let mut seen = Seen::default();
+    let mut state = Run {
+        request,
+        plan,
+        rng,
+        progress,
+        seen: Seen::default(),
+        out: Outcome::default(),
+    };
     for _ in 0..plan.tours.max(1) {
-        let found = find_one(request, plan, rng, &mut seen, &mut out, progress);
-        if !found {
+        if !state.find_one() {
             break;
         }
     }
-    out
+    state.out
 }
 
-fn find_one(
-    request: &Request,
-    plan: &Plan,
-    rng: &mut Rng,
-    seen: &mut Seen,
-    out: &mut Outcome,
-    progress: Progress<'_>,
-) -> bool {
-    let warnsdorff = match plan.method {
-        Method::Warnsdorff => true,
-        Method::Auto => plan.warnsdorff_first,
-        _ => false,
-    };
-    if warnsdorff && warnsdorff_attempts(request, plan, rng, seen, out, progress) {
-        return true;
-    }
-    match plan.method {
-        Method::Warnsdorff => false,
-        Method::Construct => by_construction(request, seen, out),
-        Method::Backtrack => by_search(request, plan, rng, seen, out, progress),
-        Method::Auto => {
-            by_construction(request, seen, out)
-                || by_search(request, plan, rng, seen, out, progress)
-        }
-    }
+/// Everything one run reads and builds, so the strategies below share it instead of passing
+/// it along argument by argument.
+struct Run<'a, 'p> {
+    request: &'a Request,
+    plan: &'a Plan,
+    rng: &'a mut Rng,
+    progress: Progress<'p>,
+    seen: Seen,
+    out: Outcome,
 }
 
-/// Warnsdorff can honour a start square; an end square, constraints or closure only by luck,
-/// which is still worth the macro's few cheap attempts.
-fn warnsdorff_attempts(
-    request: &Request,
-    plan: &Plan,
-    rng: &mut Rng,
-    seen: &mut Seen,
-    out: &mut Outcome,
-    progress: Progress<'_>,
-) -> bool {
-    let mut solver = warnsdorff::Warnsdorff::new(request.board);
-    for i in 0..plan.attempts {
-        progress(&format!("Warnsdorff attempt {}", i + 1));
-        let start = match request.start {
-            Some(s) => s,
-            None => random_start(request, rng),
+impl Run<'_, '_> {
+    fn find_one(&mut self) -> bool {
+        let warnsdorff = match self.plan.method {
+            Method::Warnsdorff => true,
+            Method::Auto => self.plan.warnsdorff_first,
+            _ => false,
         };
-        let tour = solver.attempt(start, plan.tiebreak, rng);
-        let mut solved = request.is_satisfied_by(&tour);
-        let mut note = failure_note(request, &tour);
-        if solved && !seen.insert(&tour) {
-            solved = false;
-            note = Some("the same tour as an earlier one".into());
-        }
-        out.attempts.push(Attempt {
-            tour,
-            solved,
-            method: Method::Warnsdorff,
-            tiebreak: Some(plan.tiebreak),
-            note: if solved { None } else { note },
-        });
-        if solved {
+        if warnsdorff && self.warnsdorff_attempts() {
             return true;
         }
+        match self.plan.method {
+            Method::Warnsdorff => false,
+            Method::Construct => self.by_construction(),
+            Method::Backtrack => self.by_search(),
+            Method::Auto => self.by_construction() || self.by_search(),
+        }
     }
-    false
+
+    /// Record a tour meeting the request; `false` (nothing recorded) if it repeats one found
+    /// before.
+    fn record_tour(&mut self, tour: Tour, method: Method) -> bool {
+        if !self.seen.insert(&tour) {
+            return false;
+        }
+        self.out.attempts.push(Attempt {
+            tour,
+            solved: true,
+            method,
+            tiebreak: None,
+            note: None,
+        });
+        true
+    }
+
+    /// Warnsdorff can honour a start square; an end square, constraints or closure only by
+    /// luck, which is still worth the macro's few cheap attempts.
+    fn warnsdorff_attempts(&mut self) -> bool {
+        let (request, plan) = (self.request, self.plan);
+        let mut solver = warnsdorff::Warnsdorff::new(request.board);
+        for i in 0..plan.attempts {
+            (self.progress)(&format!("Warnsdorff attempt {}", i + 1));
+            let start = match request.start {
+                Some(s) => s,
+                None => random_start(request, self.rng),
+            };
+            let tour = solver.attempt(start, plan.tiebreak, self.rng);
+            let mut solved = request.is_satisfied_by(&tour);
+            let mut note = failure_note(request, &tour);
+            if solved && !self.seen.insert(&tour) {
+                solved = false;
+                note = Some("the same tour as an earlier one".into());
+            }
+            self.out.attempts.push(Attempt {
+                tour,
+                solved,
+                method: Method::Warnsdorff,
+                tiebreak: Some(plan.tiebreak),
+                note: if solved { None } else { note },
+            });
+            if solved {
+                return true;
+            }
+        }
+        false
+    }
+
+    fn by_construction(&mut self) -> bool {
+        match construct::solve(self.request) {
+            Some(tour) if self.request.is_satisfied_by(&tour) => {
+                self.record_tour(tour, Method::Construct)
+            }
+            _ => false,
+        }
+    }
+
+    fn by_search(&mut self) -> bool {
+        (self.progress)("searching (backtracking)");
+        let budget = Budget {
+            max_nodes: None,
+            deadline: self.plan.timeout.map(|t| Instant::now() + t),
+        };
+        // A few randomised searches, so that a later tour differs from the earlier ones.
+        for round in 0..8 {
+            let result = if round == 0 && self.seen.is_empty() {
+                backtrack::solve(self.request, &budget)
+            } else {
+                backtrack::solve_with_rng(self.request, &budget, self.rng)
+            };
+            match result {
+                Search::Found(tour) => {
+                    if self.record_tour(tour, Method::Backtrack) {
+                        return true;
+                    }
+                }
+                Search::NoTour => {
+                    self.out.gave_up =
+                        Some("an exhaustive search found no tour meeting the request".into());
+                    return false;
+                }
+                Search::OutOfBudget { nodes } => {
+                    self.out.gave_up = Some(format!(
+                        "the search stopped at the time limit after {nodes} nodes"
+                    ));
+                    return false;
+                }
+            }
+        }
+        self.out.gave_up = Some("no further distinct tour was found".into());
+        false
+    }
 }
 
 /// A start square chosen at random among those from which a tour can exist, so a random start
@@ -223,71 +286,4 @@ pub fn failure_note(request: &Request, tour: &Tour) -> Option<String> {
         return Some("complete but breaks a constraint".into());
     }
     None
-}
-
-fn by_construction(request: &Request, seen: &mut Seen, out: &mut Outcome) -> bool {
-    let Some(tour) = construct::solve(request) else {
-        return false;
-    };
-    if !request.is_satisfied_by(&tour) || !seen.insert(&tour) {
-        return false;
-    }
-    out.attempts.push(Attempt {
-        tour,
-        solved: true,
-        method: Method::Construct,
-        tiebreak: None,
-        note: None,
-    });
-    true
-}
-
-fn by_search(
-    request: &Request,
-    plan: &Plan,
-    rng: &mut Rng,
-    seen: &mut Seen,
-    out: &mut Outcome,
-    progress: Progress<'_>,
-) -> bool {
-    progress("searching (backtracking)");
-    let deadline = plan.timeout.map(|t| Instant::now() + t);
-    // A few randomised searches, so that a later tour differs from the earlier ones.
-    for round in 0..8 {
-        let budget = Budget {
-            max_nodes: None,
-            deadline,
-        };
-        let result = if round == 0 && seen.is_empty() {
-            backtrack::solve(request, &budget)
-        } else {
-            backtrack::solve_with_rng(request, &budget, rng)
-        };
-        match result {
-            Search::Found(tour) => {
-                if seen.insert(&tour) {
-                    out.attempts.push(Attempt {
-                        tour,
-                        solved: true,
-                        method: Method::Backtrack,
-                        tiebreak: None,
-                        note: None,
-                    });
-                    return true;
-                }
-            }
-            Search::NoTour => {
-                out.gave_up = Some("an exhaustive search found no tour meeting the request".into());
-                return false;
-            }
-            Search::OutOfBudget { nodes } => {
-                out.gave_up = Some(format!(
-                    "the search stopped at the time limit after {nodes} nodes"
-                ));
-                return false;
-            }
-        }
-    }
-    out.gave_up = Some("no further distinct tour was found".into());
-    false
 }
