@@ -6,30 +6,15 @@ use knights_tour::board::Board;
 use knights_tour::draw::{self, DrawOptions};
 use knights_tour::tour::Tour;
 
-/// A Warnsdorff path (fewest onward moves, ties by move order) from the top-left corner:
-/// complete on 100x100, long but partial on 1000x1000; either is a fair drawing load.
+/// A Warnsdorff path from the top-left corner (centre ties, deterministic): a fair drawing
+/// load whether it completes or not.
 fn path(board: Board) -> Tour {
-    let table = board.neighbour_table();
-    let mut seen = vec![false; board.len()];
-    let mut squares = vec![0u32];
-    seen[0] = true;
-    let onward = |seen: &[bool], i: u32| {
-        table[i as usize]
-            .iter()
-            .filter(|&&n| !seen[n as usize])
-            .count()
-    };
-    while let Some(&last) = squares.last() {
-        let next = table[last as usize]
-            .iter()
-            .copied()
-            .filter(|&n| !seen[n as usize])
-            .min_by_key(|&n| onward(&seen, n));
-        let Some(next) = next else { break };
-        seen[next as usize] = true;
-        squares.push(next);
-    }
-    Tour::from_indices_unchecked(board, squares)
+    knights_tour::solve::warnsdorff::attempt(
+        board,
+        knights_tour::board::Square::new(0, 0),
+        knights_tour::solve::Tiebreak::Center,
+        &mut knights_tour::solve::rng_from_seed(0),
+    )
 }
 
 fn pictures(c: &mut Criterion) {
