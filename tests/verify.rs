@@ -40,7 +40,9 @@ fn complete_tours_exit_0_and_say_so() {
         .assert()
         .code(0)
         .stdout(predicate::str::contains("Sheet2: closed, 8x8 board at C3"))
-        .stdout(predicate::str::contains("start F5 (highlighted), end H8"));
+        .stdout(predicate::str::contains(
+            "start F5 (d6) (highlighted), end H8 (f3)",
+        ));
 }
 
 #[test]
@@ -57,9 +59,11 @@ fn partial_or_invalid_sheets_exit_1_with_their_problems() {
         .assert()
         .code(1)
         .stdout(predicate::str::contains(
-            "not-a-knight-move: move 42 at F5 -> move 43 at F4 is not a knight's move",
+            "not-a-knight-move: move 42 at F5 (d6) -> move 43 at F4 (d7) is not a knight's move",
         ))
-        .stdout(predicate::str::contains("text-cell: D4 holds the text 'x'"));
+        .stdout(predicate::str::contains(
+            "text-cell: D4 (c3) holds the text 'x'",
+        ));
 }
 
 #[test]
@@ -306,7 +310,7 @@ proptest! {
             "{:?}", report
         );
         prop_assert!(report.problems.is_empty());
-        let tour = report.tour.unwrap();
+        let tour = report.tour().unwrap();
         prop_assert_eq!(tour.check(), Ok(()));
         prop_assert_eq!(tour.squares().collect::<Vec<_>>(), path.clone());
         prop_assert_eq!(report.moves, path.len());
@@ -340,12 +344,12 @@ proptest! {
         let options = VerifyOptions { range: Some("A1:H8".parse().unwrap()), ..Default::default() };
         let report = verify_grid("S", 0, &SheetCells::from_values(cells), &options);
         prop_assert_eq!(report.verdict, Verdict::Invalid);
-        let name = knights_tour::workbook::cellref::CellRef::new(victim.row, victim.col).to_string();
+        let name = knights_tour::workbook::cellref::CellRef::new(victim.row, victim.col);
         prop_assert!(
-            report.problems.iter().any(|p| p.kind == kind && p.cells == vec![name.clone()]),
+            report.problems.iter().any(|p| p.kind == kind && p.cells == vec![name]),
             "{:?}", report.problems
         );
-        prop_assert!(report.tour.is_none());
+        prop_assert!(report.tour().is_none());
     }
 }
 
@@ -371,19 +375,20 @@ proptest! {
         let report = verify_grid("S", 0, &sheet, &VerifyOptions::default());
         prop_assert_eq!(report.board.is_none(), report.verdict == Verdict::NoBoard);
         prop_assert_eq!(report.problems.is_empty(), report.verdict != Verdict::Invalid);
-        prop_assert_eq!(
-            report.tour.is_some(),
-            matches!(report.verdict, Verdict::Open | Verdict::Closed | Verdict::Partial)
-        );
-        if let Some(b) = &report.board {
-            let first: knights_tour::workbook::cellref::CellRef = b.top_left.parse().unwrap();
+        for b in &report.boards {
+            prop_assert_eq!(
+                b.tour.is_some(),
+                matches!(b.verdict, Verdict::Open | Verdict::Closed | Verdict::Partial)
+            );
+            prop_assert_eq!(b.problems.is_empty(), b.verdict != Verdict::Invalid);
+            let first = b.board.top_left;
             let range = knights_tour::workbook::cellref::CellRange::new(
                 first,
-                first.offset(b.rows - 1, b.cols - 1),
+                first.offset(b.board.rows - 1, b.board.cols - 1),
             );
-            for p in &report.problems {
+            for p in &b.problems {
                 for c in &p.cells {
-                    prop_assert!(range.contains(c.parse().unwrap()), "{} outside {}", c, range);
+                    prop_assert!(range.contains(*c), "{} outside {}", c, range);
                 }
             }
         }

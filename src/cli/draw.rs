@@ -30,7 +30,7 @@ use crate::output;
 use crate::solve::{rng_from_seed, runner};
 use crate::tour::Tour;
 use crate::verify;
-use crate::workbook::cellref::CellRange;
+use crate::workbook::cellref::{CellRange, CellRef};
 
 /// Options of `knights-tour draw`.
 #[derive(Debug, clap::Args)]
@@ -51,6 +51,10 @@ pub struct Args {
     /// Where the board is on the sheet, skipping detection.
     #[arg(long, value_name = "A1:H8", requires = "file")]
     pub range: Option<String>,
+
+    /// On a sheet holding several boards, the one whose top-left cell is this (e.g. H3).
+    #[arg(long, value_name = "CELL", requires = "file", conflicts_with = "range", value_parser = parse_cell)]
+    pub board: Option<CellRef>,
 
     /// The picture to write (.svg, .png or .gif), or `-` for standard output with --format.
     #[arg(short, long, value_name = "OUT")]
@@ -75,6 +79,10 @@ pub struct Args {
     /// What to generate when no FILE is given.
     #[command(flatten)]
     pub solve: SolveArgs,
+}
+
+fn parse_cell(text: &str) -> std::result::Result<CellRef, String> {
+    text.parse::<CellRef>().map_err(|e| e.to_string())
 }
 
 /// `--format`.
@@ -186,13 +194,14 @@ fn tour_from_workbook(file: &std::path::Path, args: &Args) -> Result<Tour> {
         .map(|r| r.parse().map_err(|e| Error::Usage(format!("--range: {e}"))))
         .transpose()?;
     if let Some(sheet) = &args.sheet {
-        return verify::read_tour(file, sheet, range);
+        return verify::read_tour(file, sheet, range, args.board);
     }
     let report = verify::verify_path(
         file,
         &verify::VerifyOptions {
-            sheets: Vec::new(),
             range,
+            board: args.board,
+            ..verify::VerifyOptions::default()
         },
     );
     if let Some(e) = report.error {
@@ -201,7 +210,8 @@ fn tour_from_workbook(file: &std::path::Path, args: &Args) -> Result<Tour> {
     report
         .sheets
         .into_iter()
-        .find_map(|s| s.tour)
+        .flat_map(|s| s.boards)
+        .find_map(|b| b.tour)
         .ok_or_else(|| {
             Error::Other(format!(
                 "{}: no sheet holds a knight's tour or partial tour to draw",

@@ -1,12 +1,15 @@
 //! `knights-tour verify [OPTIONS] FILE...`
 //!
-//! Checks the knight's tour on every worksheet of each workbook (xlsx, xlsm, xlsb, xls, ods;
-//! the content decides the format, not the extension) and prints one line per sheet: the
-//! verdict (`closed`, `open`, `partial`, `invalid`, `no-board`), where the board is, its start
-//! and end, then every problem found. `--json` prints one JSON document instead.
+//! Checks every knight's tour on every worksheet of each workbook (xlsx, xlsm, xlsb, xls, ods;
+//! the content decides the format, not the extension): grids of move numbers and lists of
+//! squares, as many as a sheet holds. `--format text` (the default) prints one line per board:
+//! the verdict (`closed`, `open`, `partial`, `invalid`; `no-board` for a sheet without one),
+//! where the board is, its start and end, then every problem found. `--format json` (or
+//! `--json`) prints one JSON document, `--format csv` one row per board (a class report).
 //!
-//! Exit codes: 0 when every board found is a complete tour, 1 when a sheet is `partial` or
-//! `invalid`, 2 when a file cannot be read (or a `--sheet` is missing, or the usage is wrong).
+//! Exit codes: 0 when every file holds at least one board and every board is a complete tour;
+//! 1 when a board is `partial` or `invalid`, or a file holds no board; 2 when a file cannot be
+//! read (or a `--sheet` is missing, or the usage is wrong).
 
 use std::path::PathBuf;
 
@@ -15,8 +18,8 @@ use crate::error::{Error, Result};
 use crate::exit_codes;
 use crate::output;
 use crate::solve::backtrack::Budget;
-use crate::verify::{complete, text, verify_path, JsonDocument, VerifyOptions};
-use crate::workbook::cellref::CellRange;
+use crate::verify::{complete, csv, text, verify_path, JsonDocument, VerifyOptions};
+use crate::workbook::cellref::{CellRange, CellRef};
 
 /// Options of `knights-tour verify`.
 #[derive(Debug, clap::Args)]
@@ -30,9 +33,21 @@ pub struct Args {
     /// Where the board is, e.g. A1:H8 (skips board detection; applies to every sheet checked).
     #[arg(long, value_name = "RANGE", value_parser = parse_range)]
     pub range: Option<CellRange>,
-    /// Print one JSON document instead of text.
+    /// The report's format: text for people, json for programs, csv (one row per board) for a
+    /// class report.
+    #[arg(long, value_enum, conflicts_with_all = ["quiet", "json"])]
+    pub format: Option<ReportFormat>,
+    /// Print one JSON document instead of text (same as --format json).
     #[arg(long, conflicts_with = "quiet")]
     pub json: bool,
+    /// The chessboard of tours written as lists of squares, e.g. 8x8 (default: the smallest
+    /// board anchored at a1 that holds every square listed).
+    #[arg(long, value_name = "RxC", value_parser = parse_size)]
+    pub board_size: Option<(u32, u32)>,
+    /// With --complete, complete only the board whose top-left cell is this (e.g. H3) on a
+    /// sheet holding several.
+    #[arg(long, value_name = "CELL", requires = "complete", value_parser = parse_cell)]
+    pub board: Option<CellRef>,
     /// Print nothing; the exit code says it all.
     #[arg(long, short)]
     pub quiet: bool,
@@ -44,6 +59,30 @@ pub struct Args {
     /// Replace the --complete workbook if it exists.
     #[arg(long, requires = "complete")]
     pub force: bool,
+}
+
+/// `--format`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ReportFormat {
+    /// Lines for people.
+    Text,
+    /// One JSON document.
+    Json,
+    /// One CSV row per board.
+    Csv,
+}
+
+fn parse_cell(text: &str) -> std::result::Result<CellRef, String> {
+    text.parse::<CellRef>().map_err(|e| e.to_string())
+}
+
+fn parse_size(text: &str) -> std::result::Result<(u32, u32), String> {
+    let bad = || format!("'{text}' is not a board size: give ROWSxCOLS, e.g. 8x8");
+    let (r, c) = text.trim().split_once(['x', 'X']).ok_or_else(bad)?;
+    let rows: u32 = r.trim().parse().map_err(|_| bad())?;
+    let cols: u32 = c.trim().parse().map_err(|_| bad())?;
+    crate::board::Board::new(rows, cols).map_err(|e| e.to_string())?;
+    Ok((rows, cols))
 }
 
 fn parse_range(text: &str) -> std::result::Result<CellRange, String> {
@@ -58,9 +97,17 @@ pub fn run(args: Args) -> Result<u8> {
     if let Some(out) = &args.complete {
         output::check_writable(out, args.force)?;
     }
+    let format = match (args.format, args.json) {
+        (Some(f), _) => f,
+        (None, true) => ReportFormat::Json,
+        (None, false) => ReportFormat::Text,
+    };
     let options = VerifyOptions {
         sheets: args.sheets,
         range: args.range,
+        board: args.board,
+        board_size: args.board_size,
+        drawings: format == ReportFormat::Text && !args.quiet,
     };
     let spinner = Spinner::new();
     let reports: Vec<_> = args
@@ -86,20 +133,26 @@ pub fn run(args: Args) -> Result<u8> {
         None => None,
     };
     spinner.finish();
-    let out = if args.json {
-        let doc = JsonDocument { files: reports };
-        let json = serde_json::to_string_pretty(&doc)
-            .map_err(|e| Error::Other(format!("cannot write the JSON report: {e}")))?;
-        json + "\n"
-    } else if !args.quiet {
-        reports.iter().map(text::render_file).collect()
-    } else {
-        String::new()
+    if !args.quiet {
+        for r in reports.iter().filter(|r| r.readable && !r.has_board()) {
+            eprintln!("knights-tour: no board found in {}", r.file);
+        }
+    }
+    let out = match format {
+        _ if args.quiet => String::new(),
+        ReportFormat::Json => {
+            let doc = JsonDocument { files: reports };
+            let json = serde_json::to_string_pretty(&doc)
+                .map_err(|e| Error::Other(format!("cannot write the JSON report: {e}")))?;
+            json + "\n"
+        }
+        ReportFormat::Csv => csv::header() + &reports.iter().map(csv::rows).collect::<String>(),
+        ReportFormat::Text => reports.iter().map(text::render_file).collect(),
     };
     write_stdout(&out)?;
     if let Some(lines) = &completions {
-        // With --json, stdout stays a single JSON document.
-        if args.json {
+        // With --format json or csv, stdout stays a single document.
+        if format != ReportFormat::Text {
             eprint!("{lines}");
         } else if !args.quiet {
             write_stdout(lines)?;

@@ -12,7 +12,7 @@ use crate::tour::Tour;
 use crate::workbook::cellref::{CellRange, CellRef};
 
 use super::detect::BlockGrid;
-use super::report::{Problem, ProblemKind, Verdict};
+use super::report::{Problem, ProblemKind, SquareName, Verdict};
 use super::value::{describe, Kind};
 
 /// At most this many problems of one kind are listed; the rest are summed up in one more.
@@ -26,6 +26,8 @@ pub(crate) struct Checked {
     pub(crate) moves: usize,
     pub(crate) start: Option<CellRef>,
     pub(crate) end: Option<CellRef>,
+    pub(crate) start_square: Option<SquareName>,
+    pub(crate) end_square: Option<SquareName>,
     pub(crate) start_highlighted: Option<bool>,
     pub(crate) tour: Option<Tour>,
 }
@@ -37,6 +39,8 @@ struct Squares<'g, 'a> {
     grid: &'g BlockGrid<'a>,
     /// Columns of the block.
     cols: u32,
+    /// Rows of the block.
+    rows: u32,
 }
 
 impl Squares<'_, '_> {
@@ -45,20 +49,33 @@ impl Squares<'_, '_> {
         o.offset(idx / self.cols, idx % self.cols)
     }
 
+    fn square(&self, idx: u32) -> SquareName {
+        SquareName {
+            file: idx % self.cols,
+            rank: self.rows - idx / self.cols,
+        }
+    }
+
+    /// `E10 (c1)`: the cell and its square.
     fn name(&self, idx: u32) -> String {
-        self.cell_ref(idx).to_string()
+        format!("{} ({})", self.cell_ref(idx), self.square(idx))
     }
 }
 
-/// Check the board in `grid`. `detect_ragged` is off when the user gave the range.
+/// Check the board in `grid`. `detect_ragged` is off when the user gave the range; `base` is
+/// the first move's number (1, or 0 for tours numbered 0..N-1).
 pub(crate) fn check_board(
     grid: &BlockGrid<'_>,
     formats_known: bool,
     detect_ragged: bool,
+    base: u8,
 ) -> Checked {
     let range = grid.range;
     let (rows, cols) = (range.rows(), range.cols());
-    let sq = Squares { grid, cols };
+    let sq = Squares { grid, cols, rows };
+    // Move numbers are counted from 1 inside; `shown` gives the number the person wrote.
+    let shift = 1 - i64::from(base);
+    let shown = |m: u64| m as i64 - shift;
     let kinds: Vec<Kind> = (0..rows)
         .flat_map(|r| (0..cols).map(move |c| (r, c)))
         .map(|(r, c)| grid.kind(r, c))
@@ -96,7 +113,11 @@ pub(crate) fn check_board(
         if !is_square[i as usize] {
             continue;
         }
-        match *kind {
+        let kind = match *kind {
+            Kind::Int(v) => Kind::Int(v.saturating_add(shift)),
+            other => other,
+        };
+        match kind {
             Kind::Int(v) if v >= 1 && (v as u64) <= n => {
                 let slot = &mut pos[v as usize];
                 if *slot == NONE {
@@ -109,15 +130,21 @@ pub(crate) fn check_board(
                 holes.push(i);
                 problems.push(Problem {
                     kind: ProblemKind::OutOfRange,
-                    cells: vec![sq.name(i)],
-                    message: format!("{} holds {v}, outside 1..{n}", sq.name(i)),
+                    cells: vec![sq.cell_ref(i)],
+                    message: format!(
+                        "{} holds {}, outside {}..{}",
+                        sq.name(i),
+                        v - shift,
+                        shown(1),
+                        shown(n)
+                    ),
                 });
             }
             Kind::NonInt(f) => {
                 holes.push(i);
                 problems.push(Problem {
                     kind: ProblemKind::NonInteger,
-                    cells: vec![sq.name(i)],
+                    cells: vec![sq.cell_ref(i)],
                     message: format!("{} holds {f}, which is not a whole number", sq.name(i)),
                 });
             }
@@ -126,7 +153,7 @@ pub(crate) fn check_board(
                 let value = grid.cell(i / cols, i % cols).and_then(|c| c.value.as_ref());
                 problems.push(Problem {
                     kind: ProblemKind::TextCell,
-                    cells: vec![sq.name(i)],
+                    cells: vec![sq.cell_ref(i)],
                     message: format!(
                         "{} holds {} where a move number belongs",
                         sq.name(i),
@@ -144,8 +171,13 @@ pub(crate) fn check_board(
         let names: Vec<String> = cells.iter().map(|&i| sq.name(i)).collect();
         problems.push(Problem {
             kind: ProblemKind::DuplicateNumber,
-            message: format!("{v} appears {} times: at {}", cells.len(), names.join(", ")),
-            cells: names,
+            message: format!(
+                "{} appears {} times: at {}",
+                shown(*v),
+                cells.len(),
+                names.join(", ")
+            ),
+            cells: cells.iter().map(|&i| sq.cell_ref(i)).collect(),
         });
     }
 
@@ -162,7 +194,7 @@ pub(crate) fn check_board(
         for &i in &blanks {
             problems.push(Problem {
                 kind: ProblemKind::BlankCell,
-                cells: vec![sq.name(i)],
+                cells: vec![sq.cell_ref(i)],
                 message: format!("{} is blank", sq.name(i)),
             });
         }
@@ -171,13 +203,17 @@ pub(crate) fn check_board(
         let missing_count: u64 = missing.iter().map(|&(a, b)| b - a + 1).sum();
         for &(a, b) in &missing {
             let what = if a == b {
-                format!("{a} is missing: no square of the board holds it")
+                format!("{} is missing: no square of the board holds it", shown(a))
             } else {
-                format!("the numbers {a}..{b} are missing: no square of the board holds them")
+                format!(
+                    "the numbers {}..{} are missing: no square of the board holds them",
+                    shown(a),
+                    shown(b)
+                )
             };
             let (cells, hint) = if missing_count == holes.len() as u64 && holes.len() == 1 {
                 (
-                    vec![sq.name(holes[0])],
+                    vec![sq.cell_ref(holes[0])],
                     format!(" (perhaps it belongs in {})", sq.name(holes[0])),
                 )
             } else {
@@ -217,11 +253,12 @@ pub(crate) fn check_board(
             bad_moves += 1;
             problems.push(Problem {
                 kind: ProblemKind::NotAKnightMove,
-                cells: vec![sq.name(a[0]), sq.name(b[0])],
+                cells: vec![sq.cell_ref(a[0]), sq.cell_ref(b[0])],
                 message: format!(
-                    "move {v} at {} -> move {} at {} is not a knight's move",
+                    "move {} at {} -> move {} at {} is not a knight's move",
+                    shown(v),
                     sq.name(a[0]),
-                    v + 1,
+                    shown(v + 1),
                     sq.name(b[0])
                 ),
             });
@@ -232,6 +269,8 @@ pub(crate) fn check_board(
     let last = (1..=n).rev().find(|&v| pos[v as usize] != NONE);
     let start = (pos.len() > 1 && pos[1] != NONE).then(|| sq.cell_ref(pos[1]));
     let end = last.map(|v| sq.cell_ref(pos[v as usize]));
+    let start_square = (pos.len() > 1 && pos[1] != NONE).then(|| sq.square(pos[1]));
+    let end_square = last.map(|v| sq.square(pos[v as usize]));
     let verdict = if bad_moves == 0 && complete {
         let (first, lastsq) = (at(pos[1]), at(pos[n as usize]));
         if n > 1 && first.is_knight_move(lastsq) {
@@ -260,6 +299,8 @@ pub(crate) fn check_board(
         moves: present,
         start,
         end,
+        start_square,
+        end_square,
         start_highlighted,
         tour,
     }
@@ -327,7 +368,7 @@ fn ragged_cells(grid: &BlockGrid<'_>, kinds: &[Kind], formats_known: bool) -> Ve
 }
 
 fn not_rectangular(sq: &Squares<'_, '_>, range: CellRange, ragged: &[u32]) -> Problem {
-    let names: Vec<String> = ragged.iter().map(|&i| sq.name(i)).collect();
+    let names: Vec<String> = ragged.iter().map(|&i| sq.cell_ref(i).to_string()).collect();
     let shown = names.iter().take(8).cloned().collect::<Vec<_>>().join(", ");
     let more = if names.len() > 8 {
         format!(" and {} more", names.len() - 8)
@@ -339,7 +380,7 @@ fn not_rectangular(sq: &Squares<'_, '_>, range: CellRange, ragged: &[u32]) -> Pr
         message: format!(
             "the board is not rectangular: its rows or columns have different lengths ({shown}{more} empty at the edge of {range})"
         ),
-        cells: names,
+        cells: ragged.iter().map(|&i| sq.cell_ref(i)).collect(),
     }
 }
 

@@ -1,5 +1,5 @@
-//! `verify --complete`: extend a failed attempt (a `partial` sheet) to a full tour that keeps
-//! the person's moves, or prove that none exists.
+//! `verify --complete`: extend every failed attempt (a `partial` board, grid or list) to a full
+//! tour that keeps the person's moves, or prove that none exists.
 //!
 //! The person's moves `1..=k` are kept exactly; only moves `k+1..` are searched, by the
 //! exhaustive backtracking search ([`crate::solve::backtrack::complete`], Warnsdorff order with
@@ -40,7 +40,7 @@ use crate::error::{Error, Result};
 use crate::solve::backtrack::{self, Budget, Search};
 use crate::solve::Request;
 use crate::tour::Tour;
-use crate::verify::{FileReport, SheetReport, Verdict};
+use crate::verify::{BoardReport, FileReport, Verdict};
 use crate::workbook::cellref::CellRef;
 use crate::workbook::write::completion::{write_completions, CompletedSheet, SheetResult};
 use crate::workbook::write::is_dead_end;
@@ -148,8 +148,8 @@ pub fn complete_tour(prefix: &Tour, budget: &Budget) -> Completion {
     }
 }
 
-/// Complete the failed attempt on one verified sheet (verdict `partial`).
-pub fn complete_sheet(report: &SheetReport, budget: &Budget) -> Completion {
+/// Complete the failed attempt on one verified board (verdict `partial`).
+pub fn complete_board(report: &BoardReport, budget: &Budget) -> Completion {
     match report.verdict {
         Verdict::Partial => {}
         Verdict::Open | Verdict::Closed => {
@@ -181,20 +181,34 @@ pub struct SheetCompletion {
     pub completion: Completion,
 }
 
-/// Complete every `partial` sheet of a verified file. Every sheet gets an entry, in order:
-/// the others are [`Completion::NotApplicable`] saying what they are, so the summary accounts
-/// for every sheet.
+/// Complete every `partial` board of a verified file. Every sheet gets at least one entry, in
+/// order: boards that are not failed attempts (and sheets without a board) are
+/// [`Completion::NotApplicable`] saying what they are, so the summary accounts for every one.
 pub fn complete_file(report: &FileReport, budget: &Budget) -> Vec<SheetCompletion> {
-    report
-        .sheets
-        .iter()
-        .map(|s| SheetCompletion {
-            file: report.file.clone(),
-            sheet: s.sheet.clone(),
-            top_left: s.board.as_ref().and_then(|b| b.top_left.parse().ok()),
-            completion: complete_sheet(s, budget),
-        })
-        .collect()
+    let mut out = Vec::new();
+    for s in &report.sheets {
+        if s.boards.is_empty() {
+            out.push(SheetCompletion {
+                file: report.file.clone(),
+                sheet: s.sheet.clone(),
+                top_left: None,
+                completion: Completion::NotApplicable(
+                    s.note
+                        .clone()
+                        .unwrap_or_else(|| "there is no board".to_string()),
+                ),
+            });
+        }
+        for b in &s.boards {
+            out.push(SheetCompletion {
+                file: report.file.clone(),
+                sheet: s.sheet.clone(),
+                top_left: Some(b.board.top_left),
+                completion: complete_board(b, budget),
+            });
+        }
+    }
+    out
 }
 
 /// The writer's view of the completions: completed boards and one summary line each.
@@ -280,8 +294,12 @@ pub fn render_completions(items: &[SheetCompletion], out: &Path) -> String {
         if matches!(c.completion, Completion::Completed { .. }) {
             done += 1;
         }
+        let board = c
+            .top_left
+            .map(|t| format!(", board at {t}"))
+            .unwrap_or_default();
         text.push_str(&format!(
-            "{}, sheet '{}': {}\n",
+            "{}, sheet '{}'{board}: {}\n",
             c.file,
             c.sheet,
             c.completion.describe()

@@ -1,59 +1,94 @@
-//! Finding the board on a worksheet.
+//! Finding the boards on a worksheet: as many as it holds, each found by evidence.
 //!
 //! The rule, in order:
-//! 1. **Components.** Non-blank cells are grouped into connected components. Two cells touch
-//!    when they are neighbours (including diagonally); two *numeric* cells also touch up to two
-//!    rows or columns apart, so a failed attempt whose numbers are sparse (every move is a
-//!    knight's jump, at most two cells away) stays in one piece while a text note needs to sit
-//!    right next to the board to join it.
-//! 2. **The board's component** is the one with the most whole numbers; a tie goes to the
-//!    first in reading order. Everything else on the sheet (titles, far-away notes, other
-//!    tables) is ignored.
-//! 3. **Labels are stripped.** The component's bounding box loses, repeatedly, any edge row or
-//!    column with no number in it (file letters, titles, blank lines), and any edge row or
-//!    column whose numbers are exactly 1..R or R..1 in consecutive cells where R matches the
-//!    span of the numbers left on the board (rank labels).
-//! 4. **Formatting** (xlsx only): when most of the board's cells have borders, blank rows or
-//!    columns right next to it whose every cell is bordered are board squares too, so a
-//!    failed attempt with an untouched edge keeps its full size. Without formatting, the board
-//!    is the bounding box of its numbers.
-//! 5. **Sanity:** a board needs at least two whole numbers, and whole numbers must make at
-//!    least half of its non-blank cells, over at least two rows and two columns (a knight
-//!    never moves within a single row or column); otherwise the sheet has no board.
+//! 1. **Lists.** Runs of square names (`e4`, down a column or along a row) that read as tours
+//!    are boards of their own ([`super::list`] has the rule).
+//! 2. **Labels.** Rows of file letters `a b c ...` and lines of consecutive numbers `1 2 3 ...`
+//!    or `8 7 ... 1` (as numbers or as text) with no number on one side are labels
+//!    ([`super::labels`]): a knight never moves to the next cell, so such a line is never part
+//!    of a tour. Numeric labels are set aside before anything else.
+//! 3. **Pieces.** The remaining numbers (whole or not) are grouped into pieces of touching
+//!    cells (neighbours, diagonals included). Blank rows and columns and text separate
+//!    pieces, so boards one blank column apart stay apart.
+//! 4. **Continuations.** Two pieces whose numbers continue each other by a knight's move
+//!    (v in one, v+1 a knight's move away in the other) and which share no number are one
+//!    board: a sparse failed attempt with an empty column stays whole, while two tours side
+//!    by side (which share every number) do not merge.
+//! 5. **Extent.** A piece's board is the bounding box of its numbers, grown to what its labels
+//!    say (files give the columns, ranks the rows), so a partial board under a-h / 8..1 labels
+//!    is 8x8. Without labels, on xlsx, blank bordered lines next to a bordered board are
+//!    squares too. A label line taken from a block that, with it, holds exactly 1..N (or
+//!    0..N-1) on all its N cells is given back: label stripping never breaks a complete
+//!    permutation.
+//! 6. **Evidence.** A block is a board only when it reads as a tour attempt: at least two rows
+//!    and two columns, whole numbers at least half of its non-blank cells, and either at least
+//!    3/4 of its whole numbers are distinct and within 1..N (or 0..N-1), or at least half of
+//!    the consecutive numbers present (each once) sit a knight's move apart. Tables of
+//!    statistics (decimals, zeros, repeated values, years, words), grids of zeros, dates and
+//!    small-value game grids fail this and produce no problems. A block needs two whole
+//!    numbers, or one when labels give both its rows and columns.
+//! 7. **Numbering.** A block counts from 0 when it holds 0 once, not N, and its 1 (if any) is a
+//!    knight's move from the 0.
+//! 8. **Order.** Boards overlapping a board with more numbers are dropped; the rest are
+//!    reported in reading order of their top-left cells (row first, then column).
 //!
-//! Text cells and blanks inside the final rectangle are part of the board (they become
-//! `text-cell` and `blank-cell` problems).
+//! Text cells and blanks inside a board's rectangle are part of it (they become `text-cell`
+//! and `blank-cell` problems).
 //!
 //! **Ragged or failed attempt?** (decided in [`super::check`]) A blank cell at the end of its
 //! row *and* at the end of its column (a short last row, a missing corner) makes the board
 //! `not-rectangular` only when *every* blank of the board is such an edge cell and the
 //! formatting (xlsx borders) does not mark it as a square. A board with blanks inside as well
-//! is a failed attempt whose edge blanks are squares. Without readable formatting (xls, ods,
-//! xlsb), a failed attempt whose whole edge rows are blank is measured by the bounding box of
-//! its numbers, so it can read as a smaller board.
+//! is a failed attempt whose edge blanks are squares. Without labels or readable formatting,
+//! a failed attempt whose whole edge rows are blank is measured by the bounding box of its
+//! numbers, so it can read as a smaller board.
+
+use std::collections::HashMap;
 
 use crate::workbook::cellref::{CellRange, CellRef};
 use crate::workbook::read::{SheetCell, SheetCells};
 
+use super::labels::{self, Labels};
+use super::list::{find_lists, ListRun};
 use super::value::{classify, Kind};
 
 /// The most squares a board may have: a dense index of this many cells costs 64 MiB.
 pub const MAX_BOARD_SQUARES: u64 = 1 << 24;
 
-/// What [`find_board`] found.
+/// A board found on a sheet.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Found {
-    /// No board on the sheet.
-    NoBoard,
+    /// Move numbers on a grid; `base` is the first move's number (1, or 0).
+    Grid {
+        /// The board's rectangle.
+        range: CellRange,
+        /// 1, or 0 for tours numbered 0..N-1.
+        base: u8,
+        /// Labels gave its extent: its blank edge cells are squares, never a ragged edge.
+        labelled: bool,
+    },
+    /// A tour written as a list of squares.
+    List(ListRun),
     /// Numbers spread over an area too large to hold a board.
     TooLarge {
+        /// Top-left of the area.
+        at: CellRef,
         /// Rows spanned.
         rows: u64,
         /// Columns spanned.
         cols: u64,
     },
-    /// The board's rectangle.
-    Board(CellRange),
+}
+
+impl Found {
+    /// The top-left cell, for reading order.
+    fn top_left(&self) -> CellRef {
+        match self {
+            Found::Grid { range, .. } => range.first,
+            Found::List(run) => run.cells[0],
+            Found::TooLarge { at, .. } => *at,
+        }
+    }
 }
 
 /// A dense view of a rectangle of a sparse sheet: cell indices by position.
@@ -97,84 +132,280 @@ impl<'a> BlockGrid<'a> {
     }
 }
 
-/// Find the board on a sheet (see the module docs for the rule).
-#[cfg(test)]
-pub(crate) fn find_board(sheet: &SheetCells) -> Found {
-    find_board_keeping_grid(sheet).0
-}
-
-/// [`find_board`], also handing back the index built for the component's bounding box so the
-/// caller need not build it again when the board is that box.
-pub(crate) fn find_board_keeping_grid(sheet: &SheetCells) -> (Found, Option<BlockGrid<'_>>) {
-    let Some(bbox) = main_component(sheet) else {
-        return (Found::NoBoard, None);
-    };
-    let (rows, cols) = (u64::from(bbox.rows()), u64::from(bbox.cols()));
-    if rows * cols > MAX_BOARD_SQUARES {
-        return (Found::TooLarge { rows, cols }, None);
+/// Find every board on a sheet (see the module docs for the rule), in reading order.
+pub(crate) fn find_boards(sheet: &SheetCells) -> Vec<Found> {
+    let labels = labels::find_labels(sheet);
+    // The common big case: one dense rectangle of numbers and nothing else.
+    if labels.numeric_cells.is_empty() {
+        if let Some(rect) = dense_rectangle(sheet) {
+            let area = u64::from(rect.rows()) * u64::from(rect.cols());
+            if area > MAX_BOARD_SQUARES {
+                return vec![too_large(rect)];
+            }
+            let grid = BlockGrid::new(sheet, rect);
+            let Some(base) = evidence(&grid, 2) else {
+                return Vec::new();
+            };
+            let range = if sheet.formats_known() {
+                extend_by_borders(sheet, &grid, rect)
+            } else {
+                rect
+            };
+            return vec![Found::Grid {
+                range,
+                base,
+                labelled: false,
+            }];
+        }
     }
-    let grid = BlockGrid::new(sheet, bbox);
-    let Some(inner) = strip_labels(&grid) else {
-        return (Found::NoBoard, None);
-    };
-    // Extension only adds blank squares, so plausibility is judged on the numbers' block.
-    if !plausible(&grid, inner) {
-        return (Found::NoBoard, None);
+    let mut found: Vec<Found> = find_lists(sheet).into_iter().map(Found::List).collect();
+    // (ints, board) candidates, judged largest first.
+    let mut grids: Vec<(u64, Found)> = Vec::new();
+    for piece in pieces(sheet, &labels) {
+        if let Some(c) = judge_piece(sheet, &labels, piece) {
+            grids.push(c);
+        }
     }
-    let block = if sheet.formats_known() {
-        extend_by_borders(sheet, &grid, inner)
-    } else {
-        inner
-    };
-    (Found::Board(block), Some(grid))
-}
-
-/// The bounding box of the component with the most whole numbers.
-fn main_component(sheet: &SheetCells) -> Option<CellRange> {
-    if let Some(rect) = dense_rectangle(sheet) {
-        return Some(rect);
-    }
-    let pts: Vec<(u32, u32, Kind)> = sheet
-        .cells()
+    grids.sort_by_key(|(ints, f)| (std::cmp::Reverse(*ints), f.top_left()));
+    let mut taken: Vec<CellRange> = found
         .iter()
-        .filter_map(|c| {
-            let k = classify(c.value.as_ref());
-            (k != Kind::Blank).then_some((c.row, c.col, k))
+        .filter_map(|f| match f {
+            Found::List(run) => Some(run.range()),
+            _ => None,
         })
         .collect();
-    if pts.is_empty() {
+    for (_, f) in grids {
+        let rect = match &f {
+            Found::Grid { range, .. } => *range,
+            Found::TooLarge { at, rows, cols } => CellRange::new(
+                *at,
+                at.offset(
+                    (*rows).min(u64::from(u32::MAX)) as u32 - 1,
+                    (*cols).min(u64::from(u32::MAX)) as u32 - 1,
+                ),
+            ),
+            Found::List(_) => continue,
+        };
+        if taken.iter().any(|t| overlaps(t, &rect)) {
+            continue;
+        }
+        taken.push(rect);
+        found.push(f);
+    }
+    found.sort_by_key(Found::top_left);
+    found
+}
+
+fn too_large(rect: CellRange) -> Found {
+    Found::TooLarge {
+        at: rect.first,
+        rows: u64::from(rect.rows()),
+        cols: u64::from(rect.cols()),
+    }
+}
+
+fn overlaps(a: &CellRange, b: &CellRange) -> bool {
+    a.first.row <= b.last.row
+        && b.first.row <= a.last.row
+        && a.first.col <= b.last.col
+        && b.first.col <= a.last.col
+}
+
+/// A piece of touching numbers: its bounding box and how many whole numbers it holds.
+struct Piece {
+    top: u32,
+    left: u32,
+    bottom: u32,
+    right: u32,
+    ints: u64,
+}
+
+/// Turn one piece into a board, or `None` when it does not read as a tour attempt.
+fn judge_piece(sheet: &SheetCells, labels: &Labels, p: Piece) -> Option<(u64, Found)> {
+    let ext = labels::extent(labels, (p.top, p.left, p.bottom, p.right));
+    let (top, left, bottom, right) = ext.unwrap_or((p.top, p.left, p.bottom, p.right));
+    let rect = CellRange::new(CellRef::new(top, left), CellRef::new(bottom, right));
+    if u64::from(rect.rows()) * u64::from(rect.cols()) > MAX_BOARD_SQUARES {
+        return Some((p.ints, too_large(rect)));
+    }
+    let labelled_both = ext.is_some_and(|e| e.0 != p.top || e.2 != p.bottom)
+        && ext.is_some_and(|e| e.1 != p.left || e.3 != p.right);
+    let min_ints = if labelled_both { 1 } else { 2 };
+    let rect = give_back_labels(sheet, labels, rect);
+    let grid = BlockGrid::new(sheet, rect);
+    let base = evidence(&grid, min_ints)?;
+    let rect = if ext.is_none() && sheet.formats_known() {
+        extend_by_borders(sheet, &grid, rect)
+    } else {
+        rect
+    };
+    Some((
+        p.ints,
+        Found::Grid {
+            range: rect,
+            base,
+            labelled: ext.is_some(),
+        },
+    ))
+}
+
+/// Grow `rect` over an adjacent numeric label line that spans it exactly when the grown block
+/// is then a complete permutation (label stripping never breaks one).
+fn give_back_labels(sheet: &SheetCells, labels: &Labels, mut rect: CellRange) -> CellRange {
+    if labels.numeric_cells.is_empty() {
+        return rect;
+    }
+    loop {
+        let (f, l) = (rect.first, rect.last);
+        let mut options = Vec::new();
+        if f.row > 0 {
+            options.push(CellRange::new(CellRef::new(f.row - 1, f.col), l));
+        }
+        options.push(CellRange::new(f, CellRef::new(l.row + 1, l.col)));
+        if f.col > 0 {
+            options.push(CellRange::new(CellRef::new(f.row, f.col - 1), l));
+        }
+        options.push(CellRange::new(f, CellRef::new(l.row, l.col + 1)));
+        let grown = options.into_iter().find(|g| {
+            let new_cells = (g.first.row..=g.last.row)
+                .flat_map(|r| (g.first.col..=g.last.col).map(move |c| (r, c)))
+                .filter(|&(r, c)| !rect.contains(CellRef::new(r, c)));
+            let mut any = false;
+            let all_labels = new_cells.into_iter().all(|rc| {
+                any = true;
+                labels.numeric_cells.contains(&rc)
+            });
+            any && all_labels
+                && u64::from(g.rows()) * u64::from(g.cols()) <= MAX_BOARD_SQUARES
+                && complete_permutation(&BlockGrid::new(sheet, *g))
+        });
+        match grown {
+            Some(g) => rect = g,
+            None => return rect,
+        }
+    }
+}
+
+/// Whether every cell of the block holds a whole number and they are exactly 1..N or 0..N-1.
+fn complete_permutation(grid: &BlockGrid<'_>) -> bool {
+    let (rows, cols) = (grid.range.rows(), grid.range.cols());
+    let n = u64::from(rows) * u64::from(cols);
+    let mut seen = vec![false; n as usize + 1];
+    let mut zero = false;
+    for r in 0..rows {
+        for c in 0..cols {
+            let Kind::Int(v) = grid.kind(r, c) else {
+                return false;
+            };
+            if v < 0 || v as u64 > n || seen[v as usize] {
+                return false;
+            }
+            seen[v as usize] = true;
+            zero |= v == 0;
+        }
+    }
+    // n distinct values in 0..=n: exactly one of 0 and n is absent.
+    zero != seen[n as usize]
+}
+
+/// The evidence test (rule 6); `Some(first move number)` when the block reads as a tour
+/// attempt.
+fn evidence(grid: &BlockGrid<'_>, min_ints: usize) -> Option<u8> {
+    let (rows, cols) = (grid.range.rows(), grid.range.cols());
+    if rows < 2 || cols < 2 {
         return None;
     }
-    let mut uf = UnionFind::new(pts.len());
-    link_neighbours(&pts, &mut uf);
-    let mut ints = vec![0u32; pts.len()];
-    for (i, p) in pts.iter().enumerate() {
-        if matches!(p.2, Kind::Int(_)) {
-            ints[uf.find(i)] += 1;
+    let n = u64::from(rows) * u64::from(cols);
+    let mut ints: Vec<(i64, u32)> = Vec::new();
+    let mut filled = 0u64;
+    for r in 0..rows {
+        for c in 0..cols {
+            match grid.kind(r, c) {
+                Kind::Blank => {}
+                Kind::Int(v) => {
+                    ints.push((v, r * cols + c));
+                    filled += 1;
+                }
+                _ => filled += 1,
+            }
         }
     }
-    // Best root: most integers, first in reading order on ties.
-    let mut best: Option<usize> = None;
-    for i in 0..pts.len() {
-        let r = uf.find(i);
-        if ints[r] > 0 && best.is_none_or(|b| ints[r] > ints[b]) {
-            best = Some(r);
+    if ints.len() < min_ints || (ints.len() as u64) * 2 < filled {
+        return None;
+    }
+    let base = numbering_base(&ints, n, cols);
+    let lo = i64::from(base);
+    let hi = lo + n as i64 - 1;
+    // Where each value in range is, if it occurs exactly once.
+    const NONE: u32 = u32::MAX;
+    const MANY: u32 = u32::MAX - 1;
+    let mut pos = vec![NONE; n as usize];
+    let mut distinct = 0usize;
+    for &(v, at) in &ints {
+        if v < lo || v > hi {
+            continue;
+        }
+        let slot = &mut pos[(v - lo) as usize];
+        if *slot == NONE {
+            distinct += 1;
+            *slot = at;
+        } else {
+            *slot = MANY;
         }
     }
-    let best = best?;
-    let (mut top, mut left, mut bottom, mut right) = (u32::MAX, u32::MAX, 0, 0);
-    for (i, p) in pts.iter().enumerate() {
-        if uf.find(i) == best {
-            top = top.min(p.0);
-            bottom = bottom.max(p.0);
-            left = left.min(p.1);
-            right = right.max(p.1);
+    if distinct >= min_ints && distinct * 4 >= ints.len() * 3 {
+        return Some(base);
+    }
+    let unique = |p: u32| p != NONE && p != MANY;
+    let (mut pairs, mut knights) = (0usize, 0usize);
+    for w in pos.windows(2) {
+        if unique(w[0]) && unique(w[1]) {
+            pairs += 1;
+            let (a, b) = (w[0], w[1]);
+            let (dr, dc) = ((a / cols).abs_diff(b / cols), (a % cols).abs_diff(b % cols));
+            if (dr == 1 && dc == 2) || (dr == 2 && dc == 1) {
+                knights += 1;
+            }
         }
     }
-    Some(CellRange::new(
-        CellRef::new(top, left),
-        CellRef::new(bottom, right),
-    ))
+    (pairs >= 3 && knights * 2 >= pairs).then_some(base)
+}
+
+/// The numbering of a board whose range the user gave: 0 or 1 (rule 7).
+pub(crate) fn numbering_of(sheet: &SheetCells, range: CellRange) -> u8 {
+    if u64::from(range.rows()) * u64::from(range.cols()) > MAX_BOARD_SQUARES {
+        return 1;
+    }
+    let grid = BlockGrid::new(sheet, range);
+    let cols = range.cols();
+    let mut ints = Vec::new();
+    for r in 0..range.rows() {
+        for c in 0..cols {
+            if let Kind::Int(v) = grid.kind(r, c) {
+                ints.push((v, r * cols + c));
+            }
+        }
+    }
+    numbering_base(&ints, u64::from(range.rows()) * u64::from(cols), cols)
+}
+
+/// 0 when the block holds 0 once, not N, and its 1 (if any) is a knight's move from the 0.
+fn numbering_base(ints: &[(i64, u32)], n: u64, cols: u32) -> u8 {
+    let zeros: Vec<u32> = ints.iter().filter(|x| x.0 == 0).map(|x| x.1).collect();
+    if zeros.len() != 1 || ints.iter().any(|x| x.0 as u64 == n && x.0 > 0) {
+        return 1;
+    }
+    let z = zeros[0];
+    let knight = |a: u32, b: u32| {
+        let (dr, dc) = ((a / cols).abs_diff(b / cols), (a % cols).abs_diff(b % cols));
+        (dr == 1 && dc == 2) || (dr == 2 && dc == 1)
+    };
+    let ones: Vec<u32> = ints.iter().filter(|x| x.0 == 1).map(|x| x.1).collect();
+    if ones.is_empty() || ones.iter().any(|&o| knight(z, o)) {
+        0
+    } else {
+        1
+    }
 }
 
 /// Fast path for the common big case: when the non-blank cells fill their bounding box
@@ -199,8 +430,47 @@ fn dense_rectangle(sheet: &SheetCells) -> Option<CellRange> {
     dense.then(|| CellRange::new(CellRef::new(top, left), CellRef::new(bottom, right)))
 }
 
-/// Union cells that touch: Chebyshev distance 1, or 2 when both are numeric. `pts` is in
-/// row-major order; each row is compared with the two rows above it by a moving window.
+/// The pieces of touching numbers (rules 3 and 4), label cells left out.
+fn pieces(sheet: &SheetCells, labels: &Labels) -> Vec<Piece> {
+    let pts: Vec<(u32, u32, Kind)> = sheet
+        .cells()
+        .iter()
+        .filter_map(|c| {
+            let k = classify(c.value.as_ref());
+            (k.is_numeric() && !labels.numeric_cells.contains(&(c.row, c.col)))
+                .then_some((c.row, c.col, k))
+        })
+        .collect();
+    if pts.is_empty() {
+        return Vec::new();
+    }
+    let mut uf = UnionFind::new(pts.len());
+    link_neighbours(&pts, &mut uf);
+    merge_continuations(&pts, &mut uf);
+    let mut by_root: HashMap<usize, Piece> = HashMap::new();
+    for (i, p) in pts.iter().enumerate() {
+        let root = uf.find(i);
+        let e = by_root.entry(root).or_insert(Piece {
+            top: p.0,
+            left: p.1,
+            bottom: p.0,
+            right: p.1,
+            ints: 0,
+        });
+        e.top = e.top.min(p.0);
+        e.bottom = e.bottom.max(p.0);
+        e.left = e.left.min(p.1);
+        e.right = e.right.max(p.1);
+        if matches!(p.2, Kind::Int(_)) {
+            e.ints += 1;
+        }
+    }
+    let mut out: Vec<Piece> = by_root.into_values().filter(|p| p.ints > 0).collect();
+    out.sort_by_key(|p| (p.top, p.left));
+    out
+}
+
+/// Union cells that are neighbours (diagonals included). `pts` is in row-major order.
 fn link_neighbours(pts: &[(u32, u32, Kind)], uf: &mut UnionFind) {
     // Row groups: (row, start, end) over pts.
     let mut groups: Vec<(u32, usize, usize)> = Vec::new();
@@ -210,163 +480,103 @@ fn link_neighbours(pts: &[(u32, u32, Kind)], uf: &mut UnionFind) {
             _ => groups.push((p.0, i, i + 1)),
         }
     }
-    let touch = |a: &(u32, u32, Kind), b: &(u32, u32, Kind)| {
-        let d = a.0.abs_diff(b.0).max(a.1.abs_diff(b.1));
-        d <= 1 || (d == 2 && a.2.is_numeric() && b.2.is_numeric())
-    };
     for (g, &(row, start, end)) in groups.iter().enumerate() {
-        // Same row: the previous two cells at most.
+        for i in start + 1..end {
+            if pts[i].1 == pts[i - 1].1 + 1 {
+                uf.union(i, i - 1);
+            }
+        }
+        let Some(&(prow, pstart, pend)) = g.checked_sub(1).and_then(|h| groups.get(h)) else {
+            continue;
+        };
+        if row != prow + 1 {
+            continue;
+        }
+        let mut lo = pstart;
         for i in start..end {
-            for j in i.saturating_sub(2).max(start)..i {
-                if touch(&pts[i], &pts[j]) {
-                    uf.union(i, j);
-                }
+            let c = pts[i].1;
+            while lo < pend && pts[lo].1 + 1 < c {
+                lo += 1;
             }
-        }
-        // The two rows above, when they are within two rows.
-        for back in 1..=2usize {
-            let Some(&(prow, pstart, pend)) = g.checked_sub(back).and_then(|h| groups.get(h))
-            else {
-                continue;
-            };
-            if row - prow > 2 {
-                continue;
-            }
-            let mut lo = pstart;
-            for i in start..end {
-                let c = pts[i].1;
-                while lo < pend && pts[lo].1 + 2 < c {
-                    lo += 1;
-                }
-                let mut j = lo;
-                while j < pend && pts[j].1 <= c + 2 {
-                    if touch(&pts[i], &pts[j]) {
-                        uf.union(i, j);
-                    }
-                    j += 1;
-                }
+            let mut j = lo;
+            while j < pend && pts[j].1 <= c + 1 {
+                uf.union(i, j);
+                j += 1;
             }
         }
     }
 }
 
-/// Block edges: `top, bottom, left, right`, block-relative and inclusive.
-#[derive(Clone, Copy, Debug)]
-struct Edges {
-    top: u32,
-    bottom: u32,
-    left: u32,
-    right: u32,
-}
+/// Values occurring more often than this are not followed from piece to piece.
+const MAX_REPEATS: usize = 4;
 
-/// Strip label rows/columns and empty edges; `None` when nothing numeric is left.
-fn strip_labels(grid: &BlockGrid<'_>) -> Option<CellRange> {
-    let mut e = Edges {
-        top: 0,
-        bottom: grid.range.rows() - 1,
-        left: 0,
-        right: grid.range.cols() - 1,
-    };
-    loop {
-        let before = (e.top, e.bottom, e.left, e.right);
-        // Lines without any number.
-        while e.top < e.bottom && !row_has_number(grid, e, e.top) {
-            e.top += 1;
-        }
-        while e.bottom > e.top && !row_has_number(grid, e, e.bottom) {
-            e.bottom -= 1;
-        }
-        while e.left < e.right && !col_has_number(grid, e, e.left) {
-            e.left += 1;
-        }
-        while e.right > e.left && !col_has_number(grid, e, e.right) {
-            e.right -= 1;
-        }
-        // Rank labels.
-        if e.left < e.right && is_rank_col(grid, e, e.left) {
-            e.left += 1;
-        } else if e.right > e.left && is_rank_col(grid, e, e.right) {
-            e.right -= 1;
-        } else if e.top < e.bottom && is_rank_row(grid, e, e.top) {
-            e.top += 1;
-        } else if e.bottom > e.top && is_rank_row(grid, e, e.bottom) {
-            e.bottom -= 1;
-        }
-        if before == (e.top, e.bottom, e.left, e.right) {
-            break;
+/// Rule 4: merge pieces whose numbers continue each other by a knight's move and which share
+/// no number.
+fn merge_continuations(pts: &[(u32, u32, Kind)], uf: &mut UnionFind) {
+    let mut at: HashMap<i64, Vec<usize>> = HashMap::new();
+    for (i, p) in pts.iter().enumerate() {
+        if let Kind::Int(v) = p.2 {
+            at.entry(v).or_default().push(i);
         }
     }
-    let any = (e.top..=e.bottom).any(|r| row_has_number(grid, e, r));
-    any.then(|| {
-        let o = grid.range.first;
-        CellRange::new(o.offset(e.top, e.left), o.offset(e.bottom, e.right))
-    })
-}
-
-fn row_has_number(grid: &BlockGrid<'_>, e: Edges, r: u32) -> bool {
-    (e.left..=e.right).any(|c| grid.kind(r, c).is_numeric())
-}
-
-fn col_has_number(grid: &BlockGrid<'_>, e: Edges, c: u32) -> bool {
-    (e.top..=e.bottom).any(|r| grid.kind(r, c).is_numeric())
-}
-
-/// Whether column `c` holds rank labels: its numbers are 1..R or R..1 in consecutive rows and
-/// the numbers in the other columns span exactly those rows.
-fn is_rank_col(grid: &BlockGrid<'_>, e: Edges, c: u32) -> bool {
-    let line: Vec<(u32, Kind)> = (e.top..=e.bottom).map(|r| (r, grid.kind(r, c))).collect();
-    let Some((first, last)) = rank_span(&line) else {
-        return false;
-    };
-    let others = |r: u32| (e.left..=e.right).any(|k| k != c && grid.kind(r, k).is_numeric());
-    let top = (e.top..=e.bottom).find(|&r| others(r));
-    let bottom = (e.top..=e.bottom).rev().find(|&r| others(r));
-    spans_match((first, last), top.zip(bottom))
-}
-
-/// Whether a label sequence spans the board's numbers, allowing one extra line at either end
-/// of the board's span for a perpendicular line of numeric labels not stripped yet (file
-/// numbers above a board with rank numbers beside it).
-fn spans_match(labels: (u32, u32), board: Option<(u32, u32)>) -> bool {
-    board.is_some_and(|(a, b)| {
-        labels.0 >= a && labels.0 <= a + 1 && labels.1 <= b && labels.1 + 1 >= b
-    })
-}
-
-/// Like [`is_rank_col`] for a row of file numbers.
-fn is_rank_row(grid: &BlockGrid<'_>, e: Edges, r: u32) -> bool {
-    let line: Vec<(u32, Kind)> = (e.left..=e.right).map(|c| (c, grid.kind(r, c))).collect();
-    let Some((first, last)) = rank_span(&line) else {
-        return false;
-    };
-    let others = |c: u32| (e.top..=e.bottom).any(|k| k != r && grid.kind(k, c).is_numeric());
-    let left = (e.left..=e.right).find(|&c| others(c));
-    let right = (e.left..=e.right).rev().find(|&c| others(c));
-    spans_match((first, last), left.zip(right))
-}
-
-/// If the numbers of a line are 1..R or R..1 (R >= 2) in consecutive positions, their span.
-fn rank_span(line: &[(u32, Kind)]) -> Option<(u32, u32)> {
-    let nums: Vec<(u32, Kind)> = line
-        .iter()
-        .copied()
-        .filter(|(_, k)| k.is_numeric())
-        .collect();
-    if nums.len() < 2 {
-        return None;
+    at.retain(|_, v| v.len() <= MAX_REPEATS);
+    let mut keys: Vec<i64> = at.keys().copied().collect();
+    keys.sort_unstable();
+    let mut candidates: Vec<(usize, usize)> = Vec::new();
+    for v in keys {
+        let (Some(here), Some(next)) = (at.get(&v), at.get(&(v + 1))) else {
+            continue;
+        };
+        for &x in here {
+            for &y in next {
+                let (dr, dc) = (pts[x].0.abs_diff(pts[y].0), pts[x].1.abs_diff(pts[y].1));
+                if (dr == 1 && dc == 2) || (dr == 2 && dc == 1) {
+                    candidates.push((x, y));
+                }
+            }
+        }
     }
-    let values: Vec<i64> = nums
-        .iter()
-        .map(|(_, k)| match k {
-            Kind::Int(n) => Some(*n),
-            _ => None,
-        })
-        .collect::<Option<_>>()?;
-    let consecutive_cells = nums.windows(2).all(|w| w[1].0 == w[0].0 + 1);
-    let len = values.len() as i64;
-    let ascending = values.iter().enumerate().all(|(i, &v)| v == i as i64 + 1);
-    let descending = values.iter().enumerate().all(|(i, &v)| v == len - i as i64);
-    (consecutive_cells && (ascending || descending)).then(|| (nums[0].0, nums[nums.len() - 1].0))
+    if candidates.is_empty() {
+        return;
+    }
+    // The (sorted) values of each piece, by root.
+    let mut values: HashMap<usize, Vec<i64>> = HashMap::new();
+    for (i, p) in pts.iter().enumerate() {
+        if let Kind::Int(v) = p.2 {
+            values.entry(uf.find(i)).or_default().push(v);
+        }
+    }
+    for v in values.values_mut() {
+        v.sort_unstable();
+    }
+    for (x, y) in candidates {
+        let (a, b) = (uf.find(x), uf.find(y));
+        if a == b {
+            continue;
+        }
+        let (va, vb) = (&values[&a], &values[&b]);
+        if shares_a_value(va, vb) {
+            continue;
+        }
+        let mut merged: Vec<i64> = va.iter().chain(vb.iter()).copied().collect();
+        merged.sort_unstable();
+        values.remove(&a);
+        values.remove(&b);
+        uf.union(a, b);
+        values.insert(uf.find(a), merged);
+    }
+}
+
+fn shares_a_value(a: &[i64], b: &[i64]) -> bool {
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => return true,
+        }
+    }
+    false
 }
 
 /// Grow the block over adjacent blank, bordered lines when the board itself is bordered.
@@ -429,31 +639,6 @@ pub(crate) fn lookup(sheet: &SheetCells, row: u32, col: u32) -> Option<&SheetCel
         .map(|i| &cells[i])
 }
 
-/// At least two whole numbers, and whole numbers at least half of the non-blank cells, over at
-/// least two rows and two columns: a knight never moves within one row or column, so a strip
-/// one cell wide is a list of numbers (a table column, a seed), not a board.
-fn plausible(grid: &BlockGrid<'_>, block: CellRange) -> bool {
-    if block.rows() < 2 || block.cols() < 2 {
-        return false;
-    }
-    let (mut ints, mut filled) = (0u64, 0u64);
-    let o = grid.range.first;
-    let (dr, dc) = (block.first.row - o.row, block.first.col - o.col);
-    for r in dr..dr + block.rows() {
-        for c in dc..dc + block.cols() {
-            match grid.kind(r, c) {
-                Kind::Blank => {}
-                Kind::Int(_) => {
-                    ints += 1;
-                    filled += 1;
-                }
-                _ => filled += 1,
-            }
-        }
-    }
-    ints >= 2 && ints * 2 >= filled
-}
-
 /// Union-find with path halving and union by size.
 struct UnionFind {
     parent: Vec<u32>,
@@ -512,10 +697,13 @@ mod tests {
         SheetCells::from_values(v)
     }
 
-    fn board(found: Found) -> String {
-        match found {
-            Found::Board(r) => r.to_string(),
-            other => format!("{other:?}"),
+    fn board(s: &SheetCells) -> String {
+        let found = find_boards(s);
+        match found.first() {
+            Some(Found::Grid { range, .. }) if found.len() == 1 => range.to_string(),
+            Some(Found::TooLarge { .. }) => "TooLarge".into(),
+            None => "NoBoard".into(),
+            _ => format!("{found:?}"),
         }
     }
 
@@ -528,7 +716,7 @@ mod tests {
             (4, 0, &["2", "12", "9", "2", "5"]),
             (5, 0, &["1", "8", "11", "6", "3"]),
         ]);
-        assert_eq!(board(find_board(&s)), "B4:E6");
+        assert_eq!(board(&s), "B4:E6");
     }
 
     #[test]
@@ -539,7 +727,7 @@ mod tests {
             (2, 0, &["8", "11", "6", "3", "3"]),
             (3, 0, &["a", "b", "c", "d"]),
         ]);
-        assert_eq!(board(find_board(&s)), "A1:D3");
+        assert_eq!(board(&s), "A1:D3");
     }
 
     #[test]
@@ -550,7 +738,7 @@ mod tests {
             (2, 0, &["2", "12", "9", "2", "5"]),
             (3, 0, &["1", "3", "6", "11", "8"]),
         ]);
-        assert_eq!(board(find_board(&s)), "B2:E4");
+        assert_eq!(board(&s), "B2:E4");
     }
 
     #[test]
@@ -561,9 +749,9 @@ mod tests {
             (1, 0, &["Tour 2", "solved", "42", "again"]),
             (2, 0, &["Tour 3", "stuck", "42", "no"]),
         ]);
-        assert_eq!(find_board(&s), Found::NoBoard);
+        assert_eq!(board(&s), "NoBoard");
         let row = sheet(&[(0, 0, &["1", "2", "3", "4"])]);
-        assert_eq!(find_board(&row), Found::NoBoard);
+        assert_eq!(board(&row), "NoBoard");
     }
 
     #[test]
@@ -573,17 +761,17 @@ mod tests {
             (1, 0, &["3", "2"]),
             (30, 12, &["note"]),
         ]);
-        assert_eq!(board(find_board(&s)), "A1:B2");
+        assert_eq!(board(&s), "A1:B2");
         let notes = sheet(&[(0, 0, &["just"]), (1, 0, &["words"])]);
-        assert_eq!(find_board(&notes), Found::NoBoard);
-        assert_eq!(find_board(&SheetCells::default()), Found::NoBoard);
+        assert_eq!(board(&notes), "NoBoard");
+        assert_eq!(board(&SheetCells::default()), "NoBoard");
     }
 
     #[test]
     fn sparse_failed_attempts_stay_in_one_piece() {
         // 1 at A1, 2 at B3, 3 at C5: knight moves, never adjacent cells.
         let s = sheet(&[(0, 0, &["1"]), (2, 1, &["2"]), (4, 2, &["3"])]);
-        assert_eq!(board(find_board(&s)), "A1:C5");
+        assert_eq!(board(&s), "A1:C5");
     }
 
     #[test]
@@ -593,6 +781,6 @@ mod tests {
             v.push((i, i, CellValue::Number(f64::from(i + 1))));
         }
         let s = SheetCells::from_values(v);
-        assert!(matches!(find_board(&s), Found::TooLarge { .. }));
+        assert_eq!(board(&s), "TooLarge");
     }
 }

@@ -3,7 +3,8 @@
 //! [`verify_path`] opens a workbook of any supported format (the content decides, not the
 //! extension), finds the board on each worksheet ([`detect`] documents the rule), and judges it
 //! ([`Verdict`]): `closed`, `open`, `partial` (a failed attempt), `invalid` (with every
-//! [`Problem`] found) or `no-board`. [`verify_grid`] does the same for cells already in memory.
+//! [`Problem`] found) or `no-board`. A sheet may hold several boards, grids of move numbers or
+//! lists of squares ([`Notation`]). [`verify_grid`] does the same for cells already in memory.
 //! The reports serialise to the `--json` document.
 //!
 //! ```
@@ -16,14 +17,18 @@
 //! }));
 //! let report = verify_grid("Sheet1", 0, &cells, &VerifyOptions::default());
 //! assert_eq!(report.verdict, Verdict::Open);
-//! assert_eq!(report.board.unwrap().top_left, "B2");
-//! assert_eq!(report.start.as_deref(), Some("B2"));
-//! assert_eq!(report.tour.unwrap().len(), 12);
+//! assert_eq!(report.board.as_ref().unwrap().top_left.to_string(), "B2");
+//! assert_eq!(report.start.map(|c| c.to_string()).as_deref(), Some("B2"));
+//! assert_eq!(report.boards[0].start_square.unwrap().to_string(), "a3");
+//! assert_eq!(report.tour().unwrap().len(), 12);
 //! ```
 
 pub mod check;
 pub mod complete;
+pub mod csv;
 pub mod detect;
+mod labels;
+mod list;
 pub mod report;
 pub mod text;
 mod value;
@@ -32,15 +37,16 @@ use std::io::{Read, Seek};
 use std::path::Path;
 
 pub use report::{
-    BoardPosition, FileReport, JsonDocument, Problem, ProblemKind, SheetReport, Verdict,
+    BoardPosition, BoardReport, FileReport, JsonDocument, Notation, Problem, ProblemKind,
+    SheetReport, SquareName, Verdict,
 };
 
 use crate::error::{Error, Result};
 use crate::tour::Tour;
-use crate::workbook::cellref::CellRange;
+use crate::workbook::cellref::{CellRange, CellRef};
 use crate::workbook::read::{Format, SheetCells, Workbook};
 
-use detect::{find_board_keeping_grid, BlockGrid, Found, MAX_BOARD_SQUARES};
+use detect::{BlockGrid, Found, MAX_BOARD_SQUARES};
 
 /// What to check.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -49,6 +55,13 @@ pub struct VerifyOptions {
     pub sheets: Vec<String>,
     /// Where the board is on every sheet checked, skipping detection.
     pub range: Option<CellRange>,
+    /// Keep only the board whose top-left cell is this (`--board`).
+    pub board: Option<CellRef>,
+    /// The chessboard (rows, cols) of tours written as lists (`--board-size`); the smallest
+    /// a1-anchored board holding every listed square when `None`.
+    pub board_size: Option<(u32, u32)>,
+    /// Draw small invalid boards for the text report.
+    pub drawings: bool,
 }
 
 /// Verify every (selected) sheet of the workbook at `path`. Never panics and never fails: an
@@ -136,76 +149,115 @@ pub fn verify_workbook<RS: Read + Seek>(
     report
 }
 
-/// Verify one sheet's cells: find the board (or use `options.range`) and judge it.
+/// Verify one sheet's cells: find its boards (or use `options.range`) and judge each.
 pub fn verify_grid(
     sheet: &str,
     index: usize,
     cells: &SheetCells,
     options: &VerifyOptions,
 ) -> SheetReport {
-    let (found, grid) = match options.range {
-        Some(range) => (Found::Board(range), None),
-        None => find_board_keeping_grid(cells),
+    let found = match options.range {
+        Some(range) => vec![Found::Grid {
+            range,
+            base: detect::numbering_of(cells, range),
+            labelled: false,
+        }],
+        None => detect::find_boards(cells),
     };
-    let given = options.range.is_some();
-    let block = match found {
-            Found::Board(block) => block,
-            Found::NoBoard => return SheetReport::no_board(sheet, index, None),
-            Found::TooLarge { rows, cols } => {
-                return SheetReport::no_board(
-                    sheet,
-                    index,
-                    Some(format!(
-                        "the numbers on this sheet spread over {rows} rows by {cols} columns, too large to hold a board (at most {MAX_BOARD_SQUARES} squares)"
-                    )),
-                )
+    let mut boards = Vec::new();
+    let mut notes = Vec::new();
+    for f in found {
+        match f {
+            Found::Grid {
+                range,
+                base,
+                labelled,
+            } => {
+                let area = u64::from(range.rows()) * u64::from(range.cols());
+                if area > MAX_BOARD_SQUARES {
+                    notes.push(format!(
+                        "the range {range} has {area} cells, too large to hold a board (at most {MAX_BOARD_SQUARES} squares)"
+                    ));
+                    continue;
+                }
+                let grid = BlockGrid::new(cells, range);
+                let ragged = options.range.is_none() && !labelled;
+                boards.push(grid_report(&grid, cells.formats_known(), ragged, base, options));
             }
-    };
-    let area = u64::from(block.rows()) * u64::from(block.cols());
-    if area > MAX_BOARD_SQUARES {
-        return SheetReport::no_board(
-            sheet,
-            index,
-            Some(format!(
-                "the range {block} has {area} cells, too large to hold a board (at most {MAX_BOARD_SQUARES} squares)"
+            Found::List(run) => boards.push(list::check_list(&run, options.board_size)),
+            Found::TooLarge { rows, cols, .. } => notes.push(format!(
+                "the numbers on this sheet spread over {rows} rows by {cols} columns, too large to hold a board (at most {MAX_BOARD_SQUARES} squares)"
             )),
-        );
+        }
     }
-    let grid = match grid {
-        Some(g) if g.range == block => g,
-        _ => BlockGrid::new(cells, block),
-    };
-    let checked = check::check_board(&grid, cells.formats_known(), !given);
-    let mut report = SheetReport {
-        sheet: sheet.to_string(),
-        index,
+    if let Some(want) = options.board {
+        let here: Vec<String> = boards
+            .iter()
+            .map(|b| b.board.top_left.to_string())
+            .collect();
+        boards.retain(|b| b.board.top_left == want);
+        if boards.is_empty() && !here.is_empty() {
+            notes.push(format!(
+                "no board has its top-left cell at {want} (boards at: {})",
+                here.join(", ")
+            ));
+        }
+    }
+    let note = (!notes.is_empty()).then(|| notes.join("; "));
+    SheetReport::from_boards(sheet, index, boards, note)
+}
+
+/// Judge one grid board.
+fn grid_report(
+    grid: &BlockGrid<'_>,
+    formats_known: bool,
+    detect_ragged: bool,
+    base: u8,
+    options: &VerifyOptions,
+) -> BoardReport {
+    let checked = check::check_board(grid, formats_known, detect_ragged, base);
+    let mut report = BoardReport {
         verdict: checked.verdict,
-        board: Some(BoardPosition {
-            top_left: block.first.to_string(),
-            rows: block.rows(),
-            cols: block.cols(),
-        }),
+        board: BoardPosition {
+            top_left: grid.range.first,
+            rows: grid.range.rows(),
+            cols: grid.range.cols(),
+        },
         moves: checked.moves,
-        start: checked.start.map(|c| c.to_string()),
-        end: checked.end.map(|c| c.to_string()),
+        start: checked.start,
+        end: checked.end,
         start_highlighted: checked.start_highlighted,
         problems: checked.problems,
-        note: None,
+        notation: Notation::Grid,
+        start_square: checked.start_square,
+        end_square: checked.end_square,
+        numbering_from: base,
+        cells: None,
         tour: checked.tour,
         drawing: None,
     };
-    report.drawing = text::drawing(&grid, &report);
+    if options.drawings {
+        report.drawing = text::drawing(grid, &report);
+    }
     report
 }
 
 /// Read the tour on one sheet of a workbook: the squares in move order of a complete tour or
-/// of a failed attempt (`partial`). Used by `draw FILE --sheet NAME` and `verify --complete`.
+/// of a failed attempt (`partial`), on the sheet's first board or the one whose top-left cell
+/// is `board`. Used by `draw FILE --sheet NAME` and `verify --complete`.
 ///
 /// The error names the file, the sheet and what is wrong with it.
-pub fn read_tour(path: &Path, sheet: &str, range: Option<CellRange>) -> Result<Tour> {
+pub fn read_tour(
+    path: &Path,
+    sheet: &str,
+    range: Option<CellRange>,
+    board: Option<CellRef>,
+) -> Result<Tour> {
     let options = VerifyOptions {
         sheets: vec![sheet.to_string()],
         range,
+        board,
+        ..VerifyOptions::default()
     };
     let report = verify_path(path, &options);
     let file = path.display();
@@ -215,23 +267,26 @@ pub fn read_tour(path: &Path, sheet: &str, range: Option<CellRange>) -> Result<T
     let Some(s) = report.sheets.into_iter().next() else {
         return Err(Error::Other(format!("{file}: no sheet named '{sheet}'")));
     };
-    if let Some(tour) = s.tour {
+    let Some(b) = s.boards.into_iter().next() else {
+        let why = s
+            .note
+            .unwrap_or_else(|| "there is no board on it".to_string());
+        return Err(Error::Other(format!(
+            "{file}, sheet '{sheet}': no knight's path to read (no-board): {why}"
+        )));
+    };
+    if let Some(tour) = b.tour {
         return Ok(tour);
     }
-    let why = match s.verdict {
-        Verdict::NoBoard => s
-            .note
-            .unwrap_or_else(|| "there is no board on it".to_string()),
-        _ => s
-            .problems
-            .iter()
-            .take(3)
-            .map(|p| p.message.clone())
-            .collect::<Vec<_>>()
-            .join("; "),
-    };
+    let why = b
+        .problems
+        .iter()
+        .take(3)
+        .map(|p| p.message.clone())
+        .collect::<Vec<_>>()
+        .join("; ");
     Err(Error::Other(format!(
         "{file}, sheet '{sheet}': no knight's path to read ({}): {why}",
-        s.verdict.as_str()
+        b.verdict.as_str()
     )))
 }

@@ -1,9 +1,13 @@
 //! What the verifier says: one [`FileReport`] per file, one [`SheetReport`] per worksheet.
 //! These serialise to the `--json` document (`{"files": [...]}`, see [`JsonDocument`]).
 
+use std::fmt;
+
 use serde::{Deserialize, Serialize};
 
+use crate::board::{file_letters, Board, Square};
 use crate::tour::Tour;
+use crate::workbook::cellref::{CellRange, CellRef};
 
 /// The verdict on one worksheet: exactly one of these.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -78,79 +82,190 @@ impl ProblemKind {
     }
 }
 
-/// One thing wrong with a board, with the cells involved (A1 notation).
+/// One thing wrong with a board, with the cells involved.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Problem {
     /// What kind of problem.
     pub kind: ProblemKind,
-    /// The cells involved, e.g. `["E5", "F8"]`; empty when no cell holds the culprit
+    /// The cells involved (written `["E5", "F8"]`); empty when no cell holds the culprit
     /// (a missing number).
-    pub cells: Vec<String>,
-    /// A sentence a person understands.
+    pub cells: Vec<CellRef>,
+    /// A sentence a person understands, naming cells and their squares: `E10 (c1)`.
     pub message: String,
 }
 
 /// Where the board sits on the sheet.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BoardPosition {
-    /// Top-left cell in A1 notation.
-    pub top_left: String,
-    /// Rows of the board (for a ragged board, of its bounding box).
+    /// Top-left cell (for a list: the cell of its first square).
+    pub top_left: CellRef,
+    /// Rows of the board (for a ragged board, of its bounding box; for a list, the
+    /// chessboard's).
     pub rows: u32,
-    /// Columns of the board (for a ragged board, of its bounding box).
+    /// Columns of the board (as for `rows`).
     pub cols: u32,
 }
 
-/// The verdict on one worksheet.
+/// How a tour is written on the sheet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Notation {
+    /// Move numbers on the squares of a grid.
+    Grid,
+    /// A run of square names (`e4`) in move order, down a column or along a row.
+    List,
+}
+
+impl Notation {
+    /// The word used in reports.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Notation::Grid => "grid",
+            Notation::List => "list",
+        }
+    }
+}
+
+/// A square in algebraic notation (a1 bottom-left), typed; written `c1` only at output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct SquareName {
+    /// File from 0 (`a`).
+    pub file: u32,
+    /// Rank from 1 at the bottom.
+    pub rank: u32,
+}
+
+impl SquareName {
+    /// The name of `sq` on `board` (row 0 is the top rank).
+    pub fn of(board: Board, sq: Square) -> SquareName {
+        SquareName {
+            file: sq.col,
+            rank: board.rows() - sq.row,
+        }
+    }
+}
+
+impl fmt::Display for SquareName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", file_letters(self.file), self.rank)
+    }
+}
+
+impl Serialize for SquareName {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for SquareName {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
+        super::list::parse_square(&text)
+            .ok_or_else(|| serde::de::Error::custom(format!("'{text}' is not a square")))
+    }
+}
+
+/// The verdict on one board of a sheet.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BoardReport {
+    /// The verdict (never `no-board`).
+    pub verdict: Verdict,
+    /// Where the board is.
+    pub board: BoardPosition,
+    /// How many squares hold a valid move number (the squares visited).
+    pub moves: usize,
+    /// The cell holding the first move.
+    pub start: Option<CellRef>,
+    /// The cell holding the last move.
+    pub end: Option<CellRef>,
+    /// Whether the start cell is filled with a colour the rest of the board does not have;
+    /// `None` where the format does not let us read fills (everything but xlsx/xlsm) and for
+    /// lists.
+    pub start_highlighted: Option<bool>,
+    /// Every problem found (empty unless `invalid`).
+    pub problems: Vec<Problem>,
+    /// `grid` or `list`.
+    pub notation: Notation,
+    /// The square of the first move.
+    pub start_square: Option<SquareName>,
+    /// The square of the last move.
+    pub end_square: Option<SquareName>,
+    /// The first move's number: 1, or 0 for tours numbered 0..N-1.
+    pub numbering_from: u8,
+    /// For lists, the whole run of cells (`B3:B66`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cells: Option<CellRange>,
+    /// The path in move order, for complete tours and failed attempts; not serialised.
+    #[serde(skip)]
+    pub tour: Option<Tour>,
+    /// A drawing of a small invalid board with the bad cells marked, made only for text
+    /// output; not serialised.
+    #[serde(skip)]
+    pub drawing: Option<String>,
+}
+
+/// The verdict on one worksheet: its boards, and (for readers of the first version) the
+/// first board's fields at the sheet level.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SheetReport {
     /// The worksheet name.
     pub sheet: String,
     /// Its position in the workbook from 0.
     pub index: usize,
-    /// The verdict.
+    /// The first board's verdict; `no-board` when the sheet holds none.
     pub verdict: Verdict,
-    /// Where the board is; `None` for `no-board`.
+    /// Where the first board is; `None` for `no-board`.
     pub board: Option<BoardPosition>,
-    /// How many squares hold a valid move number (the squares visited).
+    /// The first board's move count.
     pub moves: usize,
-    /// The cell holding 1.
-    pub start: Option<String>,
-    /// The cell holding the last move number.
-    pub end: Option<String>,
-    /// Whether the start cell is filled with a colour the rest of the board does not have;
-    /// `None` where the format does not let us read fills (everything but xlsx/xlsm).
+    /// The cell holding the first board's first move.
+    pub start: Option<CellRef>,
+    /// The cell holding the first board's last move.
+    pub end: Option<CellRef>,
+    /// Whether the first board's start cell is highlighted (see [`BoardReport`]).
     pub start_highlighted: Option<bool>,
-    /// Every problem found (empty unless `invalid`).
+    /// The first board's problems.
     pub problems: Vec<Problem>,
     /// Anything else worth telling about this sheet (e.g. why it holds no board).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
-    /// The path in move order, for complete tours and failed attempts; not serialised.
-    #[serde(skip)]
-    pub tour: Option<Tour>,
-    /// A drawing of a small invalid board with the bad cells marked; not serialised.
-    #[serde(skip)]
-    pub drawing: Option<String>,
+    /// Every board on the sheet in reading order (by top-left cell, row first).
+    #[serde(default)]
+    pub boards: Vec<BoardReport>,
 }
 
 impl SheetReport {
     /// A report for a sheet with no board.
     pub fn no_board(sheet: &str, index: usize, note: Option<String>) -> SheetReport {
+        SheetReport::from_boards(sheet, index, Vec::new(), note)
+    }
+
+    /// A report whose sheet-level fields describe the first of `boards`.
+    pub fn from_boards(
+        sheet: &str,
+        index: usize,
+        boards: Vec<BoardReport>,
+        note: Option<String>,
+    ) -> SheetReport {
+        let first = boards.first();
         SheetReport {
             sheet: sheet.to_string(),
             index,
-            verdict: Verdict::NoBoard,
-            board: None,
-            moves: 0,
-            start: None,
-            end: None,
-            start_highlighted: None,
-            problems: Vec::new(),
+            verdict: first.map_or(Verdict::NoBoard, |b| b.verdict),
+            board: first.map(|b| b.board.clone()),
+            moves: first.map_or(0, |b| b.moves),
+            start: first.and_then(|b| b.start),
+            end: first.and_then(|b| b.end),
+            start_highlighted: first.and_then(|b| b.start_highlighted),
+            problems: first.map(|b| b.problems.clone()).unwrap_or_default(),
             note,
-            tour: None,
-            drawing: None,
+            boards,
         }
+    }
+
+    /// The first board's path (see [`BoardReport::tour`]).
+    pub fn tour(&self) -> Option<&Tour> {
+        self.boards.first().and_then(|b| b.tour.as_ref())
     }
 }
 
@@ -171,19 +286,28 @@ pub struct FileReport {
 
 impl FileReport {
     /// The exit code this file alone deserves: 2 when unreadable (or a requested sheet is
-    /// missing), 1 when a sheet is partial or invalid, else 0.
+    /// missing), 1 when a board is partial or invalid or the file holds no board at all, else
+    /// 0 (every board a complete tour).
     pub fn exit_code(&self) -> u8 {
         if !self.readable || self.error.is_some() {
             crate::exit_codes::ERROR
-        } else if self
-            .sheets
-            .iter()
-            .any(|s| matches!(s.verdict, Verdict::Partial | Verdict::Invalid))
-        {
+        } else if !self.has_board() || self.boards().any(|b| !b.verdict.is_complete_tour()) {
             crate::exit_codes::FAILURE
         } else {
             crate::exit_codes::SUCCESS
         }
+    }
+}
+
+impl FileReport {
+    /// Every board of every sheet, in order.
+    pub fn boards(&self) -> impl Iterator<Item = &BoardReport> {
+        self.sheets.iter().flat_map(|s| s.boards.iter())
+    }
+
+    /// Whether any sheet holds a board.
+    pub fn has_board(&self) -> bool {
+        self.boards().next().is_some()
     }
 }
 

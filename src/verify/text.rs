@@ -1,5 +1,5 @@
-//! The report for people: one line per sheet, then its problems, and for small invalid boards
-//! a drawing with the bad cells marked.
+//! The report for people: one line per board (or per sheet without one), then its problems,
+//! and for small invalid boards a drawing with the bad cells marked.
 
 use std::collections::HashSet;
 use std::fmt::Write as _;
@@ -8,7 +8,7 @@ use crate::board::column_letters;
 use crate::workbook::cellref::CellRef;
 
 use super::detect::BlockGrid;
-use super::report::{FileReport, SheetReport, Verdict};
+use super::report::{BoardReport, FileReport, Notation, SheetReport, SquareName, Verdict};
 use super::value::{classify, Kind};
 
 /// Boards up to this many rows and columns get a drawing when invalid.
@@ -37,36 +37,74 @@ pub fn render_file(report: &FileReport) -> String {
     out
 }
 
-/// One sheet: `  NAME: VERDICT, RxC board at RANGE, start X, end Y` then its problems.
+/// One sheet: a line per board (`  NAME: VERDICT, RxC board at CELL, ...`) and its problems;
+/// `  NAME: no-board` for a sheet without one.
 pub fn render_sheet(s: &SheetReport) -> String {
     let mut out = String::new();
-    let _ = write!(out, "  {}: {}", s.sheet, s.verdict.as_str());
-    if s.verdict == Verdict::Partial {
-        out.push_str(" (a failed attempt: the knight got stuck)");
+    if s.boards.is_empty() {
+        let _ = write!(out, "  {}: {}", s.sheet, Verdict::NoBoard.as_str());
+        if let Some(note) = &s.note {
+            let _ = write!(out, " ({note})");
+        }
+        out.push('\n');
+        return out;
     }
-    if let Some(b) = &s.board {
-        let _ = write!(out, ", {}x{} board at {}", b.rows, b.cols, b.top_left);
-        let _ = write!(out, ", {} squares numbered", s.moves);
-        if let Some(start) = &s.start {
-            let _ = write!(out, ", start {start}");
-            match s.start_highlighted {
-                Some(true) => out.push_str(" (highlighted)"),
-                Some(false) => out.push_str(" (not highlighted)"),
-                None => {}
-            }
-        }
-        if let Some(end) = &s.end {
-            let _ = write!(out, ", end {end}");
-        }
+    for b in &s.boards {
+        out.push_str(&render_board(&s.sheet, b));
     }
     if let Some(note) = &s.note {
-        let _ = write!(out, " ({note})");
+        let _ = writeln!(out, "  {}: ({note})", s.sheet);
+    }
+    out
+}
+
+/// One board's line, problems and drawing.
+fn render_board(sheet: &str, b: &BoardReport) -> String {
+    let mut out = String::new();
+    let _ = write!(out, "  {sheet}: {}", b.verdict.as_str());
+    if b.verdict == Verdict::Partial {
+        out.push_str(" (a failed attempt: the knight got stuck)");
+    }
+    let p = &b.board;
+    match (b.notation, b.cells) {
+        (Notation::List, Some(cells)) => {
+            let _ = write!(
+                out,
+                ", list of {} squares at {cells} on a {}x{} board",
+                cells.rows().max(cells.cols()),
+                p.rows,
+                p.cols
+            );
+        }
+        _ => {
+            let _ = write!(out, ", {}x{} board at {}", p.rows, p.cols, p.top_left);
+            if b.numbering_from == 0 {
+                out.push_str(" (numbered from 0)");
+            }
+            let _ = write!(out, ", {} squares numbered", b.moves);
+        }
+    }
+    let at = |cell: Option<CellRef>, square: Option<SquareName>| match (cell, square) {
+        (Some(c), Some(s)) => Some(format!("{c} ({s})")),
+        (Some(c), None) => Some(c.to_string()),
+        _ => None,
+    };
+    if let Some(start) = at(b.start, b.start_square) {
+        let _ = write!(out, ", start {start}");
+        match b.start_highlighted {
+            Some(true) => out.push_str(" (highlighted)"),
+            Some(false) => out.push_str(" (not highlighted)"),
+            None => {}
+        }
+    }
+    if let Some(end) = at(b.end, b.end_square) {
+        let _ = write!(out, ", end {end}");
     }
     out.push('\n');
-    for p in &s.problems {
+    for p in &b.problems {
         let _ = writeln!(out, "    {}: {}", p.kind.as_str(), p.message);
     }
-    if let Some(d) = &s.drawing {
+    if let Some(d) = &b.drawing {
         out.push_str(d);
     }
     out
@@ -74,16 +112,16 @@ pub fn render_sheet(s: &SheetReport) -> String {
 
 /// A drawing of a small board, bad cells marked `*`, blanks `.`; `None` for boards larger
 /// than [`DRAW_MAX_SIDE`] or sheets that are not invalid.
-pub(crate) fn drawing(grid: &BlockGrid<'_>, s: &SheetReport) -> Option<String> {
+pub(crate) fn drawing(grid: &BlockGrid<'_>, s: &BoardReport) -> Option<String> {
     let range = grid.range;
     if s.verdict != Verdict::Invalid || range.rows() > DRAW_MAX_SIDE || range.cols() > DRAW_MAX_SIDE
     {
         return None;
     }
-    let bad: HashSet<&str> = s
+    let bad: HashSet<CellRef> = s
         .problems
         .iter()
-        .flat_map(|p| p.cells.iter().map(String::as_str))
+        .flat_map(|p| p.cells.iter().copied())
         .collect();
     let mut texts = Vec::new();
     for r in 0..range.rows() {
@@ -96,8 +134,7 @@ pub(crate) fn drawing(grid: &BlockGrid<'_>, s: &SheetReport) -> Option<String> {
                 Kind::NonInt(f) => f.to_string(),
                 Kind::Text => "x".to_string(),
             };
-            let name = range.first.offset(r, c).to_string();
-            let mark = if bad.contains(name.as_str()) {
+            let mark = if bad.contains(&range.first.offset(r, c)) {
                 "*"
             } else {
                 " "

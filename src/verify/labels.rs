@@ -1,0 +1,235 @@
+//! File and rank labels around boards: rows of letters `a b c ...`, lines of numbers
+//! `1 2 3 ...` or `8 7 ... 1` (stored as numbers or as text), on any side.
+//!
+//! A knight never moves to the next cell of a row or column, so consecutive numbers in
+//! consecutive cells of a line are never part of a tour: a line of 1..R is a label when one of
+//! its sides has no number next to it (the side away from the board). Labels are taken out
+//! before boards are looked for, and then give a board its extent (see [`super::detect`]).
+
+use std::collections::HashSet;
+
+use crate::board::file_letters;
+use crate::workbook::read::{CellValue, SheetCells};
+
+use super::detect::lookup;
+use super::value::{classify, Kind};
+
+/// A label line: `fixed` is its row (horizontal) or column (vertical); it covers positions
+/// `first..=last` along it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Line {
+    /// Along a row (file labels) or down a column (rank labels).
+    pub(crate) vertical: bool,
+    /// Its row (horizontal) or column (vertical).
+    pub(crate) fixed: u32,
+    /// First position along it.
+    pub(crate) first: u32,
+    /// Last position along it.
+    pub(crate) last: u32,
+    /// Made of numbers (which the board detection must not see).
+    pub(crate) numeric: bool,
+}
+
+impl Line {
+    fn cells(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
+        (self.first..=self.last).map(move |p| {
+            if self.vertical {
+                (p, self.fixed)
+            } else {
+                (self.fixed, p)
+            }
+        })
+    }
+
+    /// Whether the line spans `a..=b` along its direction.
+    pub(crate) fn covers(&self, a: u32, b: u32) -> bool {
+        self.first <= a && self.last >= b
+    }
+}
+
+/// The labels of a sheet and the numeric cells they hold.
+#[derive(Debug, Default)]
+pub(crate) struct Labels {
+    /// Every label line.
+    pub(crate) lines: Vec<Line>,
+    /// The cells of the numeric lines, `(row, col)`.
+    pub(crate) numeric_cells: HashSet<(u32, u32)>,
+}
+
+/// Shortest line of numbers taken as labels; lines of numbers stored as text may be shorter.
+const MIN_NUMERIC: u32 = 3;
+const MIN_TEXT: u32 = 2;
+/// Shortest row of file letters.
+const MIN_LETTERS: u32 = 3;
+
+/// Find the label lines of a sheet.
+pub(crate) fn find_labels(sheet: &SheetCells) -> Labels {
+    let mut lines = Vec::new();
+    let int_at = |r: u32, c: u32| -> Option<(i64, bool)> {
+        let cell = lookup(sheet, r, c)?;
+        match classify(cell.value.as_ref()) {
+            Kind::Int(v) => Some((v, matches!(cell.value, Some(CellValue::Text(_))))),
+            _ => None,
+        }
+    };
+    for cell in sheet.cells() {
+        if let Kind::Int(1) = classify(cell.value.as_ref()) {
+            for vertical in [true, false] {
+                if let Some(line) = number_line(cell.row, cell.col, vertical, &int_at) {
+                    lines.push(line);
+                }
+            }
+        }
+        if let Some(CellValue::Text(t)) = &cell.value {
+            if t.trim().eq_ignore_ascii_case("a") {
+                if let Some(line) = letter_line(sheet, cell.row, cell.col) {
+                    lines.push(line);
+                }
+            }
+        }
+    }
+    // A numeric line is a label only when one side is free of other numbers.
+    let number = |r: u32, c: u32| {
+        lookup(sheet, r, c).is_some_and(|x| classify(x.value.as_ref()).is_numeric())
+    };
+    let mut numeric_cells = HashSet::new();
+    lines.retain(|l| {
+        if !l.numeric {
+            return true;
+        }
+        let own: HashSet<(u32, u32)> = l.cells().collect();
+        let side_free = |delta: i64| {
+            l.cells().all(|(r, c)| {
+                let (r, c) = if l.vertical {
+                    (i64::from(r), i64::from(c) + delta)
+                } else {
+                    (i64::from(r) + delta, i64::from(c))
+                };
+                r < 0 || c < 0 || own.contains(&(r as u32, c as u32)) || !number(r as u32, c as u32)
+            })
+        };
+        let keep = side_free(-1) || side_free(1);
+        if keep {
+            numeric_cells.extend(own);
+        }
+        keep
+    });
+    Labels {
+        lines,
+        numeric_cells,
+    }
+}
+
+/// From a cell holding 1: the longest run 1, 2, 3, ... in consecutive cells going forward or
+/// backward along the row (or column).
+fn number_line(
+    row: u32,
+    col: u32,
+    vertical: bool,
+    int_at: &impl Fn(u32, u32) -> Option<(i64, bool)>,
+) -> Option<Line> {
+    let (fixed, start) = if vertical { (col, row) } else { (row, col) };
+    let at = |p: u32| {
+        if vertical {
+            int_at(p, fixed)
+        } else {
+            int_at(fixed, p)
+        }
+    };
+    let mut best: Option<Line> = None;
+    for forward in [true, false] {
+        let (mut len, mut all_text) = (1u32, at(start).is_some_and(|x| x.1));
+        loop {
+            let p = if forward {
+                start.checked_add(len)
+            } else {
+                start.checked_sub(len)
+            };
+            match p.and_then(at) {
+                Some((v, text)) if v == i64::from(len) + 1 => {
+                    len += 1;
+                    all_text &= text;
+                }
+                _ => break,
+            }
+        }
+        let min = if all_text { MIN_TEXT } else { MIN_NUMERIC };
+        if len >= min && best.is_none_or(|b| b.last - b.first + 1 < len) {
+            let (first, last) = if forward {
+                (start, start + len - 1)
+            } else {
+                (start + 1 - len, start)
+            };
+            best = Some(Line {
+                vertical,
+                fixed,
+                first,
+                last,
+                numeric: true,
+            });
+        }
+    }
+    best
+}
+
+/// From a cell holding `a`: the run `a b c ...` to its right.
+fn letter_line(sheet: &SheetCells, row: u32, col: u32) -> Option<Line> {
+    let mut len = 1u32;
+    while let Some(cell) = lookup(sheet, row, col + len) {
+        match &cell.value {
+            Some(CellValue::Text(t)) if t.trim().eq_ignore_ascii_case(&file_letters(len)) => {
+                len += 1;
+            }
+            _ => break,
+        }
+    }
+    (len >= MIN_LETTERS).then_some(Line {
+        vertical: false,
+        fixed: row,
+        first: col,
+        last: col + len - 1,
+        numeric: false,
+    })
+}
+
+/// The extent labels give a block of numbers `(top, left, bottom, right)`: file labels
+/// (a row of letters or numbers above or below) give its columns, rank labels (a column of
+/// numbers left or right) its rows. A pair is used when it fits together (the rank column
+/// beside the files, the file row beside the ranks); a single line only when it sits next to
+/// the numbers. `None` when no label belongs to the block.
+pub(crate) fn extent(labels: &Labels, block: (u32, u32, u32, u32)) -> Option<(u32, u32, u32, u32)> {
+    let (top, left, bottom, right) = block;
+    let files: Vec<&Line> = labels
+        .lines
+        .iter()
+        .filter(|l| !l.vertical && l.covers(left, right) && (l.fixed < top || l.fixed > bottom))
+        .collect();
+    let ranks: Vec<&Line> = labels
+        .lines
+        .iter()
+        .filter(|l| l.vertical && l.covers(top, bottom) && (l.fixed < left || l.fixed > right))
+        .collect();
+    let beside = |x: u32, a: u32, b: u32| x + 1 == a || x == b + 1;
+    // The nearest consistent pair.
+    let mut best: Option<(u32, (u32, u32, u32, u32))> = None;
+    for f in &files {
+        for r in &ranks {
+            if beside(r.fixed, f.first, f.last) && beside(f.fixed, r.first, r.last) {
+                let d = f.fixed.abs_diff(top.min(bottom)) + r.fixed.abs_diff(left);
+                if best.is_none_or(|b| d < b.0) {
+                    best = Some((d, (r.first, f.first, r.last, f.last)));
+                }
+            }
+        }
+    }
+    if let Some((_, e)) = best {
+        return Some(e);
+    }
+    if let Some(f) = files.iter().find(|f| beside(f.fixed, top, bottom)) {
+        return Some((top, f.first, bottom, f.last));
+    }
+    if let Some(r) = ranks.iter().find(|r| beside(r.fixed, left, right)) {
+        return Some((r.first, left, r.last, right));
+    }
+    None
+}
