@@ -455,7 +455,7 @@ impl Run<'_, '_> {
                 Step::Repeats if method == Method::Construct => {
                     return Step::End(Ending::Cannot(format!(
                         "construction gives no further distinct tour for this request after {}; --method backtrack can find more",
-                        plural(self.report.tours, "tour")
+                        crate::english::count(self.report.tours, "tour")
                     )))
                 }
                 _ => {}
@@ -714,14 +714,6 @@ fn construct_cannot(request: &Request) -> String {
     format!("{what}; --method auto or backtrack can search for one")
 }
 
-fn plural(n: u64, word: &str) -> String {
-    if n == 1 {
-        format!("1 {word}")
-    } else {
-        format!("{n} {word}s")
-    }
-}
-
 /// For an open request that fixes nothing, the same request from a random admissible start,
 /// so the search's tour starts at random too; `None` when the request fixes a square or is
 /// closed (a closed tour is turned afterwards instead).
@@ -780,7 +772,7 @@ pub fn failure_note(request: &Request, tour: &Tour) -> Option<String> {
         let at = tour.end().map(|s| board.algebraic(s)).unwrap_or_default();
         return Some(format!(
             "stuck at {at} after {}",
-            plural(tour.len() as u64, "move")
+            crate::english::count_usize(tour.len(), "move")
         ));
     }
     if request.closed && !tour.is_closed() {
