@@ -308,7 +308,7 @@ fn labelled_sheets_verify_with_the_verdict_they_claim() {
     assert_eq!(tour.verdict, Verdict::Closed);
     let board = tour.board.as_ref().unwrap();
     assert_eq!(
-        (board.top_left.as_str(), board.rows, board.cols),
+        (board.top_left.to_string().as_str(), board.rows, board.cols),
         ("C3", 8, 8)
     );
 }
