@@ -16,6 +16,7 @@ pub mod draw;
 pub mod error;
 pub mod exit_codes;
 pub mod export;
+pub mod generate;
 pub mod output;
 pub mod solve;
 pub mod tour;
