@@ -1,0 +1,201 @@
+//! The calamine wrapper: opening a workbook of a known format and reading one sheet into
+//! [`SheetCells`], streaming where calamine allows it (xlsx, xlsb).
+
+use std::io::{Read, Seek};
+
+use calamine::{open_workbook_from_rs, Data, DataRef, Ods, Reader, Xls, Xlsb, Xlsx};
+
+use super::{CellFormat, CellValue, Format, ReadError, SheetCell, SheetCells, MAX_SHEET_CELLS};
+
+pub(super) enum Inner<RS: Read + Seek> {
+    Xlsx(Box<Xlsx<RS>>),
+    Xlsb(Box<Xlsb<RS>>),
+    Xls(Box<Xls<RS>>),
+    Ods(Box<Ods<RS>>),
+}
+
+impl<RS: Read + Seek> Inner<RS> {
+    /// Sheet names in workbook order.
+    pub(super) fn sheet_names(&self) -> Vec<String> {
+        match self {
+            Inner::Xlsx(b) => b.sheet_names(),
+            Inner::Xlsb(b) => b.sheet_names(),
+            Inner::Xls(b) => b.sheet_names(),
+            Inner::Ods(b) => b.sheet_names(),
+        }
+    }
+}
+
+pub(super) fn open_inner<RS: Read + Seek>(
+    format: Format,
+    reader: RS,
+) -> Result<Inner<RS>, ReadError> {
+    let damaged = |detail: String| ReadError::Damaged { format, detail };
+    Ok(match format {
+        Format::Xlsx | Format::Xlsm => match open_workbook_from_rs::<Xlsx<RS>, RS>(reader) {
+            Ok(b) => Inner::Xlsx(Box::new(b)),
+            Err(calamine::XlsxError::Password) => return Err(ReadError::PasswordProtected),
+            Err(e) => return Err(damaged(e.to_string())),
+        },
+        Format::Xlsb => match open_workbook_from_rs::<Xlsb<RS>, RS>(reader) {
+            Ok(b) => Inner::Xlsb(Box::new(b)),
+            Err(calamine::XlsbError::Password) => return Err(ReadError::PasswordProtected),
+            Err(e) => return Err(damaged(e.to_string())),
+        },
+        Format::Xls => match open_workbook_from_rs::<Xls<RS>, RS>(reader) {
+            Ok(b) => Inner::Xls(Box::new(b)),
+            Err(calamine::XlsError::Password) => return Err(ReadError::PasswordProtected),
+            Err(e) => return Err(damaged(e.to_string())),
+        },
+        Format::Ods => match open_workbook_from_rs::<Ods<RS>, RS>(reader) {
+            Ok(b) => Inner::Ods(Box::new(b)),
+            Err(calamine::OdsError::Password) => return Err(ReadError::PasswordProtected),
+            Err(e) => return Err(damaged(e.to_string())),
+        },
+    })
+}
+
+pub(super) fn read_inner<RS: Read + Seek>(
+    format: Format,
+    inner: &mut Inner<RS>,
+    name: &str,
+) -> Result<SheetCells, ReadError> {
+    let damaged = |detail: String| ReadError::Damaged { format, detail };
+    match inner {
+        Inner::Xlsx(book) => read_xlsx(book, name).map_err(|e| damaged(e.to_string())),
+        Inner::Xlsb(book) => read_xlsb(book, name).map_err(|e| damaged(e.to_string())),
+        Inner::Xls(book) => {
+            let range = book
+                .worksheet_range(name)
+                .map_err(|e| damaged(e.to_string()))?;
+            dense_to_cells(&range)
+        }
+        Inner::Ods(book) => {
+            let range = book
+                .worksheet_range(name)
+                .map_err(|e| damaged(e.to_string()))?;
+            dense_to_cells(&range)
+        }
+    }
+    .and_then(|cells| cells.ok_or(ReadError::TooLarge))
+}
+
+/// Streams an xlsx sheet's cells with their style ids, in one pass.
+fn read_xlsx<RS: Read + Seek>(
+    book: &mut Xlsx<RS>,
+    name: &str,
+) -> Result<Option<SheetCells>, calamine::XlsxError> {
+    let mut reader = book.worksheet_cells_reader(name)?;
+    let palette: Vec<CellFormat> = reader
+        .styles()
+        .iter()
+        .map(|style| CellFormat {
+            bordered: style
+                .borders
+                .as_ref()
+                .is_some_and(|b| b.has_visible_borders()),
+            fill: style
+                .fill
+                .as_ref()
+                .filter(|f| f.is_visible())
+                .and_then(|f| f.get_color())
+                .map(|c| c.to_argb() & 0x00FF_FFFF),
+        })
+        .collect();
+    // The declared dimension is only a hint (it can lie): reserve at most 2M cells (about 100 MB) from it.
+    let hint = reader.dimensions().len().min(1 << 21) as usize;
+    let mut cells = Vec::with_capacity(hint);
+    while let Some((cell, style_id)) = reader.next_cell_with_style_id()? {
+        let (row, col) = cell.get_position();
+        let value = from_data_ref(cell.get_value());
+        let format = palette.get(style_id).copied().unwrap_or_default();
+        if value.is_none() && format == CellFormat::default() {
+            continue;
+        }
+        if cells.len() >= MAX_SHEET_CELLS {
+            return Ok(None);
+        }
+        cells.push(SheetCell {
+            row,
+            col,
+            value,
+            format,
+        });
+    }
+    Ok(Some(SheetCells::new(cells, true)))
+}
+
+fn read_xlsb<RS: Read + Seek>(
+    book: &mut Xlsb<RS>,
+    name: &str,
+) -> Result<Option<SheetCells>, calamine::XlsbError> {
+    let mut reader = book.worksheet_cells_reader(name)?;
+    let mut cells = Vec::new();
+    while let Some(cell) = reader.next_cell()? {
+        let (row, col) = cell.get_position();
+        let Some(value) = from_data_ref(cell.get_value()) else {
+            continue;
+        };
+        if cells.len() >= MAX_SHEET_CELLS {
+            return Ok(None);
+        }
+        cells.push(SheetCell {
+            row,
+            col,
+            value: Some(value),
+            format: CellFormat::default(),
+        });
+    }
+    Ok(Some(SheetCells::new(cells, false)))
+}
+
+fn dense_to_cells(range: &calamine::Range<Data>) -> Result<Option<SheetCells>, ReadError> {
+    let mut cells = Vec::new();
+    let (row0, col0) = range.start().unwrap_or((0, 0));
+    for (r, c, data) in range.used_cells() {
+        let Some(value) = from_data(data) else {
+            continue;
+        };
+        if cells.len() >= MAX_SHEET_CELLS {
+            return Ok(None);
+        }
+        cells.push(SheetCell {
+            row: row0.saturating_add(r as u32),
+            col: col0.saturating_add(c as u32),
+            value: Some(value),
+            format: CellFormat::default(),
+        });
+    }
+    Ok(Some(SheetCells::new(cells, false)))
+}
+
+fn text_value(s: &str) -> Option<CellValue> {
+    (!s.trim().is_empty()).then(|| CellValue::Text(s.into()))
+}
+
+fn from_data_ref(data: &DataRef<'_>) -> Option<CellValue> {
+    match data {
+        DataRef::Int(i) => Some(CellValue::Number(*i as f64)),
+        DataRef::Float(f) => Some(CellValue::Number(*f)),
+        DataRef::String(s) => text_value(s),
+        DataRef::SharedString(s) => text_value(s),
+        DataRef::Bool(b) => Some(CellValue::Bool(*b)),
+        DataRef::DateTime(d) => Some(CellValue::Number(d.as_f64())),
+        DataRef::DateTimeIso(s) | DataRef::DurationIso(s) => text_value(s),
+        DataRef::Error(e) => Some(CellValue::Error(e.to_string().into())),
+        DataRef::Empty => None,
+    }
+}
+
+fn from_data(data: &Data) -> Option<CellValue> {
+    match data {
+        Data::Int(i) => Some(CellValue::Number(*i as f64)),
+        Data::Float(f) => Some(CellValue::Number(*f)),
+        Data::String(s) => text_value(s),
+        Data::Bool(b) => Some(CellValue::Bool(*b)),
+        Data::DateTime(d) => Some(CellValue::Number(d.as_f64())),
+        Data::DateTimeIso(s) | Data::DurationIso(s) => text_value(s),
+        Data::Error(e) => Some(CellValue::Error(e.to_string().into())),
+        Data::Empty => None,
+    }
+}

@@ -1,0 +1,389 @@
+//! Reading any workbook (xlsx, xlsm, xlsb, xls, ods) into sparse sheets of cells.
+//!
+//! The verifier never trusts a file's name: [`sniff`] looks at the bytes first (a zip holding
+//! `xl/workbook.xml` is xlsx, `xl/workbook.bin` xlsb, `content.xml`/`mimetype` ods; an OLE
+//! compound file is xls, or a password-protected OOXML package when it holds `EncryptionInfo`).
+//! Cells are **streamed** where calamine allows it (xlsx and xlsb), so a tiny file that declares
+//! a huge used range (one cell at A1, one at row 500000) costs memory for two cells, not for the
+//! rectangle between them. xls and ods are read through calamine's dense ranges, which calamine
+//! builds when the workbook is opened. Every calamine call runs under
+//! [`std::panic::catch_unwind`] as a last line of defence: a reader bug on a hostile file becomes
+//! an "unreadable" report, never a crash.
+
+mod engine;
+mod guard;
+mod ods;
+mod ole;
+mod sniff;
+
+use std::fmt;
+use std::fs::File;
+use std::io::{BufReader, Cursor, Read, Seek, SeekFrom};
+use std::path::Path;
+
+use engine::{open_inner, read_inner, Inner};
+use guard::guarded;
+pub use guard::quiet_guarded_panics;
+use ods::ods_extent_check;
+use ole::ole_chains_loop;
+use sniff::{describe_content, head_and_tail, OLE_MAGIC};
+pub use sniff::{sniff, Sniffed};
+
+/// The most cells (including formatted empty ones) read from one worksheet. Beyond it the sheet
+/// is reported as too large instead of filling memory (about 40 bytes a cell).
+pub const MAX_SHEET_CELLS: usize = 16 * 1024 * 1024;
+
+/// The largest rectangle of cells an ods sheet may span: calamine reads ods sheets into dense
+/// ranges (about 56 bytes a cell with formulas), so this caps that at about 250 MB.
+pub const MAX_ODS_DENSE_CELLS: u64 = 4 * 1024 * 1024;
+
+/// A workbook format, as found in the file's content.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// Office Open XML workbook.
+    Xlsx,
+    /// Office Open XML workbook with macros (read like xlsx).
+    Xlsm,
+    /// Excel binary workbook.
+    Xlsb,
+    /// Excel 97-2003 workbook (BIFF in an OLE compound file).
+    Xls,
+    /// OpenDocument spreadsheet.
+    Ods,
+}
+
+impl Format {
+    /// The usual file extension, which is also the name used in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Xlsx => "xlsx",
+            Format::Xlsm => "xlsm",
+            Format::Xlsb => "xlsb",
+            Format::Xls => "xls",
+            Format::Ods => "ods",
+        }
+    }
+
+    /// The format a file extension names, if any (case-insensitive).
+    pub fn from_extension(path: &Path) -> Option<Format> {
+        let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+        Some(match ext.as_str() {
+            "xlsx" => Format::Xlsx,
+            "xlsm" | "xlam" => Format::Xlsm,
+            "xlsb" => Format::Xlsb,
+            "xls" | "xla" => Format::Xls,
+            "ods" => Format::Ods,
+            _ => return None,
+        })
+    }
+
+    /// Whether two formats are read by the same reader (xlsx and xlsm are).
+    fn same_family(self, other: Format) -> bool {
+        let family = |f| match f {
+            Format::Xlsm => Format::Xlsx,
+            f => f,
+        };
+        family(self) == family(other)
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A cell's value as read, before any interpretation.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CellValue {
+    /// A number (integers, floats, dates as their serial number, formula results).
+    Number(f64),
+    /// Text, as typed (numeric text such as `" 17 "` is interpreted later).
+    Text(Box<str>),
+    /// TRUE or FALSE.
+    Bool(bool),
+    /// An error value such as `#REF!`.
+    Error(Box<str>),
+}
+
+/// What the sheet's formatting says about a cell, where the format lets calamine read it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CellFormat {
+    /// The cell has a visible border on some side.
+    pub bordered: bool,
+    /// The cell's solid fill colour as `0xRRGGBB`, if filled.
+    pub fill: Option<u32>,
+}
+
+/// One non-blank or formatted cell of a worksheet.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SheetCell {
+    /// Row from 0.
+    pub row: u32,
+    /// Column from 0.
+    pub col: u32,
+    /// The value, `None` for a blank cell that is only formatted.
+    pub value: Option<CellValue>,
+    /// Its formatting (default when unknown).
+    pub format: CellFormat,
+}
+
+/// A worksheet as a sparse list of cells in row-major order, one entry per position.
+///
+/// ```
+/// use knights_tour::workbook::read::{CellValue, SheetCells};
+/// let cells = SheetCells::from_values([(1, 0, CellValue::Number(2.0)), (0, 0, CellValue::Number(1.0))]);
+/// assert_eq!(cells.cells()[0].row, 0);
+/// assert!(!cells.formats_known());
+/// ```
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SheetCells {
+    cells: Vec<SheetCell>,
+    formats_known: bool,
+}
+
+impl SheetCells {
+    /// Cells from any order; a later cell at the same position replaces an earlier one.
+    /// `formats_known` says whether borders and fills were read (only xlsx allows it).
+    pub fn new(mut cells: Vec<SheetCell>, formats_known: bool) -> SheetCells {
+        let sorted = cells
+            .windows(2)
+            .all(|w| (w[0].row, w[0].col) < (w[1].row, w[1].col));
+        if !sorted {
+            // Stable sort keeps input order among equal positions: keep the last one.
+            cells.sort_by_key(|c| (c.row, c.col));
+            let mut deduped: Vec<SheetCell> = Vec::with_capacity(cells.len());
+            for c in cells {
+                match deduped.last_mut() {
+                    Some(last) if (last.row, last.col) == (c.row, c.col) => *last = c,
+                    _ => deduped.push(c),
+                }
+            }
+            cells = deduped;
+        }
+        SheetCells {
+            cells,
+            formats_known,
+        }
+    }
+
+    /// Cells from `(row, col, value)` triples without formatting.
+    pub fn from_values(values: impl IntoIterator<Item = (u32, u32, CellValue)>) -> SheetCells {
+        let cells = values
+            .into_iter()
+            .map(|(row, col, value)| SheetCell {
+                row,
+                col,
+                value: Some(value),
+                format: CellFormat::default(),
+            })
+            .collect();
+        SheetCells::new(cells, false)
+    }
+
+    /// The cells in row-major order.
+    pub fn cells(&self) -> &[SheetCell] {
+        &self.cells
+    }
+
+    /// Whether [`CellFormat`]s were read; when not, every format is the default.
+    pub fn formats_known(&self) -> bool {
+        self.formats_known
+    }
+}
+
+/// Why a workbook or a sheet could not be read, worded for a person.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ReadError {
+    /// The file could not be opened or read at all.
+    #[error("cannot read the file: {0}")]
+    Io(String),
+    /// Zero bytes.
+    #[error("the file is empty (0 bytes), not a workbook")]
+    Empty,
+    /// An encrypted workbook.
+    #[error("the workbook is password-protected (encrypted); remove the password in the spreadsheet program and save it again")]
+    PasswordProtected,
+    /// Not a spreadsheet at all.
+    #[error("not a spreadsheet: {0}")]
+    NotASpreadsheet(String),
+    /// A spreadsheet format whose content is damaged.
+    #[error("the {format} workbook is damaged or truncated: {detail}")]
+    Damaged {
+        /// The format the content claims.
+        format: Format,
+        /// What the reader said.
+        detail: String,
+    },
+    /// The reader panicked (caught): a damaged file calamine does not guard against.
+    #[error("the {format} workbook is damaged: the reader failed on it ({detail})")]
+    ReaderCrashed {
+        /// The format the content claims.
+        format: Format,
+        /// The panic message.
+        detail: String,
+    },
+    /// An ods sheet whose filled cells spread over more than [`MAX_ODS_DENSE_CELLS`]: calamine
+    /// would hold the whole rectangle in memory.
+    #[error("sheet '{sheet}' spreads over {rows} rows by {cols} columns; reading it would hold {cells} cells in memory, too large to hold a board this tool checks (at most {max})", cells = rows * cols, max = MAX_ODS_DENSE_CELLS)]
+    OdsTooLarge {
+        /// The sheet.
+        sheet: String,
+        /// Rows spanned by its filled cells.
+        rows: u64,
+        /// Columns spanned by its filled cells.
+        cols: u64,
+    },
+    /// A sheet with more cells than [`MAX_SHEET_CELLS`].
+    #[error("the sheet holds more than {max} cells, too large to hold a board this tool checks", max = MAX_SHEET_CELLS)]
+    TooLarge,
+    /// No sheet of that name.
+    #[error("no sheet named '{name}' (the sheets are: {available})")]
+    NoSuchSheet {
+        /// The name asked for.
+        name: String,
+        /// The names present, quoted and comma-separated.
+        available: String,
+    },
+}
+
+impl ReadError {
+    /// The format the content showed before reading failed, if it got that far.
+    pub fn format(&self) -> Option<Format> {
+        match self {
+            ReadError::Damaged { format, .. } | ReadError::ReaderCrashed { format, .. } => {
+                Some(*format)
+            }
+            _ => None,
+        }
+    }
+}
+
+/// An open workbook of any supported format, over any seekable byte source.
+pub struct Workbook<RS: Read + Seek> {
+    format: Format,
+    inner: Inner<RS>,
+    sheets: Vec<String>,
+}
+
+impl Workbook<BufReader<File>> {
+    /// Open the workbook at `path`, trusting its content over its extension. Returns the
+    /// format the content shows (the extension's own name when they agree, so `.xlsm` stays
+    /// `xlsm`).
+    pub fn open(path: &Path) -> Result<Self, ReadError> {
+        let file = File::open(path).map_err(|e| ReadError::Io(e.to_string()))?;
+        Workbook::from_reader(BufReader::new(file), Format::from_extension(path))
+    }
+}
+
+impl<'a> Workbook<Cursor<&'a [u8]>> {
+    /// Open a workbook held in memory (the fuzzer's entry point).
+    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, ReadError> {
+        Workbook::from_reader(Cursor::new(bytes), None)
+    }
+}
+
+impl<RS: Read + Seek> Workbook<RS> {
+    /// Open a workbook from any seekable reader; `claimed` is the format the file name claims.
+    pub fn from_reader(mut reader: RS, claimed: Option<Format>) -> Result<Self, ReadError> {
+        let (head, tail) = head_and_tail(&mut reader).map_err(|e| ReadError::Io(e.to_string()))?;
+        let format = match sniff(&head, &tail) {
+            Sniffed::Workbook(found) => match claimed {
+                Some(c) if c.same_family(found) => c,
+                _ => found,
+            },
+            Sniffed::Encrypted => return Err(ReadError::PasswordProtected),
+            Sniffed::Empty => return Err(ReadError::Empty),
+            Sniffed::TruncatedZip => {
+                return Err(ReadError::Damaged {
+                    format: claimed.unwrap_or(Format::Xlsx),
+                    detail: "the zip archive ends early (its central directory is missing), as if the file was cut short".into(),
+                })
+            }
+            Sniffed::OtherZip => {
+                return Err(ReadError::NotASpreadsheet(
+                    "a zip archive without a workbook inside (no xl/workbook.xml, xl/workbook.bin or content.xml); perhaps a truncated download or another kind of document".into(),
+                ))
+            }
+            Sniffed::OtherOle => {
+                return Err(ReadError::NotASpreadsheet(
+                    "an OLE compound file without an Excel workbook stream (perhaps a Word or PowerPoint 97 document)".into(),
+                ))
+            }
+            Sniffed::NotASpreadsheet => {
+                return Err(ReadError::NotASpreadsheet(describe_content(&head)))
+            }
+        };
+        if format == Format::Ods {
+            guarded(format, || ods_extent_check(&mut reader))??;
+        }
+        if format == Format::Xls && head.starts_with(OLE_MAGIC) && ole_chains_loop(&head) {
+            return Err(ReadError::Damaged {
+                format,
+                detail: "the sector chains of its OLE container loop back on themselves".into(),
+            });
+        }
+        reader
+            .seek(SeekFrom::Start(0))
+            .map_err(|e| ReadError::Io(e.to_string()))?;
+        let inner = guarded(format, || open_inner(format, reader))??;
+        let sheets = guarded(format, || inner.sheet_names())?;
+        Ok(Workbook {
+            format,
+            inner,
+            sheets,
+        })
+    }
+
+    /// The format, from the content.
+    pub fn format(&self) -> Format {
+        self.format
+    }
+
+    /// Sheet names in workbook order.
+    pub fn sheet_names(&self) -> &[String] {
+        &self.sheets
+    }
+
+    /// Read one sheet's cells. Streams xlsx and xlsb; refuses sheets beyond [`MAX_SHEET_CELLS`].
+    pub fn read_sheet(&mut self, name: &str) -> Result<SheetCells, ReadError> {
+        if !self.sheets.iter().any(|s| s == name) {
+            return Err(ReadError::NoSuchSheet {
+                name: name.to_string(),
+                available: self
+                    .sheets
+                    .iter()
+                    .map(|s| format!("'{s}'"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            });
+        }
+        let format = self.format;
+        let inner = &mut self.inner;
+        guarded(format, || read_inner(format, inner, name))?
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cells_are_sorted_and_deduplicated_last_wins() {
+        let cells = SheetCells::from_values([
+            (2, 0, CellValue::Number(3.0)),
+            (0, 1, CellValue::Number(1.0)),
+            (2, 0, CellValue::Number(4.0)),
+        ]);
+        let got: Vec<_> = cells.cells().iter().map(|c| (c.row, c.col)).collect();
+        assert_eq!(got, vec![(0, 1), (2, 0)]);
+        assert_eq!(cells.cells()[1].value, Some(CellValue::Number(4.0)));
+    }
+
+    #[test]
+    fn garbage_bytes_are_refused_without_panicking() {
+        for bytes in [&b""[..], b"PK\x03\x04garbage", OLE_MAGIC, b"just text"] {
+            assert!(Workbook::from_bytes(bytes).is_err());
+        }
+    }
+}
