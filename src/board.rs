@@ -79,7 +79,7 @@ pub enum BoardError {
         cols: u64,
     },
     /// The board has more squares than the solvers can index.
-    #[error("a {rows}x{cols} board has too many squares (at most 4,294,967,295)")]
+    #[error("{} board has too many squares (at most 4,294,967,295)", crate::english::with_article(&format!("{rows}x{cols}")))]
     TooManySquares {
         /// Rows requested.
         rows: u32,

@@ -159,8 +159,8 @@ pub fn run(args: Args) -> Result<u8> {
     let from = tour.start().map(|s| board.algebraic(s)).unwrap_or_default();
     let to = tour.end().map(|s| board.algebraic(s)).unwrap_or_default();
     let message = format!(
-        "Drew the {board} {what} from {from} to {to} ({} moves) to {}",
-        tour.len(),
+        "Drew the {board} {what} from {from} to {to} ({}) to {}",
+        crate::english::count_usize(tour.len(), "move"),
         dest.display()
     );
     if dest == output::Destination::Stdout {

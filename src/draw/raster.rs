@@ -7,6 +7,7 @@
 use std::io;
 
 use crate::board::Square;
+use crate::english::{a_board, with_article};
 use crate::tour::Tour;
 
 use super::geometry::{Geometry, NumberLayout};
@@ -108,10 +109,11 @@ pub fn check_raster_size(geom: &Geometry) -> io::Result<()> {
         return Err(io::Error::new(
             io::ErrorKind::InvalidInput,
             format!(
-                "a {w}x{h} pixel picture of a {} board is too large to rasterise \
+                "{} pixel picture of {} is too large to rasterise \
                  (at most {MAX_RASTER_SIDE} px a side and {MAX_RASTER_PIXELS} pixels); \
                  choose a smaller size or SVG",
-                geom.board()
+                with_article(&format!("{w}x{h}")),
+                a_board(geom.board())
             ),
         ));
     }

@@ -5,6 +5,7 @@
 use std::fmt::Write as _;
 
 use crate::board::Square;
+use crate::english::a_board;
 use crate::tour::Tour;
 
 use super::geometry::{Geometry, NumberLayout};
@@ -74,7 +75,8 @@ fn title(tour: &Tour) -> String {
         "partial knight's path"
     };
     format!(
-        "{kind} on a {board} board, {} of {} squares",
+        "{kind} on {}, {} of {} squares",
+        a_board(board),
         tour.len(),
         board.len()
     )

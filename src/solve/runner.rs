@@ -268,7 +268,10 @@ pub fn failure_note(request: &Request, tour: &Tour) -> Option<String> {
     let board = request.board;
     if !tour.is_complete() {
         let at = tour.end().map(|s| board.algebraic(s)).unwrap_or_default();
-        return Some(format!("stuck at {at} after {} moves", tour.len()));
+        return Some(format!(
+            "stuck at {at} after {}",
+            crate::english::count_usize(tour.len(), "move")
+        ));
     }
     if request.closed && !tour.is_closed() {
         return Some("complete but not closed".into());

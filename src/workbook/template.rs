@@ -18,22 +18,14 @@ use rust_xlsxwriter::{
 
 use crate::board::{file_letters, Board, Square};
 use crate::workbook::cellref::{CellRange, CellRef, SHEET_COLS, SHEET_ROWS};
+use crate::workbook::write::{check_fits, FitError};
 
 /// Why a template cannot be laid out.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum TemplateError {
-    /// The board runs past the sheet's last row or column.
-    #[error("a {board} board at {at} does not fit on a worksheet (it would end at row {last_row}, column {last_col}; a sheet has {max_rows} rows and {max_cols} columns)", max_rows = SHEET_ROWS, max_cols = SHEET_COLS)]
-    DoesNotFit {
-        /// The board.
-        board: Board,
-        /// Its top-left cell.
-        at: CellRef,
-        /// The last row it needs, from 1.
-        last_row: u64,
-        /// The last column it needs, from 1.
-        last_col: u64,
-    },
+    /// The board runs past the sheet's last row or column (the same check as tour sheets).
+    #[error(transparent)]
+    DoesNotFit(#[from] FitError),
 }
 
 /// Where an empty practice board goes on its worksheet.
@@ -55,16 +47,7 @@ impl Template {
     /// A template for `board` with its top-left square at cell `at`; refused if the board
     /// does not fit on a worksheet from there.
     pub fn new(board: Board, at: CellRef) -> Result<Template, TemplateError> {
-        let last_row = u64::from(at.row) + u64::from(board.rows());
-        let last_col = u64::from(at.col) + u64::from(board.cols());
-        if last_row > u64::from(SHEET_ROWS) || last_col > u64::from(SHEET_COLS) {
-            return Err(TemplateError::DoesNotFit {
-                board,
-                at,
-                last_row,
-                last_col,
-            });
-        }
+        check_fits(board, at)?;
         Ok(Template { board, at })
     }
 

@@ -10,6 +10,7 @@ use super::layout::{self, Look, Text};
 use super::styles::{edges, BoardFormats, SquareKind, TextFormats};
 use super::{chart, Outcome, SheetAttempt, WorkbookSpec, CONSTANT_MEMORY_SQUARES};
 use crate::board::{Board, Square};
+use crate::english::count_usize;
 use crate::workbook::cellref::SHEET_COLS;
 
 /// What [`TourSheet::add_to`] needs to know about one attempt.
@@ -197,10 +198,10 @@ impl TourSheet<'_> {
         let mut lines = Vec::new();
         if let (Some(s), Some(e)) = (tour.start(), tour.end()) {
             lines.push(format!(
-                "Start {} (yellow), end {}, {} moves",
+                "Start {} (yellow), end {}, {}",
                 board.algebraic(s),
                 board.algebraic(e),
-                tour.len()
+                count_usize(tour.len(), "move")
             ));
         }
         let mut method = format!("Method: {}", self.attempt.method);

@@ -5,12 +5,14 @@ use rust_xlsxwriter::Format;
 
 use super::styles::TextFormats;
 use crate::board::{column_letters, file_letters, Board};
+use crate::english::{a_board, count};
 use crate::workbook::cellref::{CellRef, SHEET_COLS, SHEET_ROWS};
 
 /// Why a board cannot be placed on a worksheet at a given top-left cell.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "a {board} board does not fit a worksheet with its top-left square at {top_left}: {reason}"
+    "{} does not fit a worksheet with its top-left square at {top_left}: {reason}",
+    a_board(*.board)
 )]
 pub struct FitError {
     /// The board.
@@ -38,22 +40,24 @@ pub fn check_fits(board: Board, top_left: CellRef) -> Result<(), FitError> {
     let mut problems = Vec::new();
     let last_row = u64::from(top_left.row) + u64::from(board.rows());
     if last_row > u64::from(SHEET_ROWS) {
+        let free = SHEET_ROWS.saturating_sub(top_left.row);
+        let (room, fit) = (count(free, "row"), fits(free));
         problems.push(format!(
-            "its {} rows would end at row {last_row}, past the worksheet's last row {SHEET_ROWS} \
-             (at most {} rows fit below row {})",
-            board.rows(),
-            SHEET_ROWS.saturating_sub(top_left.row),
+            "its {} would end at row {last_row}, past the worksheet's last row {SHEET_ROWS} \
+             (at most {room} {fit} below row {})",
+            count(board.rows(), "row"),
             u64::from(top_left.row) + 1,
         ));
     }
     let last_col = u64::from(top_left.col) + u64::from(board.cols());
     if last_col > u64::from(SHEET_COLS) {
+        let free = SHEET_COLS.saturating_sub(top_left.col);
+        let (room, fit) = (count(free, "column"), fits(free));
         problems.push(format!(
-            "its {} columns would end past column {} (the worksheet's last of {SHEET_COLS} columns; \
-             at most {} columns fit from column {})",
-            board.cols(),
+            "its {} would end past column {} (the worksheet's last of {SHEET_COLS} columns; \
+             at most {room} {fit} from column {})",
+            count(board.cols(), "column"),
             column_letters(SHEET_COLS - 1),
-            SHEET_COLS.saturating_sub(top_left.col),
             column_letters(top_left.col),
         ));
     }
@@ -65,6 +69,15 @@ pub fn check_fits(board: Board, top_left: CellRef) -> Result<(), FitError> {
             top_left,
             reason: problems.join("; and "),
         })
+    }
+}
+
+/// The verb for `n` things: "1 column fits", "2 columns fit".
+fn fits(n: u32) -> &'static str {
+    if n == 1 {
+        "fits"
+    } else {
+        "fit"
     }
 }
 
