@@ -6,17 +6,15 @@
 //! them); a workbook holds at most [`MAX_WORKBOOK_TOURS`] tours, and a request that would need
 //! more is refused before any work, naming the formats that stream.
 
-use std::time::{Duration, Instant};
-
 use crate::board::{Board, Square};
+use crate::english::count;
 use crate::error::{Error, Result};
 use crate::exit_codes;
 use crate::export::stream::TourStream;
 use crate::export::{self, Format, SheetSummary, Summary};
 use crate::output::{self, Destination};
-use crate::solve::backtrack::{self, Budget};
-use crate::solve::runner::{self, Attempt, Outcome, Plan};
-use crate::solve::{construct, existence, rng_from_seed, Method, Request, Tiebreak};
+use crate::solve::runner::{self, Attempt, Ending, Event, Goal, Plan};
+use crate::solve::{existence, rng_from_seed, Method, Request, Tiebreak};
 use crate::tour::Tour;
 use crate::workbook::cellref::CellRef;
 use crate::workbook::write as xlsx;
@@ -44,17 +42,8 @@ pub struct Job {
     pub dest: Destination,
     /// Replace an existing output.
     pub force: bool,
-    /// `--all`: enumerate every tour, up to `limit`.
-    pub all: Option<All>,
     /// How a workbook is laid out (xlsx only).
     pub workbook: WorkbookOptions,
-}
-
-/// `--all [--limit N]`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct All {
-    /// Stop after this many tours.
-    pub limit: Option<u64>,
 }
 
 /// Workbook layout choices.
@@ -106,10 +95,11 @@ impl Job {
         if self.format == Format::Xlsx {
             xlsx::check_fits(board, self.workbook.top_left)
                 .map_err(|e| Error::Usage(e.to_string()))?;
-            let tours = match self.all {
-                Some(All { limit: Some(l) }) => l,
-                Some(All { limit: None }) => MAX_WORKBOOK_TOURS,
-                None => u64::from(self.plan.tours),
+            let tours = match self.plan.goal {
+                Goal::All { limit: Some(l) } => l,
+                Goal::All { limit: None } => MAX_WORKBOOK_TOURS,
+                Goal::Tours(k) => u64::from(k),
+                Goal::Complete(_) => 1,
             };
             if tours > MAX_WORKBOOK_TOURS {
                 return Err(Error::Usage(format!(
@@ -118,13 +108,13 @@ impl Job {
                 )));
             }
         }
-        if self.all.is_none() {
-            let held = u64::from(self.plan.tours) * board.len() as u64;
-            if self.plan.tours > 1 && held > MAX_HELD_SQUARES {
+        if let Goal::Tours(k) = self.plan.goal {
+            let held = u64::from(k) * board.len() as u64;
+            if self.format == Format::Xlsx && k > 1 && held > MAX_HELD_SQUARES {
                 return Err(Error::Usage(format!(
-                    "--tours {} on {board} would hold {held} squares at once, more than \
-                     {MAX_HELD_SQUARES}; ask for fewer tours",
-                    self.plan.tours
+                    "--tours {k} on {} would hold {held} squares in one workbook, more than \
+                     {MAX_HELD_SQUARES}; write .csv or .json, which stream",
+                    crate::english::a_board(board)
                 )));
             }
         }
@@ -135,66 +125,152 @@ impl Job {
     }
 }
 
-/// Run the job: solve, write the output, report. Errors are only the output's (a full disk,
-/// a vanished folder); a search that finds nothing is a report with exit code 1.
+/// Run the job: solve, write the output as the attempts come, report. Errors are only an
+/// impossible request and the output's (a full disk, a vanished folder); a search that finds
+/// less than asked is a report with exit code 1, its output written.
 pub fn run(job: &Job, progress: &mut dyn FnMut(&str)) -> Result<Report> {
     job.check()?;
-    if let Some(all) = job.all {
-        return enumerate(job, all, progress);
-    }
     if let Some(report) = streamed_grid(job)? {
         return Ok(report);
     }
-    let mut rng = rng_from_seed(job.seed);
-    let outcome = runner::run(&job.request, &job.plan, &mut rng, progress);
-    if outcome.attempts.is_empty() {
-        return Err(Error::Impossible(format!(
-            "no tour meets the request: {}",
-            outcome.gave_up.as_deref().unwrap_or("none was found")
-        )));
+    let mut plan = job.plan.clone();
+    let cap = workbook_cap(job);
+    if let (Goal::All { limit }, Some(cap)) = (&mut plan.goal, cap) {
+        *limit = Some(limit.map_or(cap, |l| l.min(cap)));
     }
-    progress("writing");
-    write_outcome(job, &outcome)?;
-    let found = outcome.tours_found();
-    let solved = found >= job.plan.tours as usize;
-    let timed_out = !solved && outcome.gave_up.as_deref().is_some_and(is_time_limit);
-    let message = outcome_message(job, &outcome, solved, timed_out);
-    let mut summary = summary_head(job, solved, message, outcome.attempts.len(), found);
-    summary.timed_out = timed_out;
-    for a in &outcome.attempts {
+    let mut rng = rng_from_seed(job.seed);
+    let mut summary = summary_head(job, false, String::new(), 0, 0);
+    let board = job.request.board;
+    let mut first_tour = None;
+    let mut listed = |a: &Attempt, summary: &mut Summary| {
+        if a.solved && first_tour.is_none() {
+            first_tour = Some(PathFacts::from_tour(&a.tour));
+        }
         summary.push_sheet(PathFacts::from_tour(&a.tour).sheet(
-            job.request.board,
+            board,
             a.solved,
             a.method,
             a.tiebreak,
             a.note.clone(),
         ));
+    };
+    let mut full = false;
+    let report = match job.format {
+        Format::Xlsx => {
+            let mut sheets = Vec::new();
+            let mut held = 0u64;
+            let report =
+                runner::run_with(&job.request, &plan, &mut rng, &mut |event| match event {
+                    Event::Progress(p) => {
+                        progress(p);
+                        true
+                    }
+                    Event::Attempt(a) => {
+                        listed(&a, &mut summary);
+                        held += a.tour.len() as u64;
+                        sheets.push(sheet_attempt(a));
+                        full =
+                            sheets.len() as u64 >= MAX_WORKBOOK_SHEETS || held >= MAX_HELD_SQUARES;
+                        !full
+                    }
+                });
+            if sheets.is_empty() {
+                return Err(Error::Impossible(format!(
+                    "no tour meets the request: {}",
+                    report.reason()
+                )));
+            }
+            progress("writing");
+            write_workbook(job, sheets)?;
+            report
+        }
+        _ => {
+            let single = plan.goal == Goal::Tours(1);
+            let mut ran = None;
+            let written = output::write_to(&job.dest, job.force, |w| {
+                let mut stream = TourStream::new(job.format, w, job.seed, single);
+                let mut failed = None;
+                let report =
+                    runner::run_with(&job.request, &plan, &mut rng, &mut |event| match event {
+                        Event::Progress(p) => {
+                            progress(p);
+                            true
+                        }
+                        Event::Attempt(a) => {
+                            listed(&a, &mut summary);
+                            if !a.solved {
+                                stream.failed(&a.tour);
+                                return true;
+                            }
+                            match stream.tour(&a.tour) {
+                                Ok(()) => true,
+                                Err(e) => {
+                                    failed = Some(e);
+                                    false
+                                }
+                            }
+                        }
+                    });
+                let nothing = report.attempts == 0;
+                ran = Some(report);
+                match failed {
+                    Some(e) => Err(e),
+                    // Nothing to show: fail the write so no empty file is left.
+                    None if nothing => Err(std::io::Error::other("no attempt")),
+                    None => stream.finish().map(drop),
+                }
+            });
+            let report = ran.ok_or_else(|| Error::Other("the solver did not run".into()))?;
+            if report.attempts == 0 {
+                return Err(Error::Impossible(format!(
+                    "no tour meets the request: {}",
+                    report.reason()
+                )));
+            }
+            written?;
+            report
+        }
+    };
+    // The workbook's capacity, not the user's --limit, ended the run.
+    let capped = match (&job.plan.goal, &report.ending) {
+        (Goal::All { limit }, Ending::Limit) => limit.is_none_or(|l| report.tours < l),
+        _ => false,
+    };
+    let full = (full && !report.is_done()) || capped;
+    let solved = report.tours > 0
+        && match (&job.plan.goal, &report.ending) {
+            (_, Ending::Done) => true,
+            (Goal::All { limit: Some(l) }, Ending::Limit) => report.tours >= *l,
+            _ => false,
+        };
+    summary.solved = solved;
+    summary.attempts = report.attempts as usize;
+    summary.tours_found = report.tours as usize;
+    summary.timed_out = matches!(report.ending, Ending::TimeLimit { .. });
+    summary.message = message(job, &report, solved, full, first_tour);
+    if let Goal::All { .. } = job.plan.goal {
+        summary.exhaustive = Some(report.is_done());
     }
     Ok(Report { summary })
 }
 
-fn is_time_limit(why: &str) -> bool {
-    why.contains("time limit")
-}
+/// A workbook holds at most this many worksheets (attempts), whatever the goal.
+pub const MAX_WORKBOOK_SHEETS: u64 = 2000;
 
-/// The method `auto` would reach without Warnsdorff attempts: construction alone.
-fn construct_only(plan: &Plan) -> bool {
-    match plan.method {
-        Method::Construct => true,
-        Method::Auto => !plan.warnsdorff_first,
-        _ => false,
-    }
+/// The most tours `--all` may put in this job's output: a workbook's capacity, none for text.
+fn workbook_cap(job: &Job) -> Option<u64> {
+    (job.format == Format::Xlsx).then_some(MAX_WORKBOOK_TOURS)
 }
 
 /// Huge boards as CSV or text: the constructor numbers the squares in place (4 bytes a square)
 /// and the grid streams straight out, without the tour in move order beside it. `None` when
-/// the request needs the general path. The tour is the one every other format gets.
+/// the plan does not start by construction. The tour is the one every other format gets.
 fn streamed_grid(job: &Job) -> Result<Option<Report>> {
-    let grid = matches!(job.format, Format::Csv | Format::Text);
-    if !construct_only(&job.plan) || !grid || job.plan.tours != 1 {
+    if !matches!(job.format, Format::Csv | Format::Text) {
         return Ok(None);
     }
-    let Some(numbering) = construct::numbering(&job.request) else {
+    let Some(numbering) = runner::numbering(&job.request, &job.plan, &mut rng_from_seed(job.seed))
+    else {
         return Ok(None);
     };
     let board = job.request.board;
@@ -213,36 +289,13 @@ fn streamed_grid(job: &Job) -> Result<Option<Report>> {
     Ok(Some(Report { summary }))
 }
 
-/// Write a run's attempts: a workbook shows every attempt; a text format the tours found, or
-/// else the attempt that got farthest.
-fn write_outcome(job: &Job, outcome: &Outcome) -> Result<()> {
-    match job.format {
-        Format::Xlsx => {
-            let attempts = outcome.attempts.iter().map(sheet_attempt).collect();
-            write_workbook(job, attempts)
-        }
-        _ => output::write_to(&job.dest, job.force, |w| {
-            let single = job.plan.tours == 1;
-            let mut stream = TourStream::new(job.format, w, job.seed, single);
-            for a in &outcome.attempts {
-                if a.solved {
-                    stream.tour(&a.tour)?;
-                } else {
-                    stream.failed(&a.tour);
-                }
-            }
-            stream.finish().map(drop)
-        }),
-    }
-}
-
-fn sheet_attempt(a: &Attempt) -> xlsx::SheetAttempt {
+fn sheet_attempt(a: Attempt) -> xlsx::SheetAttempt {
     xlsx::SheetAttempt {
-        tour: a.tour.clone(),
+        tour: a.tour,
         solved: a.solved,
         method: a.method.name().to_string(),
         tiebreak: a.tiebreak.map(|t| t.name().to_string()),
-        note: a.note.clone(),
+        note: a.note,
     }
 }
 
@@ -260,180 +313,81 @@ fn write_workbook(job: &Job, attempts: Vec<xlsx::SheetAttempt>) -> Result<()> {
     xlsx::save_workbook(&spec, path, job.force)
 }
 
-/// Why an enumeration ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Stop {
-    /// Every tour was found.
-    Exhaustive,
-    /// `--limit` reached.
-    Limit(u64),
-    /// `--timeout` reached.
-    Timeout,
-    /// The workbook is full.
-    WorkbookFull,
-}
-
-/// `--all`: every tour meeting the request, by exhaustive search, each written as it is found.
-/// Closed tours with no fixed start are counted as undirected cycles (each once), the way the
-/// literature counts them; otherwise directed tours.
-fn enumerate(job: &Job, all: All, progress: &mut dyn FnMut(&str)) -> Result<Report> {
-    let mut request = job.request.clone();
-    let undirected = request.closed && request.start.is_none() && request.end.is_none();
-    if undirected {
-        // Every closed tour passes through a1: fixing it there loses none.
-        request.start = Some(Square::new(request.board.rows() - 1, 0));
-    }
-    let deadline = job.plan.timeout.and_then(|t| Instant::now().checked_add(t));
-    let budget = Budget {
-        max_nodes: None,
-        deadline,
-    };
-    let cap = match (job.format, all.limit) {
-        (Format::Xlsx, l) => Some(l.unwrap_or(MAX_WORKBOOK_TOURS).min(MAX_WORKBOOK_TOURS)),
-        (_, l) => l,
-    };
-    let mut found = 0u64;
-    let mut last_progress = Instant::now();
-    let mut summary = summary_head(job, false, String::new(), 0, 0);
-    progress("enumerating every tour");
-    // Each tour found: skip the reversed copy of an undirected cycle, hand it on, and say
-    // whether to go on.
-    let mut each = |tour: &Tour, sink: &mut dyn FnMut(&Tour) -> bool| -> bool {
-        let idx = tour.indices();
-        if undirected && idx.len() > 2 && idx[1] > idx[idx.len() - 1] {
-            return true; // the same cycle walked the other way
-        }
-        if !sink(tour) {
-            return false;
-        }
-        found += 1;
-        summary.push_sheet(PathFacts::from_tour(tour).sheet(
-            job.request.board,
-            true,
-            Method::Backtrack,
-            None,
-            None,
-        ));
-        if last_progress.elapsed() > Duration::from_millis(200) {
-            last_progress = Instant::now();
-            progress(&format!("enumerating: {found} tours found"));
-        }
-        cap.is_none_or(|c| found < c)
-    };
-    let e = match job.format {
-        Format::Xlsx => {
-            let mut sheets = Vec::new();
-            let e = backtrack::enumerate(&request, None, &budget, |t| {
-                each(t, &mut |t| {
-                    sheets.push(xlsx::SheetAttempt::new(t.clone(), true, "backtrack"));
-                    true
-                })
-            });
-            if !sheets.is_empty() {
-                write_workbook(job, sheets)?;
-            }
-            e
-        }
-        _ => {
-            let mut result = None;
-            output::write_to(&job.dest, job.force, |w| {
-                let mut stream = TourStream::new(job.format, w, job.seed, false);
-                let mut failed = None;
-                let e = backtrack::enumerate(&request, None, &budget, |t| {
-                    each(t, &mut |t| match stream.tour(t) {
-                        Ok(()) => true,
-                        Err(err) => {
-                            failed = Some(err);
-                            false
-                        }
-                    })
-                });
-                result = Some(e);
-                match failed {
-                    Some(err) => Err(err),
-                    None => stream.finish().map(drop),
-                }
-            })?;
-            result.ok_or_else(|| Error::Other("the enumeration did not run".into()))?
-        }
-    };
-    let stop = if e.exhaustive {
-        Stop::Exhaustive
-    } else if deadline.is_some_and(|d| Instant::now() >= d) && cap.is_none_or(|c| found < c) {
-        Stop::Timeout
-    } else if job.format == Format::Xlsx && all.limit.is_none_or(|l| l > found) {
-        Stop::WorkbookFull
-    } else {
-        Stop::Limit(found)
-    };
-    let solved = found > 0 && matches!(stop, Stop::Exhaustive | Stop::Limit(_));
-    summary.solved = solved;
-    summary.message = enumeration_message(job, found, undirected, stop, e.nodes);
-    summary.attempts = found as usize;
-    summary.tours_found = found as usize;
-    summary.exhaustive = Some(e.exhaustive);
-    summary.timed_out = stop == Stop::Timeout;
-    Ok(Report { summary })
-}
-
-fn enumeration_message(job: &Job, found: u64, undirected: bool, stop: Stop, nodes: u64) -> String {
+/// The message a person reads: what was found, where it went, and, when it fell short, why
+/// (honestly: a time limit proves nothing).
+fn message(
+    job: &Job,
+    report: &runner::Report,
+    solved: bool,
+    full: bool,
+    first_tour: Option<PathFacts>,
+) -> String {
     let board = job.request.board;
-    let kind = match (undirected, job.request.closed) {
-        (true, _) => "undirected closed tours",
-        (false, true) => "directed closed tours",
-        (false, false) => "directed tours",
-    };
-    let dest = if found == 0 && job.format == Format::Xlsx {
-        "nothing: a workbook needs at least one tour".to_string()
-    } else {
-        job.dest.display()
-    };
-    match stop {
-        Stop::Exhaustive => format!("Found {found} {kind} on {board} (all of them) written to {dest}"),
-        Stop::Limit(l) => format!("Found {found} {kind} on {board} (stopped at --limit {l}) written to {dest}"),
-        Stop::Timeout => format!(
-            "Found {found} {kind} on {board} written to {dest}; stopped at --timeout after {found} tours ({nodes} search nodes), there may be more"
-        ),
-        Stop::WorkbookFull => format!(
-            "Found {found} {kind} on {board} written to {dest}; stopped at {MAX_WORKBOOK_TOURS}, the most a workbook holds here: write .csv or .json to stream them all"
-        ),
-    }
-}
-
-fn outcome_message(job: &Job, outcome: &Outcome, solved: bool, timed_out: bool) -> String {
-    let board = job.request.board;
-    let n = outcome.attempts.len();
-    let attempts = if n == 1 {
-        "1 attempt".to_string()
-    } else {
-        format!("{n} attempts")
-    };
     let dest = job.dest.display();
-    let found: Vec<&Attempt> = outcome.tours().collect();
-    let head = if solved { "Solved" } else { "Failed" };
-    let mut msg = match found.as_slice() {
-        [one] if solved => format!(
-            "{head} after {attempts}: {}",
-            PathFacts::from_tour(&one.tour).describe(board, &job.dest)
-        ),
-        [] => format!(
-            "{head} after {attempts}: no {board} tour found; every attempt written to {dest}"
-        ),
-        many => format!(
-            "{head} after {attempts}: {} of {} {board} tours found, written to {dest}",
-            many.len(),
-            job.plan.tours
-        ),
+    let found = report.tours;
+    let tours = |n: u64| count(n, "tour");
+    let stop = match &report.ending {
+        Ending::TimeLimit { nodes } => Some(format!(
+            "stopped at --timeout after {} ({nodes} search nodes); more may exist",
+            tours(found)
+        )),
+        _ if full => Some(format!(
+            "stopped at the most a workbook holds here ({MAX_WORKBOOK_TOURS} tours, \
+             {MAX_WORKBOOK_SHEETS} sheets): write .csv or .json to stream them all"
+        )),
+        _ => None,
     };
-    if timed_out {
-        msg.push_str(&format!(
-            "; stopped at --timeout after {} tours",
-            found.len()
-        ));
+    if let Goal::All { limit } = job.plan.goal {
+        let kind = match (report.undirected, job.request.closed) {
+            (true, _) => "undirected closed tours",
+            (false, true) => "directed closed tours",
+            (false, false) => "directed tours",
+        };
+        let head = format!("Found {found} {kind} on {board}");
+        let dest = if found == 0 && job.format == Format::Xlsx {
+            "nothing: a workbook needs at least one tour".to_string()
+        } else {
+            dest
+        };
+        return match (&report.ending, stop) {
+            (_, Some(stop)) => format!("{head} written to {dest}; {stop}"),
+            (Ending::Done, _) => format!("{head} (all of them) written to {dest}"),
+            (Ending::Limit, _) => format!(
+                "{head} (stopped at --limit {}) written to {dest}",
+                limit.unwrap_or(found)
+            ),
+            (e, _) => format!("{head} written to {dest}; {e}"),
+        };
+    }
+    let n = report.attempts;
+    let attempts = count(n, "attempt");
+    let wanted = match job.plan.goal {
+        Goal::Tours(k) => u64::from(k),
+        _ => 1,
+    };
+    let head = if solved { "Solved" } else { "Failed" };
+    let mut msg = if found == 0 {
+        format!("{head} after {attempts}: no {board} tour found; every attempt written to {dest}")
+    } else if let (1, Some(first)) = (wanted, first_tour) {
+        format!(
+            "{head} after {attempts}: {}",
+            first.describe(board, &job.dest)
+        )
+    } else if solved {
+        format!(
+            "{head} after {attempts}: {} on {board} written to {dest}",
+            tours(found)
+        )
+    } else {
+        format!(
+            "{head} after {attempts}: {found} of {} on {board} written to {dest}",
+            tours(wanted)
+        )
+    };
+    if let Some(stop) = stop {
+        msg.push_str(&format!("; {stop}"));
     } else if !solved {
-        if let Some(why) = &outcome.gave_up {
-            msg.push_str(&format!(" ({why})"));
-        }
+        msg.push_str(&format!(" ({})", report.reason()));
     }
     msg
 }
@@ -452,7 +406,10 @@ fn summary_head(
         board: job.request.board.into(),
         attempts,
         tours_found,
-        tours_requested: job.plan.tours,
+        tours_requested: match job.plan.goal {
+            Goal::Tours(k) => k,
+            _ => 0,
+        },
         seed: job.seed,
         method: job.plan.method.name(),
         tiebreak: job.plan.tiebreak.name(),

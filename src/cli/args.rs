@@ -10,7 +10,7 @@ use clap::ValueEnum;
 
 use crate::board::{Board, Square};
 use crate::error::{Error, Result};
-use crate::solve::runner::Plan;
+use crate::solve::runner::{self, Plan};
 use crate::solve::{constraints, existence, Method, Request, Tiebreak};
 
 /// Board size flags, shared by the commands that lay out a board.
@@ -62,13 +62,14 @@ pub struct SolveArgs {
     pub constraints: Option<PathBuf>,
 
     /// How to find tours.
-    #[arg(long, value_enum, default_value_t = MethodArg::Auto)]
-    pub method: MethodArg,
+    #[arg(long, value_enum, default_value_t = Method::Auto)]
+    pub method: Method,
 
     /// Warnsdorff's tie-break between equally constrained squares [default: random]. Only for
-    /// --method auto or warnsdorff; given with auto, Warnsdorff is tried on every board size.
+    /// --method auto or warnsdorff; given with auto, Warnsdorff is tried on every board size
+    /// (without it, auto constructs boards over 10,000 squares directly).
     #[arg(long, value_enum)]
-    pub tiebreak: Option<TiebreakArg>,
+    pub tiebreak: Option<Tiebreak>,
 
     /// Warnsdorff attempts allowed for each tour asked for [default: 10]. Only for --method
     /// auto or warnsdorff.
@@ -80,61 +81,11 @@ pub struct SolveArgs {
     #[arg(long, value_name = "S")]
     pub seed: Option<u64>,
 
-    /// Time allowed, in seconds: a search stops there with what it found written, exit 1.
+    /// Time allowed to the run, in seconds [default: 60]: it stops there with what it found
+    /// written, and exits 1.
     #[arg(long, value_name = "SECONDS")]
     pub timeout: Option<f64>,
 }
-
-/// `--method`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum MethodArg {
-    /// Warnsdorff attempts, then a method that cannot fail.
-    Auto,
-    /// Warnsdorff's rule only (may fail).
-    Warnsdorff,
-    /// Depth-first search with pruning (exhaustive; use --timeout).
-    Backtrack,
-    /// Divide-and-conquer construction (linear time, any size).
-    Construct,
-}
-
-/// `--tiebreak`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum TiebreakArg {
-    /// At random (the Excel macro).
-    Random,
-    /// Farthest from the centre (Roth).
-    Center,
-    /// Pohl's second-level rule, then random.
-    Pohl,
-}
-
-impl From<MethodArg> for Method {
-    fn from(m: MethodArg) -> Method {
-        match m {
-            MethodArg::Auto => Method::Auto,
-            MethodArg::Warnsdorff => Method::Warnsdorff,
-            MethodArg::Backtrack => Method::Backtrack,
-            MethodArg::Construct => Method::Construct,
-        }
-    }
-}
-
-impl From<TiebreakArg> for Tiebreak {
-    fn from(t: TiebreakArg) -> Tiebreak {
-        match t {
-            TiebreakArg::Random => Tiebreak::Random,
-            TiebreakArg::Center => Tiebreak::Center,
-            TiebreakArg::Pohl => Tiebreak::Pohl,
-        }
-    }
-}
-
-/// Boards up to this many squares get Warnsdorff attempts first under `auto` (what a workbook
-/// of attempts shows); bigger ones go straight to construction unless a Warnsdorff flag
-/// (`--tiebreak`, `--attempts`) asks for attempts. The choice never depends on the output
-/// format, so the same flags give the same tour in every format.
-pub const WARNSDORFF_FIRST_MAX_SQUARES: usize = 10_000;
 
 /// A constraints file may hold at most this many bytes a square, beyond a fixed allowance for
 /// comments: one `k SQUARE` line per square is about 20.
@@ -148,7 +99,7 @@ impl SolveArgs {
         let board = self.board.board()?;
         let request = self.request(board)?;
         existence::check_request(&request).map_err(|e| Error::Impossible(e.to_string()))?;
-        let method: Method = self.method.into();
+        let method = self.method;
         let warnsdorff = matches!(method, Method::Auto | Method::Warnsdorff);
         if !warnsdorff {
             for (given, flag) in [
@@ -168,7 +119,7 @@ impl SolveArgs {
             return Err(Error::Usage("--attempts must be at least 1".into()));
         }
         let timeout = match self.timeout {
-            None => None,
+            None => Some(runner::DEFAULT_TIMEOUT),
             Some(t) if t.is_finite() && t > 0.0 => Some(Duration::from_secs_f64(t.min(1e9))),
             Some(t) => {
                 return Err(Error::Usage(format!(
@@ -176,14 +127,15 @@ impl SolveArgs {
                 )))
             }
         };
+        // Under auto, Warnsdorff goes first on boards up to a size (never by output format, so
+        // the same flags give the same tour in every format); a tie-break or a number of
+        // attempts asks for Warnsdorff on any size.
         let plan = Plan {
             method,
-            tiebreak: self.tiebreak.map_or(Tiebreak::Random, Tiebreak::from),
+            tiebreak: self.tiebreak.unwrap_or_default(),
             attempts,
             timeout,
-            warnsdorff_first: board.len() <= WARNSDORFF_FIRST_MAX_SQUARES
-                || self.tiebreak.is_some()
-                || self.attempts.is_some(),
+            warnsdorff_any_size: self.tiebreak.is_some() || self.attempts.is_some(),
             ..Plan::default()
         };
         Ok((request, plan, self.seed.unwrap_or_else(rand::random)))

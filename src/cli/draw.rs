@@ -238,7 +238,7 @@ fn generated_tour(solve: &SolveArgs) -> Result<Tour> {
     best.map(|a| a.tour.clone()).ok_or_else(|| {
         Error::Impossible(format!(
             "no tour meets the request: {}",
-            outcome.gave_up.as_deref().unwrap_or("none was found")
+            outcome.report.reason()
         ))
     })
 }

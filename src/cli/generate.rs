@@ -27,9 +27,9 @@ use crate::cli::args::{PathArg, SolveArgs};
 use crate::cli::progress::Spinner;
 use crate::error::{Error, Result};
 use crate::export::Format;
-use crate::generate::{self, All, Job, WorkbookOptions};
+use crate::generate::{self, Job, WorkbookOptions};
 use crate::output::{self, Destination};
-use crate::solve::Method;
+use crate::solve::Goal;
 use crate::workbook::cellref::CellRef;
 
 /// Options of `knights-tour generate`.
@@ -46,7 +46,7 @@ use crate::workbook::cellref::CellRef;
     after_help = "Squares: algebraic (a1 is bottom-left, files a..z, aa..) or row,col from 1 at the top-left.\n\
         Flags that do not combine (usage errors): --all with --tours, --method, --tiebreak or --attempts; \
         --limit without --all; --tiebreak/--attempts with --method construct or backtrack; \
-        --tours >1 with --method construct; --at/--path with a non-xlsx output; --format contradicting -o's extension; \
+--at/--path with a non-xlsx output; --format contradicting -o's extension; \
         --json with -o -.\n\
         The seed is reported on stderr (non-xlsx outputs), as `seed` in the JSON and in the workbook's properties.\n\
         Exit codes: 0 tours found; 1 attempts ran out or --timeout stopped the run (output still written); \
@@ -126,14 +126,10 @@ pub fn run(args: Args) -> Result<u8> {
 /// Turn the flags into the library's job, once; every usage error stops here.
 fn job(args: &Args) -> Result<Job> {
     let (request, mut plan, seed) = args.solve.prepare()?;
-    plan.tours = args.tours;
-    if args.tours > 1 && plan.method == Method::Construct {
-        return Err(Error::Usage(format!(
-            "--tours {} with --method construct: construction makes one tour for a request; \
-             use --method auto or backtrack for several",
-            args.tours
-        )));
-    }
+    plan.goal = match args.all {
+        true => Goal::All { limit: args.limit },
+        false => Goal::Tours(args.tours),
+    };
     let (format, dest) = Format::resolve(args.format, args.output.as_deref())?;
     if dest == Destination::Stdout && args.json {
         return Err(Error::Usage(
@@ -163,7 +159,6 @@ fn job(args: &Args) -> Result<Job> {
         format,
         dest,
         force: args.force,
-        all: args.all.then_some(All { limit: args.limit }),
         workbook: WorkbookOptions {
             top_left,
             draw_path: args.path.unwrap_or(PathArg::Auto).into(),
