@@ -321,13 +321,13 @@ impl<'a> Painter<'a> {
         }
     }
 
-    /// A square in its board colour, greyed if the path never reached it.
+    /// A square in its board colour (a1 dark), greyed if the path never reached it.
     pub fn square(&self, canvas: &mut impl Canvas, sq: Square, visited: bool) {
-        let ink = match (sq.is_corner_colour(), visited) {
-            (true, true) => Ink::Light,
-            (false, true) => Ink::Dark,
-            (true, false) => Ink::LightUnvisited,
-            (false, false) => Ink::DarkUnvisited,
+        let ink = match (self.geom.board().is_dark(sq), visited) {
+            (false, true) => Ink::Light,
+            (true, true) => Ink::Dark,
+            (false, false) => Ink::LightUnvisited,
+            (true, false) => Ink::DarkUnvisited,
         };
         let (x0, y0, x1, y1) = self.geom.square_pixels(sq);
         canvas.fill_rect(x0, y0, x1, y1, ink);
