@@ -220,6 +220,22 @@ impl Board {
         format!("{}{}", file_letters(sq.col), self.rows - sq.row)
     }
 
+    /// Whether `sq` is a dark square when the board is drawn as a chessboard: a1 (the
+    /// bottom-left square) is dark on every board, odd or even, as on a real chessboard.
+    ///
+    /// ```
+    /// use knights_tour::board::{Board, Square};
+    /// let b = Board::new(5, 6).unwrap();
+    /// assert!(b.is_dark(Square::new(4, 0)), "a1");
+    /// assert!(!b.is_dark(Square::new(4, 1)), "b1");
+    /// assert!(b.is_dark(Square::new(0, 0)), "a5: on an odd number of ranks, like a1");
+    /// let b = Board::new(8, 8).unwrap();
+    /// assert!(b.is_dark(Square::new(7, 0)) && !b.is_dark(Square::new(0, 0)));
+    /// ```
+    pub fn is_dark(&self, sq: Square) -> bool {
+        (self.rows - 1 - sq.row + sq.col).is_multiple_of(2)
+    }
+
     /// The `row,col` name of a square, counted from 1 at the top-left.
     pub fn row_col(&self, sq: Square) -> String {
         format!("{},{}", sq.row + 1, sq.col + 1)
