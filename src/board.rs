@@ -79,7 +79,7 @@ pub enum BoardError {
         cols: u64,
     },
     /// The board has more squares than the solvers can index.
-    #[error("a {rows}x{cols} board has too many squares (at most 4,294,967,295)")]
+    #[error("{} board has too many squares (at most 4,294,967,295)", crate::english::with_article(&format!("{rows}x{cols}")))]
     TooManySquares {
         /// Rows requested.
         rows: u32,
@@ -218,6 +218,21 @@ impl Board {
     /// The algebraic name of a square: file letters then rank, rank 1 at the bottom.
     pub fn algebraic(&self, sq: Square) -> String {
         format!("{}{}", file_letters(sq.col), self.rows - sq.row)
+    }
+
+    /// Whether `sq` is a dark square when the board is drawn as a chessboard: a1 (the
+    /// bottom-left square) is dark on every board, odd or even, as on a real chessboard.
+    ///
+    /// ```
+    /// use knights_tour::board::{Board, Square};
+    /// let b = Board::new(5, 6).unwrap();
+    /// assert!(b.is_dark(Square::new(4, 0)), "a1");
+    /// assert!(!b.is_dark(Square::new(0, 0)), "a5");
+    /// let b = Board::new(8, 8).unwrap();
+    /// assert!(b.is_dark(Square::new(7, 0)) && !b.is_dark(Square::new(0, 0)));
+    /// ```
+    pub fn is_dark(&self, sq: Square) -> bool {
+        (self.rows - 1 - sq.row + sq.col).is_multiple_of(2)
     }
 
     /// The `row,col` name of a square, counted from 1 at the top-left.

@@ -13,6 +13,7 @@
 pub mod board;
 pub mod cli;
 pub mod draw;
+pub mod english;
 pub mod error;
 pub mod exit_codes;
 pub mod export;

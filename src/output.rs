@@ -121,7 +121,9 @@ pub fn write_atomically_with(
     if let Some(mode) = output_permissions(path) {
         builder.permissions(mode);
     }
-    let mut tmp = builder.tempfile_in(dir).map_err(|e| Error::io(path, e))?;
+    let mut tmp = builder
+        .tempfile_in(dir)
+        .map_err(|e| Error::io(path, without_temp_path(e)))?;
     fill(tmp.as_file_mut())?;
     tmp.as_file_mut()
         .sync_all()
@@ -140,6 +142,17 @@ pub fn write_atomically_with(
             Error::io(path, e)
         }
     })
+}
+
+/// The cause of a temp-file error without the temp file's name: tempfile appends
+/// `at path "/dir/.knights-tour-EOp6SK.tmp"`, a file the user never asked for; messages name
+/// the output instead (the caller adds it).
+fn without_temp_path(e: io::Error) -> io::Error {
+    let text = e.to_string();
+    match text.find(" at path ") {
+        Some(i) if e.get_ref().is_some() => io::Error::new(e.kind(), text[..i].to_string()),
+        _ => e,
+    }
 }
 
 /// The mode the output gets: a replaced file keeps its own; a new one is created like any file
@@ -194,6 +207,19 @@ fn ignore_broken_pipe(e: io::Error) -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A folder nobody may create files in (even root cannot in /sys): the error names the
+    /// output, not the temp file that could not be made.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn unwritable_folder_error_names_the_output() {
+        let out = Path::new("/sys/knights-tour-out.xlsx");
+        let err = write_atomically(out, false, |_| Ok(()))
+            .unwrap_err()
+            .to_string();
+        assert!(err.starts_with("/sys/knights-tour-out.xlsx: "), "{err}");
+        assert!(!err.contains(".tmp") && !err.contains("at path"), "{err}");
+    }
 
     #[test]
     fn failed_fill_leaves_nothing_behind() {

@@ -313,14 +313,15 @@ fn png_of_a_partial_tour_greys_unreached_squares() {
     draw::png(&tour, &opts(250), &mut bytes).unwrap();
     let img = decode_png(&bytes);
     let geom = Geometry::new(tour.board(), Some(250));
-    // Moves 1 and 2 are at (0,0) and (1,2); (4,4) and (4,3) are far from both.
+    // Moves 1 and 2 are at (0,0) and (1,2); (4,4) and (4,3) are far from both. On 5x5 the
+    // corners have a1's colour: dark.
     assert_eq!(
         img.at(geom.square_centre(Square::new(4, 4))),
-        Ink::LightUnvisited.rgb()
+        Ink::DarkUnvisited.rgb()
     );
     assert_eq!(
         img.at(geom.square_centre(Square::new(4, 3))),
-        Ink::DarkUnvisited.rgb()
+        Ink::LightUnvisited.rgb()
     );
     // The stuck marker is a ring with a cross: red on its rim, white between cross and rim.
     let (cx, cy) = geom.square_centre(Square::new(1, 2));
@@ -505,7 +506,8 @@ fn gif_of_a_partial_tour_ends_stuck() {
     let geom = Geometry::new(tour.board(), Some(250));
     assert_eq!(
         anim.at(geom.square_centre(Square::new(4, 4))),
-        Ink::LightUnvisited.rgb()
+        Ink::DarkUnvisited.rgb(),
+        "a corner of 5x5, dark like a1"
     );
     assert_eq!(
         anim.at(geom.square_centre(tour.end().unwrap())),

@@ -106,7 +106,7 @@ fn usage_errors_exit_2() {
         .arg(fixture("samples/tour_5x5_A1.xlsx"))
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("not a cell reference"));
+        .stderr(predicate::str::contains("not a cell range"));
     verify()
         .args(["verify", "--json", "--quiet"])
         .arg(fixture("samples/tour_5x5_A1.xlsx"))

@@ -142,8 +142,8 @@ pub fn run(args: Args) -> Result<u8> {
     let from = tour.start().map(|s| board.algebraic(s)).unwrap_or_default();
     let to = tour.end().map(|s| board.algebraic(s)).unwrap_or_default();
     let message = format!(
-        "Drew the {board} {what} from {from} to {to} ({} moves) to {}",
-        tour.len(),
+        "Drew the {board} {what} from {from} to {to} ({}) to {}",
+        crate::english::count_usize(tour.len(), "move"),
         dest.display()
     );
     if dest == output::Destination::Stdout {
@@ -221,7 +221,7 @@ fn generated_tour(solve: &SolveArgs) -> Result<Tour> {
     best.map(|a| a.tour.clone()).ok_or_else(|| {
         Error::Impossible(format!(
             "no tour meets the request: {}",
-            outcome.gave_up.as_deref().unwrap_or("none was found")
+            outcome.report.reason()
         ))
     })
 }

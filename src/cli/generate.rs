@@ -20,7 +20,7 @@
 //! written); 2 usage error or impossible request (nothing written).
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use clap::ValueEnum;
 use serde::Serialize;
@@ -31,9 +31,8 @@ use crate::error::{Error, Result};
 use crate::exit_codes;
 use crate::export::{self, TourJson};
 use crate::output::{self, Destination};
-use crate::solve::backtrack::{self, Budget};
-use crate::solve::runner::{self, Attempt, Outcome, Plan};
-use crate::solve::{constraints, construct, existence, rng_from_seed, Method, Request, Tiebreak};
+use crate::solve::runner::{self, Attempt, Goal, Outcome, Plan};
+use crate::solve::{constraints, existence, rng_from_seed, Method, Request, Tiebreak};
 use crate::workbook::cellref::CellRef;
 use crate::workbook::write as xlsx;
 
@@ -252,24 +251,18 @@ pub fn run(args: Args) -> Result<u8> {
     }
     let mut rng = rng_from_seed(job.seed);
     let spinner = Spinner::new();
-    let (outcome, enumerated) = match job.enumerate {
-        Some(limit) => {
-            spinner.set("enumerating every tour");
-            let (outcome, e) = enumerate(&job, limit);
-            (outcome, Some(e))
-        }
-        None => {
-            let outcome = runner::run(&job.request, &job.plan, &mut rng, &mut |msg| {
-                spinner.set(msg)
-            });
-            (outcome, None)
-        }
-    };
+    let outcome = runner::run(&job.request, &job.plan, &mut rng, &mut |msg| {
+        spinner.set(msg)
+    });
+    let enumerated = job.enumerate.map(|_| Enumerated {
+        exhaustive: outcome.report.is_done(),
+        undirected: outcome.report.undirected,
+    });
     if outcome.attempts.is_empty() {
         spinner.finish();
         return Err(Error::Impossible(format!(
             "no tour meets the request: {}",
-            outcome.gave_up.as_deref().unwrap_or("none was found")
+            outcome.report.reason()
         )));
     }
     spinner.set("writing");
@@ -282,16 +275,10 @@ pub fn run(args: Args) -> Result<u8> {
 /// and the grid streams straight out, without the tour in move order beside it. `None` when
 /// the request needs the general path (Warnsdorff attempts, several tours, a search).
 fn streamed_grid(args: &Args, job: &Job) -> Option<Result<u8>> {
-    let construct_only = match job.plan.method {
-        Method::Construct => true,
-        Method::Auto => !job.plan.warnsdorff_first,
-        _ => false,
-    };
-    let grid_format = matches!(job.format, Format::Csv | Format::Text);
-    if !construct_only || !grid_format || job.plan.tours != 1 || job.enumerate.is_some() {
+    if !matches!(job.format, Format::Csv | Format::Text) {
         return None;
     }
-    let numbering = construct::numbering(&job.request)?;
+    let numbering = runner::numbering(&job.request, &job.plan, &mut rng_from_seed(job.seed))?;
     let board = job.request.board;
     let written = output::write_to(&job.dest, args.force, |w| match job.format {
         Format::Text => export::write_text(board, &numbering, w),
@@ -394,10 +381,10 @@ fn plan(args: &Args) -> Result<Job> {
     if args.tours == 0 {
         return Err(Error::Usage("--tours must be at least 1".into()));
     }
-    plan.tours = args.tours;
-    // A workbook shows every attempt; other formats show only the tour, so on big boards
-    // (where Warnsdorff's random ties mostly fail) they skip to a method that cannot fail.
-    plan.warnsdorff_first = args.format == Format::Xlsx || request.board.len() <= 10_000;
+    plan.goal = match args.all {
+        true => Goal::All { limit: args.limit },
+        false => Goal::Tours(args.tours),
+    };
     let top_left: CellRef = args
         .at
         .parse()
@@ -431,7 +418,7 @@ impl SolveArgs {
             return Err(Error::Usage("--attempts must be at least 1".into()));
         }
         let timeout = match self.timeout {
-            None => None,
+            None => Some(runner::DEFAULT_TIMEOUT),
             Some(t) if t.is_finite() && t > 0.0 => Some(Duration::from_secs_f64(t.min(1e9))),
             Some(t) => {
                 return Err(Error::Usage(format!(
@@ -499,50 +486,6 @@ fn destination(args: &Args) -> Result<Destination> {
     Ok(dest)
 }
 
-/// `--all`: every tour meeting the request, by exhaustive search. Closed tours with no fixed
-/// start are counted as undirected cycles (each once), the way the literature counts them;
-/// otherwise directed tours.
-fn enumerate(job: &Job, limit: Option<u64>) -> (Outcome, Enumerated) {
-    let mut request = job.request.clone();
-    let undirected = request.closed && request.start.is_none() && request.end.is_none();
-    if undirected {
-        // Every closed tour passes through a1: fixing it there loses none.
-        request.start = Some(Square::new(request.board.rows() - 1, 0));
-    }
-    let budget = Budget {
-        max_nodes: None,
-        deadline: job.plan.timeout.map(|t| Instant::now() + t),
-    };
-    let mut outcome = Outcome::default();
-    let mut found = 0u64;
-    let e = backtrack::enumerate(&request, None, &budget, |tour| {
-        let idx = tour.indices();
-        if undirected && idx.len() > 2 && idx[1] > idx[idx.len() - 1] {
-            return true; // the same cycle walked the other way
-        }
-        found += 1;
-        outcome.attempts.push(Attempt {
-            tour: tour.clone(),
-            solved: true,
-            method: Method::Backtrack,
-            tiebreak: None,
-            note: None,
-        });
-        limit.is_none_or(|l| found < l)
-    });
-    if !e.exhaustive && limit.is_none_or(|l| found < l) {
-        outcome.gave_up = Some(format!(
-            "the search stopped at the time limit after {} nodes",
-            e.nodes
-        ));
-    }
-    let found = Enumerated {
-        exhaustive: e.exhaustive,
-        undirected,
-    };
-    (outcome, found)
-}
-
 /// What `--all` found.
 #[derive(Debug)]
 struct Enumerated {
@@ -602,7 +545,7 @@ fn write_grids(
 
 fn write_json(tours: &[&Attempt], job: &Job, w: &mut dyn std::io::Write) -> std::io::Result<()> {
     let docs: Vec<TourJson> = tours.iter().map(|a| TourJson::new(&a.tour)).collect();
-    let single = job.plan.tours == 1 && job.enumerate.is_none();
+    let single = job.plan.goal == Goal::Tours(1);
     if single && docs.len() == 1 {
         serde_json::to_writer(&mut *w, &docs[0])?;
     } else {
@@ -686,7 +629,10 @@ struct SheetSummary {
 }
 
 fn report(args: &Args, job: &Job, outcome: &Outcome, all: Option<&Enumerated>) -> Result<u8> {
-    let wanted = job.plan.tours as usize;
+    let wanted = match job.plan.goal {
+        Goal::Tours(k) => k as usize,
+        _ => 1,
+    };
     let found = outcome.tours_found();
     let solved = match job.enumerate {
         Some(_) => found > 0,
@@ -750,7 +696,7 @@ fn message(job: &Job, outcome: &Outcome, solved: bool) -> String {
         ),
     };
     if !solved {
-        if let Some(why) = &outcome.gave_up {
+        if let Some(why) = outcome.gave_up() {
             msg.push_str(&format!(" ({why})"));
         }
     }
@@ -774,7 +720,8 @@ fn enumeration_message(job: &Job, outcome: &Outcome, e: &Enumerated) -> String {
         "Found {n} {kind} on {board} ({scope}) written to {}",
         job.dest.display()
     );
-    if let Some(why) = &outcome.gave_up {
+    let hit_limit = outcome.report.ending == runner::Ending::Limit;
+    if let (Some(why), false) = (outcome.gave_up(), e.exhaustive || hit_limit) {
         msg.push_str(&format!(" ({why})"));
     }
     msg
@@ -825,7 +772,10 @@ fn summary_head(
         },
         attempts,
         tours_found,
-        tours_requested: job.plan.tours,
+        tours_requested: match job.plan.goal {
+            Goal::Tours(k) => k,
+            _ => 0,
+        },
         seed: job.seed,
         method: job.plan.method.name(),
         tiebreak: job.plan.tiebreak.name(),

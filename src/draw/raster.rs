@@ -7,6 +7,7 @@
 use std::io;
 
 use crate::board::Square;
+use crate::english::{a_board, with_article};
 use crate::tour::Tour;
 
 use super::geometry::{Geometry, NumberLayout};
@@ -108,10 +109,11 @@ pub fn check_raster_size(geom: &Geometry) -> io::Result<()> {
         return Err(io::Error::new(
             io::ErrorKind::InvalidInput,
             format!(
-                "a {w}x{h} pixel picture of a {} board is too large to rasterise \
+                "{} pixel picture of {} is too large to rasterise \
                  (at most {MAX_RASTER_SIDE} px a side and {MAX_RASTER_PIXELS} pixels); \
                  choose a smaller size or SVG",
-                geom.board()
+                with_article(&format!("{w}x{h}")),
+                a_board(geom.board())
             ),
         ));
     }
@@ -319,13 +321,13 @@ impl<'a> Painter<'a> {
         }
     }
 
-    /// A square in its board colour, greyed if the path never reached it.
+    /// A square in its board colour (a1 dark), greyed if the path never reached it.
     pub fn square(&self, canvas: &mut impl Canvas, sq: Square, visited: bool) {
-        let ink = match (sq.is_corner_colour(), visited) {
-            (true, true) => Ink::Light,
-            (false, true) => Ink::Dark,
-            (true, false) => Ink::LightUnvisited,
-            (false, false) => Ink::DarkUnvisited,
+        let ink = match (self.geom.board().is_dark(sq), visited) {
+            (false, true) => Ink::Light,
+            (true, true) => Ink::Dark,
+            (false, false) => Ink::LightUnvisited,
+            (true, false) => Ink::DarkUnvisited,
         };
         let (x0, y0, x1, y1) = self.geom.square_pixels(sq);
         canvas.fill_rect(x0, y0, x1, y1, ink);

@@ -5,6 +5,7 @@
 use std::fmt::Write as _;
 
 use crate::board::Square;
+use crate::english::a_board;
 use crate::tour::Tour;
 
 use super::geometry::{Geometry, NumberLayout};
@@ -40,11 +41,18 @@ pub fn svg(tour: &Tour, opts: &DrawOptions) -> String {
     );
     let _ = writeln!(s, "<title>{}</title>", title(tour));
     let c2 = num(geom.cell() * 2.0);
+    // The pattern's top-left square takes the colour of the board's top-left square, so that
+    // a1 (bottom-left) is dark on odd and even boards alike.
+    let (light, dark) = if board.is_dark(Square::new(0, 0)) {
+        (Ink::Dark, Ink::Light)
+    } else {
+        (Ink::Light, Ink::Dark)
+    };
     let _ = writeln!(
         s,
         r#"<defs><pattern id="squares" width="{c2}" height="{c2}" patternUnits="userSpaceOnUse"><rect width="{c2}" height="{c2}" fill="{light}"/><rect x="{c}" width="{c}" height="{c}" fill="{dark}"/><rect y="{c}" width="{c}" height="{c}" fill="{dark}"/></pattern></defs>"#,
-        light = Ink::Light.hex(),
-        dark = Ink::Dark.hex(),
+        light = light.hex(),
+        dark = dark.hex(),
     );
     let _ = writeln!(
         s,
@@ -74,7 +82,8 @@ fn title(tour: &Tour) -> String {
         "partial knight's path"
     };
     format!(
-        "{kind} on a {board} board, {} of {} squares",
+        "{kind} on {}, {} of {} squares",
+        a_board(board),
         tour.len(),
         board.len()
     )

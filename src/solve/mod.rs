@@ -4,7 +4,8 @@
 //! - [`warnsdorff`]: Warnsdorff's rule, fast, may get stuck (each attempt a worksheet);
 //! - [`backtrack`]: exhaustive depth-first search with pruning, cannot fail given time;
 //! - [`construct`]: divide-and-conquer construction, linear time on any board with a tour;
-//! - [`runner`]: the order `generate` tries them in, attempt by attempt.
+//! - [`runner`]: the one way into all of them ([`runner::run_with`]): attempts, construction,
+//!   search, enumeration, several tours and completion, each tour handed over as it is found.
 
 pub mod backtrack;
 pub mod constraints;
@@ -12,6 +13,10 @@ pub mod construct;
 pub mod existence;
 pub mod runner;
 pub mod warnsdorff;
+
+pub use runner::{Attempt, Ending, Event, Goal, Plan, Report};
+
+use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
 
@@ -43,8 +48,9 @@ pub struct Constraint {
     pub square: Square,
 }
 
-/// How Warnsdorff's rule breaks ties between squares with equally few onward moves.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+/// How Warnsdorff's rule breaks ties between squares with equally few onward moves. The
+/// command line's `--tiebreak` values are these (clap's `ValueEnum`), so no copy exists.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, clap::ValueEnum)]
 pub enum Tiebreak {
     /// At random (the classic Excel macro).
     #[default]
@@ -66,17 +72,18 @@ impl Tiebreak {
     }
 }
 
-/// Which strategy to use.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+/// Which strategy to use. The command line's `--method` values are these (clap's
+/// `ValueEnum`), so no copy exists.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, clap::ValueEnum)]
 pub enum Method {
     /// Warnsdorff attempts first, then a method that cannot fail.
     #[default]
     Auto,
-    /// Warnsdorff's rule only.
+    /// Warnsdorff's rule only (may fail).
     Warnsdorff,
-    /// Depth-first search with pruning.
+    /// Depth-first search with pruning (exhaustive; bounded by the time limit).
     Backtrack,
-    /// Divide-and-conquer construction.
+    /// Divide-and-conquer construction (linear time, any size).
     Construct,
 }
 
@@ -153,5 +160,77 @@ impl Request {
             let k = c.move_number as usize;
             k >= 1 && k <= idx.len() && idx[k - 1] == self.board.index(c.square)
         })
+    }
+}
+
+/// How much work a search may do before it gives up: search nodes and a deadline. Every
+/// strategy honours it (the backtracking search reports [`backtrack::Search::OutOfBudget`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Budget {
+    /// Most squares placed (search nodes) in total, `None` for no limit.
+    pub max_nodes: Option<u64>,
+    /// Instant after which the search stops, `None` for no limit.
+    pub deadline: Option<Instant>,
+}
+
+impl Budget {
+    /// No limit: the search runs until it finds a tour or proves there is none.
+    pub fn unlimited() -> Budget {
+        Budget::default()
+    }
+
+    /// At most `n` search nodes.
+    ///
+    /// ```
+    /// use knights_tour::solve::Budget;
+    /// assert_eq!(Budget::nodes(10).max_nodes, Some(10));
+    /// ```
+    pub fn nodes(n: u64) -> Budget {
+        Budget {
+            max_nodes: Some(n),
+            deadline: None,
+        }
+    }
+
+    /// Stop after `time` from now.
+    pub fn time(time: Duration) -> Budget {
+        Budget {
+            max_nodes: None,
+            deadline: Instant::now().checked_add(time),
+        }
+    }
+
+    /// What is left of this budget after `spent` nodes.
+    ///
+    /// ```
+    /// use knights_tour::solve::Budget;
+    /// assert_eq!(Budget::nodes(10).after(4).max_nodes, Some(6));
+    /// ```
+    pub fn after(self, spent: u64) -> Budget {
+        Budget {
+            max_nodes: self.max_nodes.map(|m| m.saturating_sub(spent)),
+            ..self
+        }
+    }
+
+    /// This budget with a deadline as well.
+    pub fn with_deadline(self, deadline: Instant) -> Budget {
+        Budget {
+            deadline: Some(deadline),
+            ..self
+        }
+    }
+
+    pub(crate) fn limits(&self, spent: u64) -> backtrack::Limits {
+        backtrack::Limits {
+            max_nodes: self.max_nodes.map_or(u64::MAX, |m| m.saturating_sub(spent)),
+            deadline: self.deadline,
+        }
+    }
+
+    /// Whether the budget is spent after `spent` nodes (or its deadline passed).
+    pub fn exhausted(&self, spent: u64) -> bool {
+        self.max_nodes.is_some_and(|m| spent >= m)
+            || self.deadline.is_some_and(|t| Instant::now() >= t)
     }
 }

@@ -1,21 +1,66 @@
-//! Running a request the way `generate` does: Warnsdorff attempts first (each one a worksheet,
-//! as in the Excel macro), then, for `--method auto`, a method that cannot fail.
+//! The one way into the solvers: a [`Request`] (what tour) and a [`Plan`] (how, how many, how
+//! long) go in, and every attempt comes out as it is made, through a sink, so that `--all` and
+//! `--tours K` stream in bounded memory and every caller (generate in any format, draw, verify's
+//! completion) gets the same tours from the same seed.
 //!
-//! This is the library's "generate" without any file format: it turns a [`Request`] and a
-//! [`Plan`] into the list of [`Attempt`]s that the writers lay out.
+//! Warnsdorff attempts come first for `--method auto` on boards up to
+//! [`WARNSDORFF_MAX_SQUARES`] (each attempt a worksheet, as in the Excel macro), then
+//! construction, then search; a search that runs out of time says so ([`Ending::TimeLimit`]),
+//! which is not the proof of [`Ending::NoTour`]. The plan depends on the request only, never on
+//! the output format.
+//!
+//! ```
+//! use knights_tour::board::Board;
+//! use knights_tour::solve::{rng_from_seed, Event, Goal, Plan, Request};
+//! use knights_tour::solve::runner::run_with;
+//! let req = Request::open(Board::new(5, 5).unwrap());
+//! let plan = Plan { goal: Goal::Tours(3), ..Plan::default() };
+//! let mut tours = 0;
+//! let report = run_with(&req, &plan, &mut rng_from_seed(1), &mut |event| {
+//!     if let Event::Attempt(a) = event {
+//!         tours += usize::from(a.solved);
+//!     }
+//!     true
+//! });
+//! assert_eq!((report.tours, tours), (3, 3));
+//! assert!(report.is_done());
+//! ```
 
 use std::collections::HashSet;
+use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::time::{Duration, Instant};
 
 use rand::Rng as _;
 
 use crate::board::Square;
-use crate::solve::backtrack::{self, Budget, Search};
-use crate::solve::{construct, existence, warnsdorff, Method, Request, Rng, Tiebreak};
+use crate::solve::backtrack::{self, Search};
+use crate::solve::{construct, existence, warnsdorff, Budget, Method, Request, Rng, Tiebreak};
 use crate::tour::Tour;
 
-/// How to look for tours.
+/// Time a run may take when the caller sets none: no search runs silently for minutes.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// Boards up to this many squares get Warnsdorff attempts first under `--method auto`; on
+/// bigger ones Warnsdorff's random ties mostly fail, so construction comes first.
+pub const WARNSDORFF_MAX_SQUARES: usize = 10_000;
+
+/// What a run should produce.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Goal {
+    /// This many distinct tours (at least 1).
+    Tours(u32),
+    /// Every tour meeting the request, by exhaustive search, up to `limit` of them. Closed tours
+    /// with neither end fixed are counted as undirected cycles (each once, through a1).
+    All {
+        /// Stop after this many tours.
+        limit: Option<u64>,
+    },
+    /// A tour beginning with these moves (a person's failed attempt completed).
+    Complete(Tour),
+}
+
+/// How to look for tours, and for how long.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Plan {
     /// Which strategy.
@@ -24,13 +69,12 @@ pub struct Plan {
     pub tiebreak: Tiebreak,
     /// Warnsdorff attempts allowed for each tour asked for (the macro's 10).
     pub attempts: u32,
-    /// How many distinct tours to produce.
-    pub tours: u32,
-    /// Time allowed to the search methods, per tour.
+    /// What to produce.
+    pub goal: Goal,
+    /// Time allowed to the whole run (`None`: no limit). Defaults to [`DEFAULT_TIMEOUT`].
     pub timeout: Option<Duration>,
-    /// Whether `auto` starts with Warnsdorff attempts (they are what a workbook shows; output
-    /// that shows only the tour can go straight to a method that cannot fail).
-    pub warnsdorff_first: bool,
+    /// Search nodes allowed to the whole run (`None`: no limit).
+    pub max_nodes: Option<u64>,
 }
 
 impl Default for Plan {
@@ -39,14 +83,31 @@ impl Default for Plan {
             method: Method::Auto,
             tiebreak: Tiebreak::Random,
             attempts: 10,
-            tours: 1,
-            timeout: None,
-            warnsdorff_first: true,
+            goal: Goal::Tours(1),
+            timeout: Some(DEFAULT_TIMEOUT),
+            max_nodes: None,
         }
     }
 }
 
-/// One attempt, solved or not: one worksheet of the workbook.
+impl Plan {
+    /// Whether this plan's first step for `request` is the construction (so its tour can be
+    /// numbered in place, [`numbering`]). Depends on the request only, not on any output.
+    pub fn constructs_first(&self, request: &Request) -> bool {
+        match self.method {
+            Method::Construct => true,
+            Method::Auto => !warnsdorff_first(request),
+            _ => false,
+        }
+    }
+}
+
+/// Whether `--method auto` starts with Warnsdorff attempts on this request.
+fn warnsdorff_first(request: &Request) -> bool {
+    request.board.len() <= WARNSDORFF_MAX_SQUARES
+}
+
+/// One attempt, solved or not: one worksheet of a workbook, one tour of a text format.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Attempt {
     /// The path made: a tour meeting the request when `solved`, else how far it got.
@@ -61,13 +122,138 @@ pub struct Attempt {
     pub note: Option<String>,
 }
 
-/// Everything a run made, in order.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+impl Attempt {
+    fn solved(tour: Tour, method: Method) -> Attempt {
+        Attempt {
+            tour,
+            solved: true,
+            method,
+            tiebreak: None,
+            note: None,
+        }
+    }
+}
+
+/// What a run hands its sink, in order.
+#[derive(Debug)]
+pub enum Event<'a> {
+    /// What the run is doing now ("Warnsdorff attempt 3", "searching (backtracking)").
+    Progress(&'a str),
+    /// An attempt just made; the sink owns it (write it, then drop it: memory stays bounded).
+    Attempt(Attempt),
+}
+
+/// Why a run ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// The goal was met: the tours asked for, every tour enumerated, the completion found.
+    Done,
+    /// The time limit ran out before the goal was met: nothing is proved.
+    TimeLimit {
+        /// Search nodes used.
+        nodes: u64,
+    },
+    /// The node limit ran out before the goal was met: nothing is proved.
+    NodeLimit {
+        /// Search nodes used.
+        nodes: u64,
+    },
+    /// An exhaustive search proved that no tour meets the request.
+    NoTour,
+    /// An exhaustive search proved that exactly this many tours meet the request, fewer than
+    /// asked for.
+    NoMore {
+        /// How many tours exist.
+        count: u64,
+    },
+    /// `--all` stopped at its limit.
+    Limit,
+    /// The sink asked to stop.
+    Stopped,
+    /// Every Warnsdorff attempt got stuck or missed the request.
+    AttemptsRanOut,
+    /// The chosen method cannot meet the request; the text says why and which method can.
+    Cannot(String),
+}
+
+impl fmt::Display for Ending {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Ending::Done => write!(f, "done"),
+            Ending::TimeLimit { nodes } => write!(
+                f,
+                "stopped at the time limit after {nodes} search nodes; more tours may exist"
+            ),
+            Ending::NodeLimit { nodes } => write!(
+                f,
+                "stopped at the limit of {nodes} search nodes; more tours may exist"
+            ),
+            Ending::NoTour => write!(
+                f,
+                "an exhaustive search proved that no tour meets the request"
+            ),
+            Ending::NoMore { count } => {
+                let tours = if *count == 1 { "tour" } else { "tours" };
+                write!(
+                    f,
+                    "only {count} {tours} meet the request (exhaustive search)"
+                )
+            }
+            Ending::Limit => write!(f, "stopped at the limit"),
+            Ending::Stopped => write!(f, "stopped"),
+            Ending::AttemptsRanOut => write!(f, "every Warnsdorff attempt failed"),
+            Ending::Cannot(why) => write!(f, "{why}"),
+        }
+    }
+}
+
+/// What a run did, besides the attempts it handed over.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Report {
+    /// Attempts handed over (solved or not).
+    pub attempts: u64,
+    /// Distinct tours handed over.
+    pub tours: u64,
+    /// Search nodes used.
+    pub nodes: u64,
+    /// Why the run ended.
+    pub ending: Ending,
+    /// With [`Goal::All`] on a closed request with no fixed end: tours were counted as
+    /// undirected cycles.
+    pub undirected: bool,
+}
+
+impl Report {
+    /// Whether the goal was met.
+    pub fn is_done(&self) -> bool {
+        self.ending == Ending::Done
+    }
+
+    /// Why no tour (or no further tour) came, in words, honest about what was proved: "no tour
+    /// found within the time limit; one may exist" differs from "no tour exists".
+    pub fn reason(&self) -> String {
+        match (&self.ending, self.tours) {
+            (Ending::TimeLimit { .. }, 0) => {
+                "no tour found within the time limit; one may exist".to_string()
+            }
+            (Ending::NodeLimit { .. }, 0) => {
+                "no tour found within the search limit; one may exist".to_string()
+            }
+            (Ending::TimeLimit { .. }, k) => {
+                format!("stopped at the time limit after {k} tours; more may exist")
+            }
+            (e, _) => e.to_string(),
+        }
+    }
+}
+
+/// Everything a run made, kept in memory: for small requests, tests and pictures.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Outcome {
     /// Every attempt in the order made.
     pub attempts: Vec<Attempt>,
-    /// Set when the search gave up (budget or timeout) rather than proving anything.
-    pub gave_up: Option<String>,
+    /// How the run went.
+    pub report: Report,
 }
 
 impl Outcome {
@@ -80,74 +266,205 @@ impl Outcome {
     pub fn tours_found(&self) -> usize {
         self.tours().count()
     }
+
+    /// Why the run fell short of its goal, in words; `None` when it met it.
+    pub fn gave_up(&self) -> Option<String> {
+        (!self.report.is_done()).then(|| self.report.reason())
+    }
 }
 
-/// Something to tell about progress: the attempt number and the moves made so far.
-pub type Progress<'a> = &'a mut dyn FnMut(&str);
-
-/// Run `plan` for `request`. The request must already have passed
-/// [`existence::check_request`]; `rng` drives every random choice, so a seed reproduces the
-/// whole run.
-pub fn run(request: &Request, plan: &Plan, rng: &mut Rng, progress: Progress<'_>) -> Outcome {
+/// Run `plan` for `request`, handing every attempt to `sink` as it is made (`sink` returns
+/// `false` to stop). The request must already have passed [`existence::check_request`]; `rng`
+/// drives every random choice, so a seed reproduces the whole run.
+pub fn run_with(
+    request: &Request,
+    plan: &Plan,
+    rng: &mut Rng,
+    sink: &mut dyn FnMut(Event<'_>) -> bool,
+) -> Report {
+    let started = Instant::now();
+    let budget = Budget {
+        max_nodes: plan.max_nodes,
+        deadline: plan.timeout.and_then(|t| started.checked_add(t)),
+    };
     let mut state = Run {
         request,
         plan,
         rng,
-        progress,
+        sink,
+        budget,
         seen: Seen::default(),
-        out: Outcome::default(),
+        report: Report {
+            attempts: 0,
+            tours: 0,
+            nodes: 0,
+            ending: Ending::Done,
+            undirected: false,
+        },
+        stopped: false,
     };
-    for _ in 0..plan.tours.max(1) {
-        if !state.find_one() {
-            break;
-        }
+    match &plan.goal {
+        Goal::Tours(k) => state.tours(u64::from((*k).max(1))),
+        Goal::All { limit } => state.all(*limit),
+        Goal::Complete(prefix) => state.complete(prefix),
     }
-    state.out
+    state.report
 }
 
-/// Everything one run reads and builds, so the strategies below share it instead of passing
-/// it along argument by argument.
-struct Run<'a, 'p> {
+/// [`run_with`], keeping every attempt; `progress` hears what the run is doing.
+pub fn run(
+    request: &Request,
+    plan: &Plan,
+    rng: &mut Rng,
+    progress: &mut dyn FnMut(&str),
+) -> Outcome {
+    let mut attempts = Vec::new();
+    let report = run_with(request, plan, rng, &mut |event| {
+        match event {
+            Event::Progress(p) => progress(p),
+            Event::Attempt(a) => attempts.push(a),
+        }
+        true
+    });
+    Outcome { attempts, report }
+}
+
+/// The tour [`run_with`] would produce, as move numbers by square (from 1), built in place by
+/// the construction (about 4 bytes a square): for grids of huge boards. `None` unless the plan
+/// asks for one tour and its first step is the construction ([`Plan::constructs_first`]) and
+/// that succeeds; the caller then runs the plan. Same request, plan and seed: the same tour as
+/// [`run_with`].
+///
+/// ```
+/// use knights_tour::board::Board;
+/// use knights_tour::solve::{rng_from_seed, Plan, Request};
+/// use knights_tour::solve::runner::{numbering, run};
+/// let req = Request::open(Board::new(120, 120).unwrap());
+/// let plan = Plan::default();
+/// let numbers = numbering(&req, &plan, &mut rng_from_seed(5)).unwrap();
+/// let outcome = run(&req, &plan, &mut rng_from_seed(5), &mut |_| {});
+/// assert_eq!(outcome.attempts[0].tour.numbering(), numbers);
+/// ```
+pub fn numbering(request: &Request, plan: &Plan, rng: &mut Rng) -> Option<Vec<u32>> {
+    if plan.goal != Goal::Tours(1) || !plan.constructs_first(request) {
+        return None;
+    }
+    construct::build(request, Some(rng)).map(construct::Successors::into_numbering)
+}
+
+/// One step towards the next tour.
+enum Step {
+    /// A new tour was handed over.
+    Found,
+    /// The strategies only repeat tours already found.
+    Repeats,
+    /// The run ends here.
+    End(Ending),
+}
+
+/// Everything one run reads and builds, so the strategies below share it.
+struct Run<'a, 's> {
     request: &'a Request,
     plan: &'a Plan,
     rng: &'a mut Rng,
-    progress: Progress<'p>,
+    sink: &'a mut (dyn FnMut(Event<'_>) -> bool + 's),
+    budget: Budget,
     seen: Seen,
-    out: Outcome,
+    report: Report,
+    stopped: bool,
 }
 
 impl Run<'_, '_> {
-    fn find_one(&mut self) -> bool {
-        let warnsdorff = match self.plan.method {
-            Method::Warnsdorff => true,
-            Method::Auto => self.plan.warnsdorff_first,
-            _ => false,
-        };
-        if warnsdorff && self.warnsdorff_attempts() {
-            return true;
-        }
-        match self.plan.method {
-            Method::Warnsdorff => false,
-            Method::Construct => self.by_construction(),
-            Method::Backtrack => self.by_search(),
-            Method::Auto => self.by_construction() || self.by_search(),
+    fn progress(&mut self, what: &str) {
+        if !(self.sink)(Event::Progress(what)) {
+            self.stopped = true;
         }
     }
 
-    /// Record a tour meeting the request; `false` (nothing recorded) if it repeats one found
-    /// before.
-    fn record_tour(&mut self, tour: Tour, method: Method) -> bool {
+    /// Hand an attempt over; `false` if the sink asked to stop.
+    fn deliver(&mut self, attempt: Attempt) -> bool {
+        self.report.attempts += 1;
+        self.report.tours += u64::from(attempt.solved);
+        if !(self.sink)(Event::Attempt(attempt)) {
+            self.stopped = true;
+        }
+        !self.stopped
+    }
+
+    /// Hand over a tour meeting the request; `false` (nothing handed over) if it repeats one.
+    fn record(&mut self, tour: Tour, method: Method) -> bool {
         if !self.seen.insert(&tour) {
             return false;
         }
-        self.out.attempts.push(Attempt {
-            tour,
-            solved: true,
-            method,
-            tiebreak: None,
-            note: None,
-        });
+        self.deliver(Attempt::solved(tour, method));
         true
+    }
+
+    fn out_of_budget(&self) -> Option<Ending> {
+        let nodes = self.report.nodes;
+        if self.budget.deadline.is_some_and(|t| Instant::now() >= t) {
+            Some(Ending::TimeLimit { nodes })
+        } else if self.budget.max_nodes.is_some_and(|m| nodes >= m) {
+            Some(Ending::NodeLimit { nodes })
+        } else {
+            None
+        }
+    }
+
+    fn tours(&mut self, k: u64) {
+        while self.report.tours < k {
+            if self.stopped {
+                self.report.ending = Ending::Stopped;
+                return;
+            }
+            if let Some(ending) = self.out_of_budget() {
+                self.report.ending = ending;
+                return;
+            }
+            match self.find_one() {
+                Step::Found => {}
+                Step::Repeats => return self.enumerate_rest(k),
+                Step::End(ending) => {
+                    self.report.ending = ending;
+                    return;
+                }
+            }
+        }
+        self.report.ending = Ending::Done;
+    }
+
+    fn find_one(&mut self) -> Step {
+        let method = self.plan.method;
+        if method == Method::Warnsdorff
+            || (method == Method::Auto && warnsdorff_first(self.request))
+        {
+            if self.warnsdorff_attempts() {
+                return Step::Found;
+            }
+            if self.stopped {
+                return Step::End(Ending::Stopped);
+            }
+            if method == Method::Warnsdorff {
+                return Step::End(Ending::AttemptsRanOut);
+            }
+        }
+        if matches!(method, Method::Construct | Method::Auto) {
+            match self.by_construction() {
+                Step::Found => return Step::Found,
+                Step::End(e) if method == Method::Construct => return Step::End(e),
+                Step::Repeats if method == Method::Construct => {
+                    return Step::End(Ending::Cannot(format!(
+                        "construction gives no further distinct tour for this request after {}; --method backtrack can find more",
+                        crate::english::count(self.report.tours, "tour")
+                    )))
+                }
+                _ => {}
+            }
+        }
+        if let Some(ending) = self.out_of_budget() {
+            return Step::End(ending);
+        }
+        self.by_search()
     }
 
     /// Warnsdorff can honour a start square; an end square, constraints or closure only by
@@ -156,7 +473,10 @@ impl Run<'_, '_> {
         let (request, plan) = (self.request, self.plan);
         let mut solver = warnsdorff::Warnsdorff::new(request.board);
         for i in 0..plan.attempts {
-            (self.progress)(&format!("Warnsdorff attempt {}", i + 1));
+            if self.stopped || self.out_of_budget().is_some() {
+                return false;
+            }
+            self.progress(&format!("Warnsdorff attempt {}", i + 1));
             let start = match request.start {
                 Some(s) => s,
                 None => random_start(request, self.rng),
@@ -168,64 +488,246 @@ impl Run<'_, '_> {
                 solved = false;
                 note = Some("the same tour as an earlier one".into());
             }
-            self.out.attempts.push(Attempt {
+            let attempt = Attempt {
                 tour,
                 solved,
                 method: Method::Warnsdorff,
                 tiebreak: Some(plan.tiebreak),
                 note: if solved { None } else { note },
-            });
-            if solved {
-                return true;
+            };
+            if !self.deliver(attempt) || solved {
+                return solved;
             }
         }
         false
     }
 
-    fn by_construction(&mut self) -> bool {
-        match construct::solve(self.request) {
-            Some(tour) if self.request.is_satisfied_by(&tour) => {
-                self.record_tour(tour, Method::Construct)
+    /// The construction, started at random where nothing fixes the start; a few draws before
+    /// concluding it only repeats itself.
+    fn by_construction(&mut self) -> Step {
+        self.progress("constructing");
+        let free_start = self.request.start.is_none() && self.request.end.is_none();
+        let draws = if free_start { 4 } else { 1 };
+        for _ in 0..draws {
+            let Some(built) = construct::build(self.request, Some(self.rng)) else {
+                return Step::End(Ending::Cannot(construct_cannot(self.request)));
+            };
+            if self.record(built.to_tour(), Method::Construct) {
+                return Step::Found;
             }
-            _ => false,
         }
+        Step::Repeats
     }
 
-    fn by_search(&mut self) -> bool {
-        (self.progress)("searching (backtracking)");
-        let budget = Budget {
-            max_nodes: None,
-            deadline: self.plan.timeout.map(|t| Instant::now() + t),
-        };
+    fn by_search(&mut self) -> Step {
+        self.progress("searching (backtracking)");
         // A few randomised searches, so that a later tour differs from the earlier ones.
         for round in 0..8 {
-            let result = if round == 0 && self.seen.is_empty() {
-                backtrack::solve(self.request, &budget)
-            } else {
-                backtrack::solve_with_rng(self.request, &budget, self.rng)
-            };
-            match result {
-                Search::Found(tour) => {
-                    if self.record_tour(tour, Method::Backtrack) {
-                        return true;
+            let budget = self.remaining();
+            let first = round == 0 && self.seen.is_empty();
+            let (result, nodes) = match random_start_request(self.request, self.rng) {
+                Some(req) => {
+                    let rng = (!first).then_some(&mut *self.rng);
+                    match backtrack::search(&req, &budget, rng) {
+                        // A start with no tour (rare): search from any start instead.
+                        (Search::NoTour, n) => {
+                            let budget = budget.after(n);
+                            let (r, m) = backtrack::search(self.request, &budget, None);
+                            (r, n + m)
+                        }
+                        found => found,
                     }
                 }
-                Search::NoTour => {
-                    self.out.gave_up =
-                        Some("an exhaustive search found no tour meeting the request".into());
-                    return false;
+                None => {
+                    let rng = (!first).then_some(&mut *self.rng);
+                    backtrack::search(self.request, &budget, rng)
                 }
-                Search::OutOfBudget { nodes } => {
-                    self.out.gave_up = Some(format!(
-                        "the search stopped at the time limit after {nodes} nodes"
-                    ));
-                    return false;
+            };
+            self.report.nodes += nodes;
+            match result {
+                Search::Found(tour) => {
+                    let tour = self.turn_closed(tour);
+                    if self.record(tour, Method::Backtrack) {
+                        return Step::Found;
+                    }
+                }
+                Search::NoTour => return Step::End(Ending::NoTour),
+                Search::OutOfBudget { .. } => {
+                    let ending = self.out_of_budget().unwrap_or(Ending::TimeLimit {
+                        nodes: self.report.nodes,
+                    });
+                    return Step::End(ending);
                 }
             }
         }
-        self.out.gave_up = Some("no further distinct tour was found".into());
-        false
+        Step::Repeats
     }
+
+    /// A closed tour found with no fixed square, turned to start on a random square in a
+    /// random direction: the random start is random for the search too.
+    fn turn_closed(&mut self, tour: Tour) -> Tour {
+        let r = self.request;
+        if !r.closed || r.start.is_some() || r.end.is_some() || !r.constraints.is_empty() {
+            return tour;
+        }
+        let board = r.board;
+        let start = board.square_at(self.rng.random_range(0..board.len() as u32));
+        let tour = if self.rng.random_bool(0.5) {
+            tour.reversed()
+        } else {
+            tour
+        };
+        tour.rotated_to(start).unwrap_or(tour)
+    }
+
+    /// What is left of the run's budget.
+    fn remaining(&self) -> Budget {
+        Budget {
+            max_nodes: self
+                .budget
+                .max_nodes
+                .map(|m| m.saturating_sub(self.report.nodes)),
+            deadline: self.budget.deadline,
+        }
+    }
+
+    /// `--tours K` once the randomised strategies only repeat themselves: every tour by
+    /// exhaustive search, the new ones handed over until there are `k`; if the search ends
+    /// first, exactly that many exist.
+    fn enumerate_rest(&mut self, k: u64) {
+        self.progress("enumerating every tour");
+        let budget = self.remaining();
+        let (seen, report, sink, stopped) = (
+            &mut self.seen,
+            &mut self.report,
+            &mut self.sink,
+            &mut self.stopped,
+        );
+        let e = backtrack::enumerate(self.request, None, &budget, |tour| {
+            if !seen.insert(tour) {
+                return true;
+            }
+            report.attempts += 1;
+            report.tours += 1;
+            if !sink(Event::Attempt(Attempt::solved(
+                tour.clone(),
+                Method::Backtrack,
+            ))) {
+                *stopped = true;
+            }
+            !*stopped && report.tours < k
+        });
+        self.report.nodes += e.nodes;
+        self.report.ending = if self.report.tours >= k {
+            Ending::Done
+        } else if e.exhaustive {
+            Ending::NoMore {
+                count: self.report.tours,
+            }
+        } else if self.stopped {
+            Ending::Stopped
+        } else {
+            self.out_of_budget().unwrap_or(Ending::TimeLimit {
+                nodes: self.report.nodes,
+            })
+        };
+    }
+
+    /// `--all`: every tour meeting the request, by exhaustive search, each handed over as found.
+    fn all(&mut self, limit: Option<u64>) {
+        if matches!(self.plan.method, Method::Warnsdorff | Method::Construct) {
+            self.report.ending = Ending::Cannot(format!(
+                "every tour is found by exhaustive search, not by --method {}; use --method backtrack or auto",
+                self.plan.method.name()
+            ));
+            return;
+        }
+        self.progress("enumerating every tour");
+        let mut request = self.request.clone();
+        let undirected = request.closed && request.start.is_none() && request.end.is_none();
+        if undirected {
+            // Every closed tour passes through a1: fixing it there loses none.
+            request.start = Some(Square::new(request.board.rows() - 1, 0));
+        }
+        self.report.undirected = undirected;
+        let budget = self.remaining();
+        let (report, sink, stopped) = (&mut self.report, &mut self.sink, &mut self.stopped);
+        let mut at_limit = false;
+        let e = backtrack::enumerate(&request, None, &budget, |tour| {
+            let idx = tour.indices();
+            if undirected && idx.len() > 2 && idx[1] > idx[idx.len() - 1] {
+                return true; // the same cycle walked the other way
+            }
+            report.attempts += 1;
+            report.tours += 1;
+            if !sink(Event::Attempt(Attempt::solved(
+                tour.clone(),
+                Method::Backtrack,
+            ))) {
+                *stopped = true;
+            }
+            at_limit = limit.is_some_and(|l| report.tours >= l);
+            !*stopped && !at_limit
+        });
+        self.report.nodes += e.nodes;
+        self.report.ending = if e.exhaustive {
+            Ending::Done
+        } else if at_limit {
+            Ending::Limit
+        } else if self.stopped {
+            Ending::Stopped
+        } else {
+            self.out_of_budget().unwrap_or(Ending::TimeLimit {
+                nodes: self.report.nodes,
+            })
+        };
+    }
+
+    /// A tour beginning with `prefix`, by exhaustive search.
+    fn complete(&mut self, prefix: &Tour) {
+        self.progress("completing");
+        let budget = self.remaining();
+        let (result, nodes) = backtrack::complete_counted(prefix, self.request, &budget);
+        self.report.nodes += nodes;
+        self.report.ending = match result {
+            Search::Found(tour) => {
+                self.deliver(Attempt::solved(tour, Method::Backtrack));
+                Ending::Done
+            }
+            Search::NoTour => Ending::NoTour,
+            Search::OutOfBudget { nodes } => self.out_of_budget().unwrap_or(Ending::NodeLimit {
+                nodes: self.report.nodes.max(nodes),
+            }),
+        };
+    }
+}
+
+/// Why the construction cannot meet `request`, and which method can.
+fn construct_cannot(request: &Request) -> String {
+    let what = if !request.constraints.is_empty() {
+        "the construction does not place \"move k on X\" constraints"
+    } else if request.start.is_some() && request.end.is_some() {
+        "the construction found no tour between these two squares"
+    } else {
+        "the construction found no tour meeting the request"
+    };
+    format!("{what}; --method auto or backtrack can search for one")
+}
+
+/// For an open request that fixes nothing, the same request from a random admissible start,
+/// so the search's tour starts at random too; `None` when the request fixes a square or is
+/// closed (a closed tour is turned afterwards instead).
+fn random_start_request(request: &Request, rng: &mut Rng) -> Option<Request> {
+    if request.closed
+        || request.start.is_some()
+        || request.end.is_some()
+        || !request.constraints.is_empty()
+    {
+        return None;
+    }
+    let mut req = request.clone();
+    req.start = Some(random_start(request, rng));
+    Some(req)
 }
 
 /// A start square chosen at random among those from which a tour can exist, so a random start
@@ -268,7 +770,10 @@ pub fn failure_note(request: &Request, tour: &Tour) -> Option<String> {
     let board = request.board;
     if !tour.is_complete() {
         let at = tour.end().map(|s| board.algebraic(s)).unwrap_or_default();
-        return Some(format!("stuck at {at} after {} moves", tour.len()));
+        return Some(format!(
+            "stuck at {at} after {}",
+            crate::english::count_usize(tour.len(), "move")
+        ));
     }
     if request.closed && !tour.is_closed() {
         return Some("complete but not closed".into());

@@ -37,8 +37,8 @@
 use std::path::Path;
 
 use crate::error::{Error, Result};
-use crate::solve::backtrack::{self, Budget, Search};
-use crate::solve::Request;
+use crate::solve::runner::{self, Ending, Goal, Plan};
+use crate::solve::{rng_from_seed, Budget, Method, Request};
 use crate::tour::Tour;
 use crate::verify::{FileReport, SheetReport, Verdict};
 use crate::workbook::cellref::CellRef;
@@ -135,16 +135,28 @@ pub fn complete_tour(prefix: &Tour, budget: &Budget) -> Completion {
         };
     }
     let req = Request::open(prefix.board());
-    match backtrack::complete(prefix, &req, budget) {
-        Search::Found(completed) => Completion::Completed {
+    let now = std::time::Instant::now();
+    let plan = Plan {
+        method: Method::Backtrack,
+        goal: Goal::Complete(prefix.clone()),
+        max_nodes: budget.max_nodes,
+        timeout: budget.deadline.map(|d| d.saturating_duration_since(now)),
+        ..Plan::default()
+    };
+    // The search is deterministic: the generator is never drawn from.
+    let outcome = runner::run(&req, &plan, &mut rng_from_seed(0), &mut |_| {});
+    match (outcome.attempts.into_iter().next(), outcome.report.ending) {
+        (Some(found), _) => Completion::Completed {
             original: prefix.clone(),
-            completed,
+            completed: found.tour,
         },
-        Search::NoTour => Completion::NoCompletion {
+        (None, Ending::NoTour) => Completion::NoCompletion {
             original: prefix.clone(),
             dead_end: false,
         },
-        Search::OutOfBudget { nodes } => Completion::GaveUp { nodes },
+        (None, _) => Completion::GaveUp {
+            nodes: outcome.report.nodes,
+        },
     }
 }
 

@@ -131,14 +131,36 @@ impl fmt::Display for CellRange {
     }
 }
 
-impl FromStr for CellRange {
-    type Err = CellRefError;
+/// Why a cell range was refused: it is not two corners joined by `:`, or a corner is not a
+/// cell reference.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("'{text}' is not a cell range: {reason}")]
+pub struct CellRangeError {
+    /// What the user typed.
+    pub text: String,
+    /// What is wrong and what to type instead.
+    pub reason: String,
+}
 
+impl FromStr for CellRange {
+    type Err = CellRangeError;
+
+    /// `C3:J10` (either corner first, `$` allowed). A single cell such as `A1` is refused with
+    /// a message that asks for two corners, not one that calls `A1` a bad cell reference.
     fn from_str(text: &str) -> Result<Self, Self::Err> {
-        let (a, b) = text.split_once(':').ok_or_else(|| CellRefError {
+        let err = |reason: String| CellRangeError {
             text: text.trim().to_string(),
-        })?;
-        Ok(CellRange::new(a.parse()?, b.parse()?))
+            reason,
+        };
+        let Some((a, b)) = text.split_once(':') else {
+            let hint = match text.parse::<CellRef>() {
+                Ok(cell) => format!("give two corners, like {cell}:{}", cell.offset(7, 7)),
+                Err(_) => "give two corners in A1 notation, like A1:H8".to_string(),
+            };
+            return Err(err(hint));
+        };
+        let corner = |t: &str| t.parse::<CellRef>().map_err(|e| err(e.to_string()));
+        Ok(CellRange::new(corner(a)?, corner(b)?))
     }
 }
 
@@ -167,6 +189,19 @@ mod tests {
             assert!(bad.parse::<CellRef>().is_err(), "{bad:?}");
         }
         assert!("A1-B2".parse::<CellRange>().is_err());
+    }
+
+    #[test]
+    fn a_single_cell_is_not_called_a_bad_reference() {
+        let e = "A1".parse::<CellRange>().unwrap_err().to_string();
+        assert_eq!(e, "'A1' is not a cell range: give two corners, like A1:H8");
+        let e = "A1-H8".parse::<CellRange>().unwrap_err().to_string();
+        assert!(
+            e.contains("'A1-H8' is not a cell range: give two corners"),
+            "{e}"
+        );
+        let e = "A1:H0".parse::<CellRange>().unwrap_err().to_string();
+        assert!(e.contains("'H0' is not a cell reference"), "{e}");
     }
 
     #[test]

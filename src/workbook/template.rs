@@ -12,28 +12,24 @@
 //! give them for any cell so they can be tested outside conditional formatting too.
 
 use rust_xlsxwriter::{
-    ConditionalFormatFormula, DataValidation, DataValidationErrorStyle, DataValidationRule, Format,
-    FormatAlign, FormatBorder, Formula, Workbook, Worksheet, XlsxError,
+    ConditionalFormatFormula, DataValidation, DataValidationErrorStyle, DataValidationRule,
+    DocProperties, Format, FormatAlign, FormatBorder, Formula, Workbook, Worksheet, XlsxError,
 };
 
-use crate::board::{file_letters, Board, Square};
-use crate::workbook::cellref::{CellRange, CellRef, SHEET_COLS, SHEET_ROWS};
+use crate::board::{Board, Square};
+use crate::english::a_board;
+use crate::workbook::cellref::{CellRange, CellRef, SHEET_ROWS};
+use crate::workbook::write::layout::{col16, BoardLayout, Text, DEFAULT_ROW_PX};
+use crate::workbook::write::{
+    check_fits, creation_time, excel_time, FitError, CONSTANT_MEMORY_SQUARES,
+};
 
 /// Why a template cannot be laid out.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum TemplateError {
-    /// The board runs past the sheet's last row or column.
-    #[error("a {board} board at {at} does not fit on a worksheet (it would end at row {last_row}, column {last_col}; a sheet has {max_rows} rows and {max_cols} columns)", max_rows = SHEET_ROWS, max_cols = SHEET_COLS)]
-    DoesNotFit {
-        /// The board.
-        board: Board,
-        /// Its top-left cell.
-        at: CellRef,
-        /// The last row it needs, from 1.
-        last_row: u64,
-        /// The last column it needs, from 1.
-        last_col: u64,
-    },
+    /// The board runs past the sheet's last row or column (the same check as tour sheets).
+    #[error(transparent)]
+    DoesNotFit(#[from] FitError),
 }
 
 /// Where an empty practice board goes on its worksheet.
@@ -55,16 +51,7 @@ impl Template {
     /// A template for `board` with its top-left square at cell `at`; refused if the board
     /// does not fit on a worksheet from there.
     pub fn new(board: Board, at: CellRef) -> Result<Template, TemplateError> {
-        let last_row = u64::from(at.row) + u64::from(board.rows());
-        let last_col = u64::from(at.col) + u64::from(board.cols());
-        if last_row > u64::from(SHEET_ROWS) || last_col > u64::from(SHEET_COLS) {
-            return Err(TemplateError::DoesNotFit {
-                board,
-                at,
-                last_row,
-                last_col,
-            });
-        }
+        check_fits(board, at)?;
         Ok(Template { board, at })
     }
 
@@ -88,100 +75,148 @@ impl Template {
 
     /// The text telling a person what to do.
     pub fn instructions(&self) -> String {
-        format!(
-            "Knight's tour practice: type 1 to {} in the order a knight visits the squares \
-             (each move: two squares one way, one the other). Red: a number typed twice. \
-             Orange: the next number is not a knight's move away. Grey: not a move number.",
-            self.board.len()
-        )
+        self.instruction_lines().join(" ")
+    }
+
+    /// The instructions, one thought a line (each wrapped to the board's width on the sheet).
+    fn instruction_lines(&self) -> [String; 4] {
+        [
+            format!(
+                "Type 1 to {} in the order a knight visits the squares \
+                 (each move: two squares one way, one the other).",
+                self.board.len()
+            ),
+            "Red: a number typed twice.".to_string(),
+            "Orange: the next number is not a knight's move away.".to_string(),
+            "Grey: not a move number.".to_string(),
+        ]
+    }
+
+    /// The board's layout: the tour sheets' layout, with squares big enough to write in by
+    /// hand once printed.
+    fn layout(&self) -> BoardLayout {
+        BoardLayout {
+            board: self.board,
+            top_left: self.at,
+            look: crate::workbook::write::layout::look(self.board),
+            text_row_px: 0,
+        }
+        .with_min_cell(WRITING_CELL_PX)
     }
 
     /// The whole workbook: one worksheet, `Tour`, with the board, labels, instructions,
     /// validation and conditional formatting.
     pub fn workbook(&self) -> Result<Workbook, XlsxError> {
         let mut workbook = Workbook::new();
-        let sheet = workbook.add_worksheet_with_constant_memory()?;
+        let created = excel_time(creation_time())?;
+        workbook.set_properties(
+            &DocProperties::new()
+                .set_title(format!("Knight's tour practice on {}", a_board(self.board)))
+                .set_creation_datetime(&created),
+        );
+        let sheet = if self.board.len() >= CONSTANT_MEMORY_SQUARES {
+            workbook.add_worksheet_with_constant_memory()?
+        } else {
+            workbook.add_worksheet()
+        };
         sheet.set_name("Tour")?;
         self.lay_out(sheet)?;
         Ok(workbook)
     }
 
+    /// The title and instruction lines around the board, and the labels.
+    fn texts<'f>(&self, bl: &BoardLayout, f: &'f TemplateFormats) -> Vec<Text<'f>> {
+        let (at, rows) = (self.at, self.board.rows());
+        let mut texts = bl.labels(&f.label);
+        let left = bl.rank_col().unwrap_or(at.col);
+        let title = format!("Knight's tour practice on {}", a_board(self.board));
+        // Lines as wide as the board and its labels, so the board fills the printed page.
+        let width = (self.board.cols() * bl.look.cell_px + 24) / 8;
+        let lines = self
+            .instruction_lines()
+            .iter()
+            .flat_map(|l| wrap(l, width as usize))
+            .collect::<Vec<_>>();
+        let below = at.row + rows + 1;
+        let (title_at, first_line) = match at.row.checked_sub(2) {
+            Some(r) => (Some(r), below),
+            None => (None, below),
+        };
+        let mut panel: Vec<(String, &Format)> = Vec::new();
+        match title_at {
+            Some(r) => texts.push(Text {
+                cell: CellRef::new(r, left),
+                text: title,
+                format: &f.title,
+            }),
+            None => panel.push((title, &f.title)),
+        }
+        panel.extend(lines.into_iter().map(|l| (l, &f.note)));
+        for (i, (text, format)) in panel.into_iter().enumerate() {
+            let row = first_line + i as u32;
+            if row < SHEET_ROWS {
+                texts.push(Text {
+                    cell: CellRef::new(row, left),
+                    text,
+                    format,
+                });
+            }
+        }
+        texts.sort_by_key(|t| (t.cell.row, t.cell.col));
+        texts
+    }
+
     /// Write everything onto `sheet`, row by row (the sheet may be in constant-memory mode).
     fn lay_out(&self, sheet: &mut Worksheet) -> Result<(), XlsxError> {
         let (at, rows, cols) = (self.at, self.board.rows(), self.board.cols());
-        let side = cell_side_px(self.board.len());
-        let label = Format::new()
-            .set_align(FormatAlign::Center)
-            .set_align(FormatAlign::VerticalCenter)
-            .set_font_color(0x606060);
-        let note = Format::new().set_italic();
-        let square = |light: bool| {
-            let f = Format::new()
-                .set_border(FormatBorder::Thin)
-                .set_align(FormatAlign::Center)
-                .set_align(FormatAlign::VerticalCenter)
-                .set_unlocked();
-            f.set_background_color(if light { 0xF7F0E1 } else { 0xD9C3A5 })
-        };
-        let (light, dark) = (square(true), square(false));
-
-        // Every row gets the board's height: per-row heights in constant-memory mode would
-        // repeat the last row's element, which Excel reports as a damaged file.
-        sheet.set_default_row_height_pixels(side);
-        for c in 0..cols {
-            sheet.set_column_width_pixels(col(at.col + c), side)?;
+        let mut bl = self.layout();
+        let formats = TemplateFormats::new();
+        bl.set_geometry(sheet)?;
+        // Rows of text are ordinary rows, so the board gets the page; a constant-memory sheet
+        // keeps one height for every row (see BoardLayout::set_geometry).
+        let small = self.board.len() < CONSTANT_MEMORY_SQUARES;
+        if small {
+            bl.text_row_px = DEFAULT_ROW_PX;
         }
-        if at.col > 0 {
-            sheet.set_column_width_pixels(col(at.col - 1), 24)?;
-        }
-        // Instructions above the labels if there is room, else below the board.
-        let note_row = if at.row >= 2 {
-            Some(at.row - 2)
-        } else {
-            Some(at.row + rows + 1).filter(|&r| r < SHEET_ROWS)
-        };
-        let note_col = at.col.saturating_sub(1);
-        if let Some(r) = note_row.filter(|&r| r < at.row) {
-            sheet.write_string_with_format(r, col(note_col), self.instructions(), &note)?;
-        }
-        if at.row > 0 {
-            for c in 0..cols {
-                sheet.write_string_with_format(
-                    at.row - 1,
-                    col(at.col + c),
-                    file_letters(c),
-                    &label,
-                )?;
+        let texts = self.texts(&bl, &formats);
+        let mut next = 0;
+        let mut write_texts_to = |sheet: &mut Worksheet, row: u32| -> Result<(), XlsxError> {
+            while let Some(t) = texts.get(next).filter(|t| t.cell.row <= row) {
+                if small && !(at.row..at.row + rows).contains(&t.cell.row) {
+                    sheet.set_row_height_pixels(t.cell.row, DEFAULT_ROW_PX)?;
+                }
+                sheet.write_string_with_format(t.cell.row, col16(t.cell.col), &t.text, t.format)?;
+                next += 1;
             }
-        }
+            Ok(())
+        };
         for r in 0..rows {
-            if at.col > 0 {
-                let rank = (rows - r).to_string();
-                sheet.write_string_with_format(at.row + r, col(at.col - 1), rank, &label)?;
-            }
+            write_texts_to(sheet, at.row + r)?;
             for c in 0..cols {
-                let fmt = if Square::new(r, c).is_corner_colour() {
-                    &light
+                let fmt = if self.board.is_dark(Square::new(r, c)) {
+                    &formats.dark
                 } else {
-                    &dark
+                    &formats.light
                 };
-                sheet.write_blank(at.row + r, col(at.col + c), fmt)?;
+                sheet.write_blank(at.row + r, col16(at.col + c), fmt)?;
             }
         }
-        if let Some(r) = note_row.filter(|&r| r > at.row) {
-            sheet.write_string_with_format(r, col(note_col), self.instructions(), &note)?;
+        if small && at.row + rows < SHEET_ROWS {
+            sheet.set_row_height_pixels(at.row + rows, DEFAULT_ROW_PX)?;
         }
+        write_texts_to(sheet, u32::MAX)?;
         self.add_checks(sheet)?;
-        sheet.set_selection(at.row, col(at.col), at.row, col(at.col))?;
-        sheet.set_print_fit_to_pages(1, 1);
+        bl.quiet_label_warnings(sheet)?;
+        sheet.set_selection(at.row, col16(at.col), at.row, col16(at.col))?;
+        bl.set_print_page(sheet, bl.print_area(&texts), true)?;
         Ok(())
     }
 
     /// Data validation and the three conditional formats, all on the board range.
     fn add_checks(&self, sheet: &mut Worksheet) -> Result<(), XlsxError> {
         let range = self.range();
-        let (r0, c0) = (range.first.row, col(range.first.col));
-        let (r1, c1) = (range.last.row, col(range.last.col));
+        let (r0, c0) = (range.first.row, col16(range.first.col));
+        let (r1, c1) = (range.last.row, col16(range.last.col));
         let n = self.board.len();
         let validation = DataValidation::new()
             .allow_whole_number_formula(DataValidationRule::Between(
@@ -217,29 +252,71 @@ impl Template {
     }
 }
 
-/// A sheet column as the writer wants it; [`Template::new`] has checked it is below
-/// [`SHEET_COLS`] (16,384), so it fits.
-fn col(c: u32) -> u16 {
-    c.min(SHEET_COLS - 1) as u16
+/// Squares of a practice board are at least this many pixels a side (about 0.46 inch at
+/// 100%): room to write a number by hand once printed.
+const WRITING_CELL_PX: u32 = 44;
+
+/// Formats of the practice sheet.
+struct TemplateFormats {
+    title: Format,
+    label: Format,
+    note: Format,
+    light: Format,
+    dark: Format,
 }
 
-/// Square-looking cells wide enough for the largest move number (pixels, for both the column
-/// width and the row height).
-fn cell_side_px(squares: usize) -> u32 {
-    let digits = squares.to_string().len() as u32;
-    (digits * 8 + 14).max(32)
+impl TemplateFormats {
+    fn new() -> TemplateFormats {
+        let square = |fill: u32| {
+            Format::new()
+                .set_border(FormatBorder::Thin)
+                .set_align(FormatAlign::Center)
+                .set_align(FormatAlign::VerticalCenter)
+                .set_unlocked()
+                .set_background_color(fill)
+        };
+        TemplateFormats {
+            title: Format::new().set_bold().set_font_size(12),
+            label: Format::new()
+                .set_align(FormatAlign::Center)
+                .set_align(FormatAlign::VerticalCenter)
+                .set_font_color(0x606060),
+            note: Format::new().set_italic(),
+            light: square(LIGHT_SQUARE),
+            dark: square(DARK_SQUARE),
+        }
+    }
+}
+
+/// Fill of the light squares.
+const LIGHT_SQUARE: u32 = 0xF7F0E1;
+/// Fill of the dark squares (a1 is dark on every board).
+const DARK_SQUARE: u32 = 0xD9C3A5;
+
+/// `text` broken at spaces into lines of at most `width` characters (a longer word gets a
+/// line of its own).
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
 }
 
 /// `$C$3:$J$10`: a range with absolute references, for formulas.
 fn absolute(range: CellRange) -> String {
-    let abs = |c: CellRef| {
-        let text = c.to_string();
-        let split = text
-            .find(|ch: char| ch.is_ascii_digit())
-            .unwrap_or(text.len());
-        format!("${}${}", &text[..split], &text[split..])
-    };
-    format!("{}:{}", abs(range.first), abs(range.last))
+    let (a, b) = (range.first, range.last);
+    rust_xlsxwriter::utility::cell_range_absolute(a.row, col16(a.col), b.row, col16(b.col))
 }
 
 /// True when `cell` holds a number that also appears elsewhere in `range`.
@@ -287,6 +364,7 @@ pub fn not_a_move_rule(cell: CellRef, squares: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::workbook::cellref::SHEET_COLS;
 
     #[test]
     fn boards_must_fit_the_sheet() {
@@ -304,8 +382,19 @@ mod tests {
     }
 
     #[test]
-    fn cells_grow_with_the_numbers() {
-        assert_eq!(cell_side_px(64), 32);
-        assert!(cell_side_px(10_000) > cell_side_px(64));
+    fn lines_wrap_at_spaces() {
+        assert_eq!(wrap("ab cd ef", 5), ["ab cd", "ef"]);
+        assert_eq!(wrap("abcdefgh ij", 4), ["abcdefgh", "ij"]);
+        assert!(wrap("", 4).is_empty());
+    }
+
+    #[test]
+    fn a1_is_dark_on_odd_and_even_templates() {
+        for (rows, cols) in [(8, 8), (5, 5), (5, 6), (6, 5), (3, 4)] {
+            let board = Board::new(rows, cols).unwrap();
+            let a1 = Square::new(rows - 1, 0);
+            assert!(board.is_dark(a1), "{rows}x{cols}");
+            assert!(!board.is_dark(Square::new(rows - 1, 1)), "{rows}x{cols} b1");
+        }
     }
 }

@@ -56,7 +56,7 @@
 mod board;
 mod chart;
 pub mod completion;
-mod layout;
+pub(crate) mod layout;
 mod styles;
 mod summary;
 
@@ -220,14 +220,15 @@ pub struct WorkbookSpec {
     pub colour_scale: PathDrawing,
     /// Whether a closed tour was asked for (a complete open path then counts as "not closed").
     pub closed_requested: bool,
-    /// The creation time recorded in the document properties. `None` records a fixed time
-    /// (1 January 2000, 00:00 UTC) so that the same spec always gives byte-identical files.
+    /// The creation time recorded in the document properties. `None` records the time of
+    /// writing, or `SOURCE_DATE_EPOCH` when that is set (see [`creation_time`]), so builds
+    /// that set it get byte-identical files.
     pub created: Option<SystemTime>,
 }
 
 impl WorkbookSpec {
     /// A spec with the defaults: board at `C3`, seed 0, title "Knight's tour", decorations
-    /// [`PathDrawing::Auto`], open tours, fixed creation time.
+    /// [`PathDrawing::Auto`], open tours, created when written.
     pub fn new(attempts: Vec<SheetAttempt>) -> WorkbookSpec {
         WorkbookSpec {
             attempts,
@@ -344,8 +345,8 @@ const MAX_SHEET_NAME: usize = 31;
 /// Write the workbook described by `spec` to `out` (a file, or any writer: rust_xlsxwriter
 /// streams the zip, no seeking needed). Boards are checked to fit before anything is written.
 ///
-/// The same spec always gives the same bytes (the creation time is fixed unless
-/// [`WorkbookSpec::created`] is set).
+/// The same spec gives the same bytes when its creation time is fixed
+/// ([`WorkbookSpec::created`], or `SOURCE_DATE_EPOCH`).
 pub fn write_workbook<W: Write + Send>(spec: &WorkbookSpec, out: W) -> Result<(), WriteError> {
     validate(spec)?;
     let mut workbook = Workbook::new();
@@ -425,18 +426,38 @@ fn validate(spec: &WorkbookSpec) -> Result<(), WriteError> {
     Ok(())
 }
 
+/// The creation time a workbook records when none is given: `SOURCE_DATE_EPOCH` (seconds
+/// since 1970, the reproducible-builds convention) when it is set to a number, else now.
+pub fn creation_time() -> SystemTime {
+    source_date_epoch(std::env::var_os("SOURCE_DATE_EPOCH").as_deref())
+        .unwrap_or_else(SystemTime::now)
+}
+
+/// The time a `SOURCE_DATE_EPOCH` value names, if it is a whole number of seconds.
+///
+/// ```
+/// use std::time::{Duration, UNIX_EPOCH};
+/// use knights_tour::workbook::write::source_date_epoch;
+/// let t = source_date_epoch(Some("1700000000".as_ref()));
+/// assert_eq!(t, Some(UNIX_EPOCH + Duration::from_secs(1_700_000_000)));
+/// assert_eq!(source_date_epoch(Some("yesterday".as_ref())), None);
+/// assert_eq!(source_date_epoch(None), None);
+/// ```
+pub fn source_date_epoch(value: Option<&std::ffi::OsStr>) -> Option<SystemTime> {
+    let secs: u64 = value?.to_str()?.trim().parse().ok()?;
+    UNIX_EPOCH.checked_add(std::time::Duration::from_secs(secs))
+}
+
+/// `time` as the writer's date (whole seconds, UTC; before 1970 or unrepresentable: 1970).
+pub(crate) fn excel_time(time: SystemTime) -> Result<ExcelDateTime, XlsxError> {
+    let secs = time.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    ExcelDateTime::from_timestamp(i64::try_from(secs).unwrap_or(0))
+        .or_else(|_| ExcelDateTime::from_timestamp(0))
+}
+
 /// Document properties: title, subject (board sizes and result), comment (the command line).
 fn properties(spec: &WorkbookSpec) -> Result<DocProperties, WriteError> {
-    let created = match spec.created {
-        Some(t) => {
-            let secs = t
-                .duration_since(UNIX_EPOCH)
-                .map(|d| d.as_secs())
-                .unwrap_or(0);
-            ExcelDateTime::from_timestamp(i64::try_from(secs).unwrap_or(0))?
-        }
-        None => ExcelDateTime::from_ymd(2000, 1, 1)?,
-    };
+    let created = excel_time(spec.created.unwrap_or_else(creation_time))?;
     let boards = distinct_boards(spec)
         .iter()
         .map(Board::to_string)

@@ -28,7 +28,7 @@ pub(super) enum Stop {
 
 /// Node and time limits for one run.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Limits {
+pub(crate) struct Limits {
     /// Stop once this many nodes (squares placed) have been counted in total.
     pub max_nodes: u64,
     /// Stop at this instant (checked every 4096 nodes).

@@ -29,70 +29,14 @@
 mod engine;
 mod plan;
 
-use std::time::{Duration, Instant};
-
 use crate::board::Square;
 use crate::solve::{Request, Rng};
 use crate::tour::Tour;
-use engine::{Engine, Limits, Stop};
+pub(crate) use engine::Limits;
+use engine::{Engine, Stop};
 use plan::{Plan, TieOrder};
 
-/// How much work a search may do before it gives up with [`Search::OutOfBudget`].
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Budget {
-    /// Most squares placed (search nodes) in total, `None` for no limit.
-    pub max_nodes: Option<u64>,
-    /// Instant after which the search stops, `None` for no limit.
-    pub deadline: Option<Instant>,
-}
-
-impl Budget {
-    /// No limit: the search runs until it finds a tour or proves there is none.
-    pub fn unlimited() -> Budget {
-        Budget::default()
-    }
-
-    /// At most `n` search nodes.
-    ///
-    /// ```
-    /// use knights_tour::solve::backtrack::Budget;
-    /// assert_eq!(Budget::nodes(10).max_nodes, Some(10));
-    /// ```
-    pub fn nodes(n: u64) -> Budget {
-        Budget {
-            max_nodes: Some(n),
-            deadline: None,
-        }
-    }
-
-    /// Stop after `time` from now.
-    pub fn time(time: Duration) -> Budget {
-        Budget {
-            max_nodes: None,
-            deadline: Instant::now().checked_add(time),
-        }
-    }
-
-    /// This budget with a deadline as well.
-    pub fn with_deadline(self, deadline: Instant) -> Budget {
-        Budget {
-            deadline: Some(deadline),
-            ..self
-        }
-    }
-
-    fn limits(&self, spent: u64) -> Limits {
-        Limits {
-            max_nodes: self.max_nodes.map_or(u64::MAX, |m| m.saturating_sub(spent)),
-            deadline: self.deadline,
-        }
-    }
-
-    fn exhausted(&self, spent: u64) -> bool {
-        self.max_nodes.is_some_and(|m| spent >= m)
-            || self.deadline.is_some_and(|t| Instant::now() >= t)
-    }
-}
+pub use crate::solve::Budget;
 
 /// The answer of a search.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -179,15 +123,26 @@ pub fn solve_with_rng(req: &Request, budget: &Budget, rng: &mut Rng) -> Search {
 /// }
 /// ```
 pub fn complete(prefix: &Tour, req: &Request, budget: &Budget) -> Search {
+    complete_counted(prefix, req, budget).0
+}
+
+/// Like [`complete`], also returning the search nodes used.
+pub fn complete_counted(prefix: &Tour, req: &Request, budget: &Budget) -> (Search, u64) {
     if prefix.board() != req.board || prefix.check().is_err() {
-        return Search::NoTour;
+        return (Search::NoTour, 0);
     }
     let Some(start) = prefix.start() else {
-        return solve(req, budget);
+        return solve_counted(req, budget);
     };
     // Each round replays the prefix without counting nodes; a prefix that breaks the request
     // leaves nothing to search, hence `NoTour`.
-    search_in_rounds(req, vec![start], &prefix.indices()[1..], budget, None).0
+    search_in_rounds(req, vec![start], &prefix.indices()[1..], budget, None)
+}
+
+/// One tour meeting `req` and the search nodes used: [`solve_counted`] without a generator,
+/// [`solve_with_rng`] with one.
+pub fn search(req: &Request, budget: &Budget, rng: Option<&mut Rng>) -> (Search, u64) {
+    solve_ordered(req, budget, rng)
 }
 
 /// Call `visit` on every tour meeting `req` (each directed path once: a closed tour from a

@@ -39,7 +39,7 @@ mod thin;
 mod tiles;
 
 use crate::board::{Board, Square};
-use crate::solve::Request;
+use crate::solve::{Request, Rng};
 use crate::tour::Tour;
 
 /// The successor of an open tour's last square.
@@ -317,7 +317,8 @@ pub fn open_tour(board: Board) -> Option<Tour> {
 /// A tour meeting `req`, if the constructed one can be made to: a closed tour is started at
 /// `req.start` (or just after `req.end`) in either direction; an odd x odd board's open tour is
 /// built to start on `req.start` (or on `req.end`, then walked backwards). Other constraints
-/// are checked, never searched for: `None` when they do not hold.
+/// are checked, never searched for: `None` when they do not hold. Deterministic: with no fixed
+/// square the tour starts where the construction starts it (see [`build`] for a random start).
 ///
 /// ```
 /// use knights_tour::board::{Board, Square};
@@ -328,12 +329,7 @@ pub fn open_tour(board: Board) -> Option<Tour> {
 /// assert!(req.is_satisfied_by(&tour));
 /// ```
 pub fn solve(req: &Request) -> Option<Tour> {
-    let numbers = numbering(req)?;
-    let mut order = vec![0u32; numbers.len()];
-    for (square, &k) in numbers.iter().enumerate() {
-        order[k as usize - 1] = square as u32;
-    }
-    Some(Tour::from_indices_unchecked(req.board, order))
+    build(req, None).map(|s| s.to_tour())
 }
 
 /// Move numbers by square index (from 1) of a tour meeting `req`, like [`solve`], built in
@@ -350,77 +346,152 @@ pub fn solve(req: &Request) -> Option<Tour> {
 /// assert_eq!(numbers[board.index(Square::new(7, 0)) as usize], 1);
 /// ```
 pub fn numbering(req: &Request) -> Option<Vec<u32>> {
-    let board = req.board;
-    // A closed tour can start anywhere; an odd board's tour is built to start on the square
-    // (an open tour ending on `end` is one starting there, walked backwards).
-    let fixed = req.start.or(req.end);
-    if let Some(sq) = fixed {
-        let built = successors_starting_at(board, sq).and_then(|t| number_to_fit(req, t));
-        if built.is_some() {
-            return built;
-        }
-        if constructible(board, true)
-            || (narrow(board) && (req.start.is_none() || req.end.is_none()))
-        {
-            // A 3 or 4 high board's tour is built from any square that starts one.
-            return None;
-        }
-    }
-    // Otherwise the standard tour, which may happen to fit either way round (3 x n and 4 x n
-    // boards, or both ends fixed on an odd board).
-    number_to_fit(req, successors(board)?)
+    build(req, None).map(Successors::into_numbering)
 }
 
-/// Number `tour` from the start or end `req` fixes, in whichever direction meets `req`.
-fn number_to_fit(req: &Request, mut tour: Successors) -> Option<Vec<u32>> {
+/// The constructed tour meeting `req` as successors (start and direction set), or `None` where
+/// the construction cannot meet it. With no fixed square and a generator, the start is drawn
+/// at random among the squares that start a tour (a closed tour is turned to start there, in a
+/// random direction), so a random start is random here too; without a generator the tour starts
+/// where the construction starts it.
+///
+/// ```
+/// use knights_tour::board::Board;
+/// use knights_tour::solve::{construct, rng_from_seed, Request};
+/// let req = Request::open(Board::new(300, 300).unwrap());
+/// let a = construct::build(&req, Some(&mut rng_from_seed(1))).unwrap();
+/// let b = construct::build(&req, Some(&mut rng_from_seed(2))).unwrap();
+/// assert_ne!(a.start, b.start);
+/// assert!(req.is_satisfied_by(&a.to_tour()));
+/// ```
+pub fn build(req: &Request, rng: Option<&mut Rng>) -> Option<Successors> {
+    let board = req.board;
+    if !constructible(board, req.closed) {
+        return None;
+    }
+    let built = match (req.start, req.end) {
+        (None, None) => match rng {
+            Some(rng) => random_start(board, rng),
+            None => successors(board),
+        },
+        (Some(s), Some(e)) => between(board, s, e),
+        (Some(s), None) => successors_starting_at(board, s),
+        (None, Some(e)) => successors_starting_at(board, e),
+    };
+    if let Some(fitted) = built.and_then(|t| fit(req, t)) {
+        return Some(fitted);
+    }
+    // The standard tour may still happen to fit either way round (3 x n and 4 x n boards, or
+    // both ends fixed on an odd board).
+    fit(req, successors(board)?)
+}
+
+/// A tour from `start` to `end` (different squares): a closed tour through both as a
+/// neighbouring pair, or a tour built to start on `start` that happens to end on `end`.
+fn between(board: Board, start: Square, _end: Square) -> Option<Successors> {
+    successors_starting_at(board, start)
+}
+
+/// A tour starting on a square drawn with `rng` among those that start one.
+fn random_start(board: Board, rng: &mut Rng) -> Option<Successors> {
+    use rand::Rng as _;
+    if constructible(board, true) {
+        let mut s = successors(board)?;
+        s.start = rng.random_range(0..board.len() as u32);
+        if rng.random_bool(0.5) {
+            s.reverse();
+        }
+        return Some(s);
+    }
+    let admissible = |sq: Square| crate::solve::existence::open_tour_from(board, sq).is_ok();
+    // Admissible squares are at least a third of any board with a tour.
+    for _ in 0..64 {
+        let sq = board.square_at(rng.random_range(0..board.len() as u32));
+        if admissible(sq) {
+            if let Some(s) = successors_starting_at(board, sq) {
+                return Some(s);
+            }
+        }
+    }
+    successors(board)
+}
+
+/// `tour` started and directed to meet `req` (its fixed start or end; a closed tour may start
+/// anywhere and run either way), if some way of walking it does; every constraint checked.
+fn fit(req: &Request, mut tour: Successors) -> Option<Successors> {
     let board = req.board;
     if req.closed && !tour.closed {
         return None;
     }
-    let n = board.len() as u32;
     let start = req.start.map(|s| board.index(s));
     let end = req.end.map(|e| board.index(e));
-    let mut backward_start = tour.start;
-    if tour.closed {
-        // Forward the walk starts at `start`, or just after `end`; backward at `start`, or
-        // just before `end` (reversed, the square before `end` comes right after it).
-        match (start, end) {
-            (Some(s), _) => {
-                tour.start = s;
-                backward_start = s;
+    for direction in 0..2 {
+        if direction == 1 {
+            tour.reverse();
+        }
+        if tour.closed {
+            match (start, end) {
+                (Some(s), _) => tour.start = s,
+                (None, Some(e)) => tour.start = tour.next[e as usize],
+                (None, None) => {}
             }
-            (None, Some(e)) => {
-                tour.start = tour.next[e as usize];
-                backward_start = tour.next.iter().position(|&x| x == e)? as u32;
-            }
-            (None, None) => {}
+        }
+        if tour.meets(req) {
+            return Some(tour);
         }
     }
-    let closed = tour.closed;
-    let mut numbers = tour.into_numbering();
-    if fits(req, &numbers) {
-        return Some(numbers);
-    }
-    // The same tour walked the other way.
-    if closed {
-        let first = numbers[backward_start as usize];
-        for k in numbers.iter_mut() {
-            // Renumber so `backward_start` is 1 and the walk runs against the old direction.
-            *k = (first + n - *k) % n + 1;
-        }
-    } else {
-        for k in numbers.iter_mut() {
-            *k = n + 1 - *k;
-        }
-    }
-    fits(req, &numbers).then_some(numbers)
+    None
 }
 
-/// Whether the numbering meets every fixed square of `req`.
-fn fits(req: &Request, numbers: &[u32]) -> bool {
-    req.all_constraints()
-        .iter()
-        .all(|c| numbers[req.board.index(c.square) as usize] == c.move_number)
+impl Successors {
+    /// The same tour walked the other way, in place: a closed tour keeps its start, an open
+    /// one starts on its old last square.
+    pub fn reverse(&mut self) {
+        let n = self.next.len();
+        let mut prev = END;
+        let mut cur = self.start;
+        for _ in 0..n {
+            let following = self.next[cur as usize];
+            self.next[cur as usize] = prev;
+            prev = cur;
+            cur = following;
+        }
+        if self.closed {
+            self.next[self.start as usize] = prev;
+        } else {
+            self.start = prev;
+        }
+    }
+
+    /// Whether the walk from [`Successors::start`] meets every fixed square of `req` (one pass,
+    /// no allocation beyond the request's constraints).
+    pub fn meets(&self, req: &Request) -> bool {
+        let fixed = req.all_constraints();
+        if fixed.is_empty() {
+            return !req.closed || self.closed;
+        }
+        let board = req.board;
+        let mut wanted: Vec<(u32, u32)> = fixed
+            .iter()
+            .map(|c| (c.move_number, board.index(c.square)))
+            .collect();
+        wanted.sort_unstable();
+        let mut cur = self.start;
+        let mut k = 1u32;
+        for &(move_number, square) in &wanted {
+            while k < move_number {
+                cur = self.next[cur as usize];
+                if cur == END {
+                    return false;
+                }
+                k += 1;
+            }
+            if cur != square {
+                return false;
+            }
+        }
+        !req.closed || self.closed
+    }
 }
 
 #[cfg(test)]

@@ -6,11 +6,11 @@
 
 use rust_xlsxwriter::{Workbook, Worksheet, XlsxError};
 
-use super::layout::{self, Look, Text};
+use super::layout::{self, BoardLayout, Look, Text};
 use super::styles::{edges, BoardFormats, SquareKind, TextFormats};
 use super::{chart, Outcome, SheetAttempt, WorkbookSpec, CONSTANT_MEMORY_SQUARES};
 use crate::board::{Board, Square};
-use crate::workbook::cellref::SHEET_COLS;
+use crate::english::count_usize;
 
 /// What [`TourSheet::add_to`] needs to know about one attempt.
 pub(crate) struct TourSheet<'a> {
@@ -28,78 +28,37 @@ pub(crate) struct TourSheet<'a> {
     pub chart_slot: Option<usize>,
 }
 
-/// Boards with at most this many rows and columns are set up to print on one page.
-const PRINT_MAX_SIDE: u32 = 30;
-
-/// Columns of default width a notes line may run over.
-const NOTE_SPAN_COLS: u32 = 10;
+/// A board that does not fit was refused before anything was written; should it get here
+/// anyway, say so rather than write a broken sheet.
+pub(crate) fn fit_error(e: super::FitError) -> XlsxError {
+    XlsxError::ParameterError(e.to_string())
+}
 
 impl TourSheet<'_> {
     /// Add this attempt's worksheet to `workbook`.
     pub(crate) fn add_to(&self, workbook: &mut Workbook) -> Result<(), XlsxError> {
         let board = self.attempt.tour.board();
-        let look = layout::look(board);
+        let bl = BoardLayout::new(board, self.spec.top_left).map_err(fit_error)?;
+        let look = bl.look;
         let sheet = if board.len() >= CONSTANT_MEMORY_SQUARES {
             workbook.add_worksheet_with_constant_memory()?
         } else {
             workbook.add_worksheet()
         };
         sheet.set_name(self.name)?;
-        self.set_geometry(sheet, board, look)?;
+        bl.set_geometry(sheet)?;
         let text_formats = TextFormats::new();
-        let mut texts = self.texts(board, &text_formats);
+        let mut texts = self.texts(&bl, &text_formats);
         texts.sort_by_key(|t| (t.cell.row, t.cell.col));
         self.write_cells(sheet, board, look, &texts)?;
-        if board.rows() <= PRINT_MAX_SIDE && board.cols() <= PRINT_MAX_SIDE {
-            self.set_print_page(sheet, board, &texts)?;
-        }
+        bl.quiet_label_warnings(sheet)?;
+        bl.set_print_page(sheet, bl.print_area(&texts), true)?;
         if let Some(slot) = self.chart_slot {
             chart::insert_path_chart(sheet, self.spec.top_left, self.attempt, slot, look)?;
         }
         if chart::colour_scale_wanted(self.spec, self.attempt) {
-            chart::add_colour_scale(sheet, self.spec.top_left, self.attempt, self.outcome)?;
+            chart::add_colour_scale(sheet, self.spec.top_left, self.attempt)?;
         }
-        Ok(())
-    }
-
-    /// Square cells, zoom, no gridlines (the board has its own borders).
-    fn set_geometry(
-        &self,
-        sheet: &mut Worksheet,
-        board: Board,
-        look: Look,
-    ) -> Result<(), XlsxError> {
-        let tl = self.spec.top_left;
-        sheet.set_default_row_height_pixels(look.row_px);
-        let last_col = tl.col + board.cols() - 1;
-        sheet.set_column_range_width_pixels(tl.col as u16, last_col as u16, look.cell_px)?;
-        sheet.set_zoom(look.zoom);
-        sheet.set_screen_gridlines(false);
-        Ok(())
-    }
-
-    /// Print a small board on one landscape page, with the notes beside it (their text runs
-    /// on past their column, so the print area reaches a few columns further).
-    fn set_print_page(
-        &self,
-        sheet: &mut Worksheet,
-        board: Board,
-        texts: &[Text<'_>],
-    ) -> Result<(), XlsxError> {
-        let tl = self.spec.top_left;
-        let last_row = texts
-            .iter()
-            .map(|t| t.cell.row)
-            .fold(tl.row + board.rows() - 1, u32::max);
-        let last_col = texts
-            .iter()
-            .map(|t| t.cell.col + NOTE_SPAN_COLS)
-            .fold(tl.col + board.cols() - 1, u32::max)
-            .min(SHEET_COLS - 1);
-        sheet
-            .set_landscape()
-            .set_print_fit_to_pages(1, 1)
-            .set_print_area(0, 0, last_row, last_col as u16)?;
         Ok(())
     }
 
@@ -119,11 +78,11 @@ impl TourSheet<'_> {
         if let Some(s) = self.attempt.tour.start() {
             specials.push((s, SquareKind::Start));
         }
-        if let (Outcome::Stuck | Outcome::Stopped, Some(e)) =
-            (self.outcome, self.attempt.tour.end())
-        {
+        match (self.outcome, self.attempt.tour.end()) {
             // A one-square path starts and gets stuck on the same square: stuck wins.
-            specials.push((e, SquareKind::Stuck));
+            (Outcome::Stuck | Outcome::Stopped, Some(e)) => specials.push((e, SquareKind::Stuck)),
+            (_, Some(e)) if self.attempt.tour.len() > 1 => specials.push((e, SquareKind::End)),
+            _ => {}
         }
         let rows = board.rows();
         let mut next_text = 0;
@@ -143,12 +102,13 @@ impl TourSheet<'_> {
         Ok(())
     }
 
-    /// The title, file letters and notes panel as text cells.
-    fn texts<'f>(&self, board: Board, f: &'f TextFormats) -> Vec<Text<'f>> {
+    /// The title, rank and file labels and notes panel as text cells.
+    fn texts<'f>(&self, bl: &BoardLayout, f: &'f TextFormats) -> Vec<Text<'f>> {
+        let board = bl.board;
         let status_format = if self.attempt.solved { &f.good } else { &f.bad };
         let mut lines = vec![(self.status_line(board), status_format)];
         lines.extend(self.detail_lines(board).into_iter().map(|l| (l, &f.plain)));
-        layout::place_texts(board, self.spec.top_left, self.title_line(board), lines, f)
+        layout::place_texts(bl, self.title_line(board), lines, f)
     }
 
     /// `Tour 1 of 3: solved` / `Attempt 2 of 3: stuck` and the board.
@@ -196,11 +156,16 @@ impl TourSheet<'_> {
         let tour = &self.attempt.tour;
         let mut lines = Vec::new();
         if let (Some(s), Some(e)) = (tour.start(), tour.end()) {
+            let end_colour = if self.attempt.tour.is_complete() {
+                "purple"
+            } else {
+                "red"
+            };
             lines.push(format!(
-                "Start {} (yellow), end {}, {} moves",
+                "Start {} (yellow), end {} ({end_colour}), {}",
                 board.algebraic(s),
                 board.algebraic(e),
-                tour.len()
+                count_usize(tour.len(), "move")
             ));
         }
         let mut method = format!("Method: {}", self.attempt.method);
@@ -214,12 +179,10 @@ impl TourSheet<'_> {
         }
         let mut legend = "Numbers are move numbers".to_string();
         if self.chart_slot.is_some() {
-            legend.push_str("; the line is the knight's path from the green dot to the ");
-            legend.push_str(if self.attempt.tour.is_complete() {
-                "purple square"
-            } else {
-                "red cross"
-            });
+            legend.push_str("; the line is the knight's path");
+            if self.attempt.tour.is_closed() {
+                legend.push_str(", back to the start at the end");
+            }
         }
         lines.push(legend);
         lines

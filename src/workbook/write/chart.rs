@@ -6,15 +6,15 @@
 //! on the centre of square `(row, col)`.
 
 use rust_xlsxwriter::{
-    Chart, ChartAxis, ChartFormat, ChartLayout, ChartLine, ChartMarker, ChartMarkerType,
-    ChartSolidFill, ChartType, ConditionalFormat2ColorScale, Workbook, Worksheet, XlsxError,
+    Chart, ChartAxis, ChartFormat, ChartLayout, ChartLine, ChartMarker, ChartType,
+    ConditionalFormat2ColorScale, Workbook, Worksheet, XlsxError,
 };
 
-use super::layout::Look;
-use super::styles::{END_MARK, PATH_LINE, SCALE_HIGH, SCALE_LOW, START_MARK, STUCK_MARK};
+use super::layout::{col16, Look};
+use super::styles::{PATH_LINE, SCALE_HIGH, SCALE_LOW};
 use super::{
-    Outcome, PathDrawing, SheetAttempt, WorkbookSpec, AUTO_CHART_MAX_SIDE,
-    AUTO_COLOUR_SCALE_MAX_SQUARES, MAX_CHARTED_ATTEMPTS, PATH_DATA_SHEET,
+    PathDrawing, SheetAttempt, WorkbookSpec, AUTO_CHART_MAX_SIDE, AUTO_COLOUR_SCALE_MAX_SQUARES,
+    MAX_CHARTED_ATTEMPTS, PATH_DATA_SHEET,
 };
 use crate::board::{Board, Square};
 use crate::workbook::cellref::CellRef;
@@ -83,13 +83,18 @@ pub(crate) fn add_path_data(
     }
     let longest = charted
         .iter()
-        .map(|&i| spec.attempts[i].tour.len())
+        .map(|&i| path_points(&spec.attempts[i].tour))
         .max()
         .unwrap_or(0);
     for k in 0..longest {
         for (j, &i) in charted.iter().enumerate() {
             let tour = &spec.attempts[i].tour;
-            if let Some(&idx) = tour.indices().get(k) {
+            // A closed tour's point after the last is the start again (the closing move).
+            let idx = tour
+                .indices()
+                .get(k)
+                .or_else(|| tour.indices().first().filter(|_| k < path_points(tour)));
+            if let Some(&idx) = idx {
                 let (x, y) = centre(tour.board(), tour.board().square_at(idx));
                 let col = (2 * j) as u16;
                 sheet.write_number(k as u32 + 1, col, x)?;
@@ -110,53 +115,33 @@ pub(crate) fn insert_path_chart(
     look: Look,
 ) -> Result<(), XlsxError> {
     let board = attempt.tour.board();
-    let k = attempt.tour.len() as u32;
+    let points = path_points(&attempt.tour) as u32;
     let (xc, yc) = ((2 * slot) as u16, (2 * slot + 1) as u16);
-    let mut chart = Chart::new(ChartType::ScatterStraightWithMarkers);
+    let mut chart = Chart::new(ChartType::ScatterStraight);
     chart
         .set_name("Knight's path")
-        .set_alt_text("The knight's path over the board, from the green dot")
+        .set_alt_text("The knight's path over the board, from the yellow start square")
         .set_width(board.cols() * look.cell_px)
         .set_height(board.rows() * look.row_px)
         .show_hidden_data();
-    // A crowded board gets a finer line so the numbers under it stay readable.
+    // A thin line, lighter on crowded boards, and no markers: the numbers under it stay
+    // readable (the start and end squares are marked by their cells' styles instead).
     let crowded = board.rows().max(board.cols()) > 12;
-    let (line_width, dot) = if crowded { (0.75, 2) } else { (1.25, 3) };
+    let line_width = if crowded { 0.5 } else { 0.75 };
     chart
         .add_series()
         .set_name("Path")
-        .set_categories((PATH_DATA_SHEET, 1, xc, k, xc))
-        .set_values((PATH_DATA_SHEET, 1, yc, k, yc))
+        .set_categories((PATH_DATA_SHEET, 1, xc, points, xc))
+        .set_values((PATH_DATA_SHEET, 1, yc, points, yc))
         .set_format(
             ChartFormat::new().set_line(
                 ChartLine::new()
                     .set_color(PATH_LINE)
                     .set_width(line_width)
-                    .set_transparency(35),
+                    .set_transparency(30),
             ),
         )
-        .set_marker(&marker(ChartMarkerType::Circle, dot, PATH_LINE, true));
-    // Start and end markers are see-through, so the move number inside still shows.
-    let big = (look.cell_px / 2).clamp(6, 24) as u8;
-    chart
-        .add_series()
-        .set_name("Start")
-        .set_categories((PATH_DATA_SHEET, 1, xc, 1, xc))
-        .set_values((PATH_DATA_SHEET, 1, yc, 1, yc))
-        .set_format(ChartFormat::new().set_no_line())
-        .set_marker(&marker(ChartMarkerType::Circle, big, START_MARK, false));
-    let (end_type, end_colour) = if attempt.tour.is_complete() {
-        (ChartMarkerType::Square, END_MARK)
-    } else {
-        (ChartMarkerType::X, STUCK_MARK)
-    };
-    chart
-        .add_series()
-        .set_name("End")
-        .set_categories((PATH_DATA_SHEET, k, xc, k, xc))
-        .set_values((PATH_DATA_SHEET, k, yc, k, yc))
-        .set_format(ChartFormat::new().set_no_line())
-        .set_marker(&marker(end_type, big, end_colour, false));
+        .set_marker(ChartMarker::new().set_none());
     hide_axis(chart.x_axis(), board.cols());
     hide_axis(chart.y_axis(), board.rows());
     chart.title().set_hidden();
@@ -184,43 +169,31 @@ fn hide_axis(axis: &mut ChartAxis, max: u32) {
         .set_minor_gridlines(false);
 }
 
-/// A marker in `colour`, filled or see-through (mostly transparent fill, solid outline).
-fn marker(kind: ChartMarkerType, size: u8, colour: u32, filled: bool) -> ChartMarker {
-    let mut format = ChartFormat::new();
-    let fill = ChartSolidFill::new()
-        .set_color(colour)
-        .set_transparency(if filled { 0 } else { 70 })
-        .clone();
-    format.set_solid_fill(&fill);
-    format.set_line(ChartLine::new().set_color(colour).set_width(2.25));
-    ChartMarker::new()
-        .set_type(kind)
-        .set_size(size)
-        .set_format(&mut format)
-        .clone()
+/// Points of the drawn path: every square in move order, and for a closed tour the start once
+/// more, so the line draws the closing move.
+pub(crate) fn path_points(tour: &crate::tour::Tour) -> usize {
+    tour.len() + usize::from(tour.is_closed())
 }
 
 /// Colour the board by move number with a 2-colour scale over the board minus the start
-/// square (and the marked last square of a failed partial path), whose own fills must show.
+/// and end squares, whose own fills must show.
 pub(crate) fn add_colour_scale(
     sheet: &mut Worksheet,
     top_left: CellRef,
     attempt: &SheetAttempt,
-    outcome: Outcome,
 ) -> Result<(), XlsxError> {
     let tour = &attempt.tour;
     let board = tour.board();
+    // The start, and the end (marked end or stuck square), keep their own fills.
     let mut excluded: Vec<Square> = tour.start().into_iter().collect();
-    if matches!(outcome, Outcome::Stuck | Outcome::Stopped) {
-        excluded.extend(tour.end());
-    }
+    excluded.extend(tour.end());
     let rects = rectangles_without(board, &excluded);
     let Some(&(r1, c1, r2, c2)) = rects.first() else {
         return Ok(());
     };
     let sqref = rects
         .iter()
-        .map(|&(a, b, c, d)| sqref_part(top_left, a, b, c, d))
+        .map(|&(a, b, c, d)| board_range(top_left, a, b, c, d))
         .collect::<Vec<_>>()
         .join(" ");
     let scale = ConditionalFormat2ColorScale::new()
@@ -238,14 +211,10 @@ pub(crate) fn add_colour_scale(
 }
 
 /// `C3` or `C3:J10` for board rectangle rows `r1..=r2`, cols `c1..=c2`.
-fn sqref_part(top_left: CellRef, r1: u32, c1: u32, r2: u32, c2: u32) -> String {
+fn board_range(top_left: CellRef, r1: u32, c1: u32, r2: u32, c2: u32) -> String {
     let a = top_left.offset(r1, c1);
     let b = top_left.offset(r2, c2);
-    if a == b {
-        a.to_string()
-    } else {
-        format!("{a}:{b}")
-    }
+    rust_xlsxwriter::utility::cell_range(a.row, col16(a.col), b.row, col16(b.col))
 }
 
 /// The board as rectangles `(r1, c1, r2, c2)` (inclusive, board coordinates) covering every
@@ -328,8 +297,8 @@ mod tests {
     #[test]
     fn sqref_parts_are_a1_ranges() {
         let c3 = CellRef::new(2, 2);
-        assert_eq!(sqref_part(c3, 0, 0, 7, 7), "C3:J10");
-        assert_eq!(sqref_part(c3, 1, 1, 1, 1), "D4");
+        assert_eq!(board_range(c3, 0, 0, 7, 7), "C3:J10");
+        assert_eq!(board_range(c3, 1, 1, 1, 1), "D4");
     }
 
     #[test]

@@ -38,10 +38,10 @@ use std::io::Write;
 
 use rust_xlsxwriter::{Color, Format, Workbook, Worksheet, XlsxError};
 
-use super::layout::{self, Look, Text};
+use super::layout::{self, BoardLayout, Look, Text};
 use super::styles::{edges, BoardFormats, SquareKind, TextFormats};
 use super::{check_fits, WriteError, CONSTANT_MEMORY_SQUARES, SUMMARY_SHEET};
-use crate::board::{Board, Square};
+use crate::board::Square;
 use crate::tour::Tour;
 use crate::workbook::cellref::CellRef;
 
@@ -110,6 +110,12 @@ pub fn write_completions<W: Write + Send>(
     validate(items)?;
     let names = sheet_names(items);
     let mut workbook = Workbook::new();
+    let created = super::excel_time(super::creation_time())?;
+    workbook.set_properties(
+        &rust_xlsxwriter::DocProperties::new()
+            .set_title("Completions of failed attempts")
+            .set_creation_datetime(&created),
+    );
     for (item, name) in items.iter().zip(&names) {
         if let (SheetResult::Completed { tour, kept }, Some(name)) = (&item.result, name) {
             add_board_sheet(&mut workbook, item, tour, *kept, name)?;
@@ -235,33 +241,21 @@ fn add_board_sheet(
     name: &str,
 ) -> Result<(), XlsxError> {
     let board = tour.board();
-    let look = layout::look(board);
+    let bl = BoardLayout::new(board, item.top_left).map_err(super::board::fit_error)?;
     let sheet = if board.len() >= CONSTANT_MEMORY_SQUARES {
         workbook.add_worksheet_with_constant_memory()?
     } else {
         workbook.add_worksheet()
     };
     sheet.set_name(name)?;
-    set_geometry(sheet, board, item.top_left, look)?;
+    bl.set_geometry(sheet)?;
     let text_formats = TextFormats::new();
     let legend = LegendFormats::new();
-    let mut texts = texts(item, tour, kept, &text_formats, &legend);
+    let mut texts = texts(item, &bl, tour, kept, &text_formats, &legend);
     texts.sort_by_key(|t| (t.cell.row, t.cell.col));
-    write_cells(sheet, item.top_left, tour, kept, look, &texts)
-}
-
-fn set_geometry(
-    sheet: &mut Worksheet,
-    board: Board,
-    tl: CellRef,
-    look: Look,
-) -> Result<(), XlsxError> {
-    sheet.set_default_row_height_pixels(look.row_px);
-    let last_col = tl.col + board.cols() - 1;
-    sheet.set_column_range_width_pixels(tl.col as u16, last_col as u16, look.cell_px)?;
-    sheet.set_zoom(look.zoom);
-    sheet.set_screen_gridlines(false);
-    Ok(())
+    write_cells(sheet, item.top_left, tour, kept, bl.look, &texts)?;
+    bl.quiet_label_warnings(sheet)?;
+    bl.set_print_page(sheet, bl.print_area(&texts), true)
 }
 
 /// Legend lines in the style of the squares they describe (without the borders).
@@ -284,13 +278,13 @@ impl LegendFormats {
 
 fn texts<'f>(
     item: &CompletedSheet,
+    bl: &BoardLayout,
     tour: &Tour,
     kept: usize,
     f: &'f TextFormats,
     legend: &'f LegendFormats,
 ) -> Vec<Text<'f>> {
     let board = tour.board();
-    let tl = item.top_left;
     let n = tour.len();
     let shape = if tour.is_closed() { "closed" } else { "open" };
     let title = format!(
@@ -314,7 +308,7 @@ fn texts<'f>(
         ));
     }
     lines.push(("Numbers are move numbers".to_string(), &f.plain));
-    layout::place_texts(board, tl, title, lines, f)
+    layout::place_texts(bl, title, lines, f)
 }
 
 /// Every cell strictly row by row (constant-memory sheets need it).
@@ -410,9 +404,12 @@ fn add_summary(
         sheet.write_string(row, 3, name.as_deref().unwrap_or(""))?;
         sheet.write_string(row, 4, details)?;
     }
-    for (c, w) in [30.0, 24.0, 20.0, 24.0, 80.0].into_iter().enumerate() {
+    let widths = [30.0, 24.0, 20.0, 24.0, 80.0];
+    for (c, w) in widths.into_iter().enumerate() {
         sheet.set_column_width(c as u16, w)?;
     }
+    let last_row = COMPLETION_HEADER_ROW + items.len() as u32;
+    layout::set_table_print_page(sheet, &widths, last_row, COMPLETION_HEADER_ROW)?;
     Ok(())
 }
 

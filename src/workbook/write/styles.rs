@@ -16,11 +16,11 @@ pub(crate) const SCALE_LOW: u32 = 0xE2EFDA;
 pub(crate) const SCALE_HIGH: u32 = 0x9DC3E6;
 /// The path line and its markers.
 pub(crate) const PATH_LINE: u32 = 0x1F4E79;
-/// Start marker.
-pub(crate) const START_MARK: u32 = 0x00B050;
-/// End marker of a complete path.
+/// Fill of the last square of a complete path (light purple: black digits stay readable).
+pub(crate) const END_FILL: u32 = 0xD9C2EC;
+/// Border of the last square of a complete path.
 pub(crate) const END_MARK: u32 = 0x7030A0;
-/// End marker of a stuck path.
+/// Border of the square where a stuck path ended.
 pub(crate) const STUCK_MARK: u32 = 0xC00000;
 
 /// What a board square is, for its format.
@@ -32,9 +32,11 @@ pub(crate) enum SquareKind {
     Start = 1,
     /// The last square of a failed partial path.
     Stuck = 2,
+    /// The last square of a complete path.
+    End = 3,
 }
 
-/// The 3 x 16 formats of a board: by [`SquareKind`] and by which outer edges the square lies
+/// The 4 x 16 formats of a board: by [`SquareKind`] and by which outer edges the square lies
 /// on (bit 0 top, 1 bottom, 2 left, 3 right), which get a medium black border.
 pub(crate) struct BoardFormats {
     formats: Vec<Format>,
@@ -43,8 +45,13 @@ pub(crate) struct BoardFormats {
 impl BoardFormats {
     /// Formats with numbers in `font_size` points.
     pub(crate) fn new(font_size: f64) -> BoardFormats {
-        let mut formats = Vec::with_capacity(48);
-        for kind in [SquareKind::Plain, SquareKind::Start, SquareKind::Stuck] {
+        let mut formats = Vec::with_capacity(64);
+        for kind in [
+            SquareKind::Plain,
+            SquareKind::Start,
+            SquareKind::Stuck,
+            SquareKind::End,
+        ] {
             for edges in 0u8..16 {
                 formats.push(square_format(font_size, kind, edges));
             }
@@ -95,18 +102,22 @@ fn square_format(font_size: f64, kind: SquareKind, edges: u8) -> Format {
     match kind {
         SquareKind::Plain => f,
         SquareKind::Start => f.set_background_color(Color::RGB(START_FILL)).set_bold(),
-        SquareKind::Stuck => f
-            .set_background_color(Color::RGB(STUCK_FILL))
-            .set_bold()
-            .set_border_top(FormatBorder::Medium)
-            .set_border_top_color(Color::RGB(STUCK_MARK))
-            .set_border_bottom(FormatBorder::Medium)
-            .set_border_bottom_color(Color::RGB(STUCK_MARK))
-            .set_border_left(FormatBorder::Medium)
-            .set_border_left_color(Color::RGB(STUCK_MARK))
-            .set_border_right(FormatBorder::Medium)
-            .set_border_right_color(Color::RGB(STUCK_MARK)),
+        SquareKind::End => ringed(f.set_background_color(Color::RGB(END_FILL)), END_MARK),
+        SquareKind::Stuck => ringed(f.set_background_color(Color::RGB(STUCK_FILL)), STUCK_MARK),
     }
+}
+
+/// `f` in bold with a medium border all round in `colour`.
+fn ringed(f: Format, colour: u32) -> Format {
+    f.set_bold()
+        .set_border_top(FormatBorder::Medium)
+        .set_border_top_color(Color::RGB(colour))
+        .set_border_bottom(FormatBorder::Medium)
+        .set_border_bottom_color(Color::RGB(colour))
+        .set_border_left(FormatBorder::Medium)
+        .set_border_left_color(Color::RGB(colour))
+        .set_border_right(FormatBorder::Medium)
+        .set_border_right_color(Color::RGB(colour))
 }
 
 /// Formats of the text around the board.
@@ -129,7 +140,7 @@ impl TextFormats {
             title: Format::new().set_bold().set_font_size(12),
             letters: Format::new()
                 .set_align(FormatAlign::Center)
-                .set_align(FormatAlign::Bottom)
+                .set_align(FormatAlign::VerticalCenter)
                 .set_font_color(Color::RGB(0x595959)),
             good: Format::new()
                 .set_bold()

@@ -118,5 +118,7 @@ pub(crate) fn add_summary(
         )?;
     }
     sheet.set_freeze_panes(SUMMARY_HEADER_ROW + 1, 0)?;
+    let last_row = SUMMARY_HEADER_ROW + spec.attempts.len() as u32;
+    super::layout::set_table_print_page(sheet, &WIDTHS, last_row, SUMMARY_HEADER_ROW)?;
     Ok(())
 }

@@ -1,0 +1,79 @@
+//! Messages speak English and name what the user named: "an 8x8 board", "1 column",
+//! "1 move", a cell where a range was asked for, the output file (never the temp file).
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use predicates::str::contains;
+
+fn cmd() -> Command {
+    Command::cargo_bin("knights-tour").unwrap()
+}
+
+fn fixture(rel: &str) -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures")
+        .join(rel)
+}
+
+#[test]
+fn a_board_that_does_not_fit_is_an_8x8_board_with_room_for_1_column() {
+    let dir = tempfile::tempdir().unwrap();
+    for sub in ["generate", "template"] {
+        cmd()
+            .current_dir(dir.path())
+            .args([sub, "--size", "8", "--at", "XFD1"])
+            .assert()
+            .code(2)
+            .stderr(contains("an 8x8 board does not fit"))
+            .stderr(contains("at most 1 column fits from column XFD"))
+            .stderr(contains("a 8x8").not());
+    }
+    cmd()
+        .current_dir(dir.path())
+        .args(["template", "--size", "11", "--at", "A1048570"])
+        .assert()
+        .code(2)
+        .stderr(contains("an 11x11 board does not fit"))
+        .stderr(contains("its 11 rows"));
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
+#[test]
+fn a_cell_given_for_a_range_asks_for_two_corners() {
+    cmd()
+        .args(["verify", "--range", "A1"])
+        .arg(fixture("samples/tour_5x5_A1.xlsx"))
+        .assert()
+        .code(2)
+        .stderr(contains(
+            "'A1' is not a cell range: give two corners, like A1:H8",
+        ))
+        .stderr(contains("not a cell reference").not());
+}
+
+#[test]
+fn one_square_is_1_move() {
+    let dir = tempfile::tempdir().unwrap();
+    cmd()
+        .current_dir(dir.path())
+        .args(["draw", "--size", "1", "-o", "one.svg"])
+        .assert()
+        .success()
+        .stdout(contains("(1 move)"));
+}
+
+/// Nobody, not even root, may create a file in /sys: the error names the output the user
+/// asked for, not the temp file beside it.
+#[cfg(target_os = "linux")]
+#[test]
+fn an_unwritable_folder_names_the_output_not_the_temp_file() {
+    for sub in ["generate", "template"] {
+        cmd()
+            .args([sub, "--size", "5", "-o", "/sys/tour.xlsx"])
+            .assert()
+            .code(2)
+            .stderr(contains("/sys/tour.xlsx"))
+            .stderr(contains(".tmp").not())
+            .stderr(contains(".knights-tour-").not());
+    }
+}

@@ -1,0 +1,351 @@
+//! The one way into the solvers (`solve::runner`): every goal (tours, all, completion) streams
+//! its attempts to a sink, random starts are random for every method, `--tours K` finds K
+//! distinct tours or proves how many exist, and a search that gives up says so. Every tour is
+//! re-checked by the verifier's grid logic.
+
+use std::collections::HashSet;
+use std::time::Duration;
+
+use knights_tour::board::{Board, Square};
+use knights_tour::solve::runner::{self, numbering, run, run_with};
+use knights_tour::solve::{existence, rng_from_seed, Ending, Event, Goal, Method, Plan, Request};
+use knights_tour::tour::Tour;
+use knights_tour::verify::{verify_grid, Verdict, VerifyOptions};
+use knights_tour::workbook::read::{CellValue, SheetCells};
+use proptest::prelude::*;
+
+/// The verifier, fed the numbering as a person would type it, agrees the tour is complete
+/// (closed when it is).
+fn verified(tour: &Tour) -> bool {
+    let board = tour.board();
+    let numbering = tour.numbering();
+    let cells = SheetCells::from_values(board.squares().map(|sq| {
+        let n = numbering[board.index(sq) as usize];
+        (sq.row, sq.col, CellValue::Number(f64::from(n)))
+    }));
+    let report = verify_grid("t", 0, &cells, &VerifyOptions::default());
+    let expected = if tour.is_closed() {
+        Verdict::Closed
+    } else {
+        Verdict::Open
+    };
+    report.verdict == expected
+}
+
+fn board(r: u32, c: u32) -> Board {
+    Board::new(r, c).unwrap()
+}
+
+fn plan(method: Method, goal: Goal) -> Plan {
+    Plan {
+        method,
+        goal,
+        ..Plan::default()
+    }
+}
+
+/// The start of the first tour of each seed.
+fn starts(req: &Request, method: Method, seeds: std::ops::Range<u64>) -> HashSet<Square> {
+    seeds
+        .map(|seed| {
+            let outcome = run(
+                req,
+                &plan(method, Goal::Tours(1)),
+                &mut rng_from_seed(seed),
+                &mut |_| {},
+            );
+            let tour = &outcome.tours().next().expect("a tour").tour;
+            assert!(req.is_satisfied_by(tour) && verified(tour), "{method:?}");
+            tour.start().unwrap()
+        })
+        .collect()
+}
+
+#[test]
+fn a_random_start_is_random_for_every_method() {
+    let cases = [
+        (board(8, 8), false, Method::Construct),
+        (board(8, 8), true, Method::Construct),
+        (board(300, 300), false, Method::Construct),
+        (board(300, 300), false, Method::Auto),
+        (board(9, 11), false, Method::Construct),
+        (board(4, 10), false, Method::Construct),
+        (board(3, 9), false, Method::Construct),
+        (board(6, 6), false, Method::Backtrack),
+        (board(6, 6), true, Method::Backtrack),
+        (board(5, 5), false, Method::Backtrack),
+    ];
+    for (b, closed, method) in cases {
+        let req = Request {
+            closed,
+            ..Request::open(b)
+        };
+        let s = starts(&req, method, 1..7);
+        assert!(s.len() >= 3, "{b} closed={closed} {method:?}: starts {s:?}");
+    }
+}
+
+#[test]
+fn the_same_seed_gives_the_same_tour_whether_numbered_in_place_or_not() {
+    for (b, method) in [
+        (board(1000, 1000), Method::Auto),
+        (board(101, 99), Method::Construct),
+        (board(4, 500), Method::Construct),
+    ] {
+        let req = Request::open(b);
+        let p = plan(method, Goal::Tours(1));
+        let numbers = numbering(&req, &p, &mut rng_from_seed(9)).unwrap();
+        let outcome = run(&req, &p, &mut rng_from_seed(9), &mut |_| {});
+        assert_eq!(outcome.attempts.len(), 1, "{b}");
+        assert_eq!(outcome.attempts[0].tour.numbering(), numbers, "{b}");
+    }
+    // Warnsdorff first on small boards: no in-place numbering, the caller runs the plan.
+    let small = Request::open(board(8, 8));
+    assert!(numbering(&small, &Plan::default(), &mut rng_from_seed(1)).is_none());
+}
+
+#[test]
+fn tours_k_finds_every_tour_when_k_exist_and_says_how_many_otherwise() {
+    let req = Request {
+        start: Some(Square::new(4, 0)), // a1
+        ..Request::open(board(5, 5))
+    };
+    let mut seen = HashSet::new();
+    let report = run_with(
+        &req,
+        &plan(Method::Auto, Goal::Tours(400)),
+        &mut rng_from_seed(3),
+        &mut |event| {
+            if let Event::Attempt(a) = event {
+                if a.solved {
+                    assert!(req.is_satisfied_by(&a.tour));
+                    assert!(seen.insert(a.tour.indices().to_vec()), "a repeated tour");
+                }
+            }
+            true
+        },
+    );
+    assert_eq!(seen.len(), 304);
+    assert_eq!(report.tours, 304);
+    assert_eq!(report.ending, Ending::NoMore { count: 304 });
+    assert!(
+        report.reason().contains("only 304 tours"),
+        "{}",
+        report.reason()
+    );
+
+    // Fewer asked than exist: exactly that many, distinct, also for backtracking alone.
+    for method in [Method::Backtrack, Method::Auto] {
+        let outcome = run(
+            &req,
+            &plan(method, Goal::Tours(120)),
+            &mut rng_from_seed(4),
+            &mut |_| {},
+        );
+        let tours: HashSet<_> = outcome.tours().map(|a| a.tour.indices().to_vec()).collect();
+        assert_eq!(tours.len(), 120, "{method:?}");
+        assert!(outcome.report.is_done());
+    }
+}
+
+#[test]
+fn all_streams_and_counts_undirected_closed_tours() {
+    // 6x6 has 9,862 undirected closed tours; the sink sees each as it is found and can stop.
+    let req = Request {
+        closed: true,
+        ..Request::open(board(6, 6))
+    };
+    let mut got = 0;
+    let report = run_with(
+        &req,
+        &plan(Method::Auto, Goal::All { limit: Some(50) }),
+        &mut rng_from_seed(1),
+        &mut |event| {
+            if let Event::Attempt(a) = event {
+                assert!(a.tour.is_closed() && verified(&a.tour));
+                got += 1;
+            }
+            true
+        },
+    );
+    assert_eq!((got, report.tours), (50, 50));
+    assert_eq!(report.ending, Ending::Limit);
+    assert!(report.undirected);
+
+    let mut got = 0;
+    let report = run_with(
+        &req,
+        &plan(Method::Auto, Goal::All { limit: None }),
+        &mut rng_from_seed(1),
+        &mut |event| {
+            got += usize::from(matches!(event, Event::Attempt(_)));
+            got < 7
+        },
+    );
+    assert_eq!((got, report.ending), (7, Ending::Stopped));
+
+    // 5x5 from a1: all 304.
+    let corner = Request {
+        start: Some(Square::new(4, 0)),
+        ..Request::open(board(5, 5))
+    };
+    let all = run(
+        &corner,
+        &plan(Method::Backtrack, Goal::All { limit: None }),
+        &mut rng_from_seed(1),
+        &mut |_| {},
+    );
+    assert_eq!((all.attempts.len(), all.report.is_done()), (304, true));
+}
+
+#[test]
+fn a_search_that_gives_up_says_so_and_a_proof_is_a_proof() {
+    // Every tour of 8x8: stopped by the time limit with what it found.
+    let req = Request::open(board(8, 8));
+    let p = Plan {
+        timeout: Some(Duration::from_millis(300)),
+        ..plan(Method::Backtrack, Goal::All { limit: None })
+    };
+    let outcome = run(&req, &p, &mut rng_from_seed(1), &mut |_| {});
+    assert!(matches!(outcome.report.ending, Ending::TimeLimit { .. }));
+    assert!(outcome.report.tours > 0);
+    assert!(outcome.gave_up().unwrap().contains("time limit"));
+
+    // A search allowed almost nothing: "no tour found within the time limit; one may exist".
+    let mut hard = Request::open(board(30, 30));
+    hard.start = Some(Square::new(0, 0));
+    hard.end = Some(Square::new(29, 28));
+    let p = Plan {
+        max_nodes: Some(10),
+        ..plan(Method::Backtrack, Goal::Tours(1))
+    };
+    let outcome = run(&hard, &p, &mut rng_from_seed(1), &mut |_| {});
+    assert!(matches!(outcome.report.ending, Ending::NodeLimit { .. }));
+    assert!(outcome.report.reason().contains("one may exist"));
+    let p = Plan {
+        timeout: Some(Duration::ZERO),
+        ..plan(Method::Backtrack, Goal::Tours(1))
+    };
+    let outcome = run(&hard, &p, &mut rng_from_seed(1), &mut |_| {});
+    assert_eq!(
+        outcome.report.reason(),
+        "no tour found within the time limit; one may exist"
+    );
+
+    // A request that passes the instant checks but has no tour: the search proves it.
+    let b = board(5, 5);
+    let impossible = (2..25u32)
+        .flat_map(|k| b.squares().map(move |sq| (k, sq)))
+        .map(|(move_number, square)| Request {
+            start: Some(Square::new(4, 0)),
+            constraints: vec![knights_tour::solve::Constraint {
+                move_number,
+                square,
+            }],
+            ..Request::open(b)
+        })
+        .find(|r| {
+            existence::check_request(r).is_ok()
+                && knights_tour::solve::backtrack::enumerate(
+                    r,
+                    Some(1),
+                    &knights_tour::solve::Budget::unlimited(),
+                    |_| true,
+                )
+                .count
+                    == 0
+        })
+        .expect("some move k on some square of 5x5 is in no tour from a1");
+    let outcome = run(
+        &impossible,
+        &plan(Method::Backtrack, Goal::Tours(1)),
+        &mut rng_from_seed(1),
+        &mut |_| {},
+    );
+    assert_eq!(outcome.report.ending, Ending::NoTour);
+    assert!(outcome.report.reason().contains("proved"));
+}
+
+#[test]
+fn completion_goes_through_the_runner() {
+    let b = board(6, 6);
+    let full = match run(
+        &Request::open(b),
+        &plan(Method::Backtrack, Goal::Tours(1)),
+        &mut rng_from_seed(2),
+        &mut |_| {},
+    )
+    .attempts
+    .pop()
+    {
+        Some(a) => a.tour,
+        None => panic!("no 6x6 tour"),
+    };
+    let prefix = full.truncated(10);
+    let outcome = run(
+        &Request::open(b),
+        &plan(Method::Backtrack, Goal::Complete(prefix.clone())),
+        &mut rng_from_seed(0),
+        &mut |_| {},
+    );
+    let done = &outcome.attempts[0].tour;
+    assert_eq!(&done.indices()[..10], prefix.indices());
+    assert!(verified(done));
+}
+
+#[test]
+fn methods_that_cannot_do_a_goal_say_which_can() {
+    let req = Request::open(board(5, 5));
+    let outcome = run(
+        &req,
+        &plan(Method::Construct, Goal::All { limit: None }),
+        &mut rng_from_seed(1),
+        &mut |_| {},
+    );
+    assert!(matches!(&outcome.report.ending, Ending::Cannot(why) if why.contains("backtrack")));
+    // Construction repeats itself on a fixed request: it says so, naming the method that can.
+    let fixed = Request {
+        start: Some(Square::new(4, 0)),
+        ..req
+    };
+    let outcome = run(
+        &fixed,
+        &plan(Method::Construct, Goal::Tours(3)),
+        &mut rng_from_seed(1),
+        &mut |_| {},
+    );
+    assert_eq!(outcome.tours_found(), 1);
+    assert!(
+        matches!(&outcome.report.ending, Ending::Cannot(why) if why.contains("--method backtrack"))
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(40))]
+
+    /// Whatever the board, method and seed, every tour handed over meets the request and
+    /// verifies; `auto` always finds one where one exists.
+    #[test]
+    fn every_tour_handed_over_verifies(
+        rows in 5u32..13, cols in 5u32..13, seed in 0u64..1000,
+        method in prop_oneof![Just(Method::Auto), Just(Method::Construct), Just(Method::Backtrack), Just(Method::Warnsdorff)],
+        closed in any::<bool>(), k in 1u32..4,
+    ) {
+        let req = Request { closed, ..Request::open(board(rows, cols)) };
+        prop_assume!(existence::check_request(&req).is_ok());
+        let p = Plan { timeout: Some(Duration::from_secs(20)), ..plan(method, Goal::Tours(k)) };
+        let outcome = run(&req, &p, &mut rng_from_seed(seed), &mut |_| {});
+        for a in outcome.tours() {
+            prop_assert!(req.is_satisfied_by(&a.tour));
+            prop_assert!(verified(&a.tour));
+        }
+        if method == Method::Auto {
+            prop_assert_eq!(outcome.tours_found(), k as usize);
+        }
+    }
+}
+
+#[test]
+fn default_plan_has_a_time_limit() {
+    assert_eq!(Plan::default().timeout, Some(runner::DEFAULT_TIMEOUT));
+}
