@@ -227,7 +227,8 @@ impl Board {
     /// use knights_tour::board::{Board, Square};
     /// let b = Board::new(5, 6).unwrap();
     /// assert!(b.is_dark(Square::new(4, 0)), "a1");
-    /// assert!(!b.is_dark(Square::new(0, 0)), "a5");
+    /// assert!(!b.is_dark(Square::new(4, 1)), "b1");
+    /// assert!(b.is_dark(Square::new(0, 0)), "a5: on an odd number of ranks, like a1");
     /// let b = Board::new(8, 8).unwrap();
     /// assert!(b.is_dark(Square::new(7, 0)) && !b.is_dark(Square::new(0, 0)));
     /// ```

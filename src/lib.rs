@@ -17,6 +17,7 @@ pub mod english;
 pub mod error;
 pub mod exit_codes;
 pub mod export;
+pub mod generate;
 pub mod output;
 pub mod solve;
 pub mod tour;

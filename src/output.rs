@@ -195,6 +195,17 @@ pub fn write_to(
     }
 }
 
+/// Print a report on standard output; a reader that went away (`| head`) is not an error, and
+/// never a panic as `println!` would be.
+pub fn print_stdout(text: &str) -> Result<()> {
+    let mut stdout = io::stdout().lock();
+    stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+        .or_else(ignore_broken_pipe)
+        .map_err(|e| Error::Other(format!("cannot write to standard output: {e}")))
+}
+
 /// `knights-tour generate -o - | head` closing the pipe early is not an error.
 fn ignore_broken_pipe(e: io::Error) -> io::Result<()> {
     if e.kind() == io::ErrorKind::BrokenPipe {

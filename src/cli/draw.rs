@@ -21,7 +21,7 @@ use std::path::PathBuf;
 
 use clap::ValueEnum;
 
-use crate::cli::generate::SolveArgs;
+use crate::cli::args::SolveArgs;
 use crate::cli::progress::Spinner;
 use crate::draw::{self, DrawOptions, Numbers};
 use crate::error::{Error, Result};
@@ -40,8 +40,9 @@ use crate::workbook::cellref::CellRange;
         Exit codes: 0 a complete tour drawn; 1 a partial path drawn; 2 usage error or nothing to draw."
 )]
 pub struct Args {
-    /// A workbook to draw from (xlsx, xlsm, xlsb, xls, ods); omit it to generate a tour.
-    #[arg(value_name = "FILE")]
+    /// A workbook to draw from (xlsx, xlsm, xlsb, xls, ods); omit it to generate a tour (the
+    /// solving flags --size, --start, --method, ... then do not apply).
+    #[arg(value_name = "FILE", conflicts_with_all = SOLVE_FLAGS)]
     pub file: Option<PathBuf>,
 
     /// The sheet holding the tour (default: the first sheet with a knight's path).
@@ -76,6 +77,22 @@ pub struct Args {
     #[command(flatten)]
     pub solve: SolveArgs,
 }
+
+/// The flags that describe a tour to generate, which a FILE to draw from contradicts.
+const SOLVE_FLAGS: [&str; 12] = [
+    "size",
+    "rows",
+    "cols",
+    "start",
+    "end",
+    "closed",
+    "constraints",
+    "method",
+    "tiebreak",
+    "attempts",
+    "seed",
+    "timeout",
+];
 
 /// `--format`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -1,6 +1,7 @@
 //! The command line: one file per subcommand, each starting with its usage text. This module
 //! only dispatches and turns errors into messages and exit codes.
 
+pub mod args;
 pub mod draw;
 pub mod generate;
 pub mod progress;

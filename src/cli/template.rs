@@ -24,12 +24,12 @@
 //!     knights-tour template --rows 5 --cols 6 --at B2 -o practice.xlsx
 //! ```
 
-use std::path::PathBuf;
-
-use crate::cli::generate::BoardArgs;
+use crate::cli::args::BoardArgs;
 use crate::error::{Error, Result};
 use crate::exit_codes;
+use crate::export::format::xlsx_output;
 use crate::output::write_atomically_with;
+use crate::solve::{existence, Request};
 use crate::workbook::cellref::CellRef;
 use crate::workbook::template::Template;
 
@@ -46,23 +46,27 @@ pub struct Args {
     /// The board's top-left cell in A1 notation; labels go above and to the left.
     #[arg(long, value_name = "CELL", default_value = "C3")]
     pub at: String,
-    /// The workbook to write.
+    /// The workbook to write (.xlsx; not standard output).
     #[arg(
         short,
         long,
-        value_name = "FILE",
+        value_name = "FILE.xlsx",
         default_value = "knights-tour-template.xlsx"
     )]
-    pub output: PathBuf,
+    pub output: String,
     /// Overwrite the output if it exists.
     #[arg(long)]
     pub force: bool,
 }
 
 impl Args {
-    /// The template these options describe, or a usage error naming the bad flag.
+    /// The template these options describe, or a usage error naming the bad flag. A board
+    /// without any knight's tour is refused with the theorem that rules it out: a practice
+    /// board nobody can fill would be a trap.
     pub fn template(&self) -> Result<Template> {
         let board = self.board.board()?;
+        existence::check_request(&Request::open(board))
+            .map_err(|e| Error::Impossible(format!("no practice board: {e}")))?;
         let at: CellRef = self
             .at
             .parse()
@@ -75,7 +79,7 @@ impl Args {
 /// `--force`.
 pub fn run(args: Args) -> Result<u8> {
     let template = args.template()?;
-    let path = &args.output;
+    let path = &xlsx_output(&args.output, "-o")?;
     write_atomically_with(path, args.force, |file| {
         let mut workbook = template.workbook().map_err(|e| workbook_error(path, e))?;
         workbook

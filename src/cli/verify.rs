@@ -56,7 +56,8 @@ pub fn run(args: Args) -> Result<u8> {
     // message off the user's terminal, the report says what happened.
     crate::workbook::read::quiet_guarded_panics();
     if let Some(out) = &args.complete {
-        output::check_writable(out, args.force)?;
+        let out = crate::export::format::xlsx_output(&out.to_string_lossy(), "--complete")?;
+        output::check_writable(&out, args.force)?;
     }
     let options = VerifyOptions {
         sheets: args.sheets,

@@ -75,6 +75,10 @@ pub struct Plan {
     pub timeout: Option<Duration>,
     /// Search nodes allowed to the whole run (`None`: no limit).
     pub max_nodes: Option<u64>,
+    /// Warnsdorff attempts first under `auto` on every board size, not only up to
+    /// [`WARNSDORFF_MAX_SQUARES`]: the user chose a tie-break or a number of attempts, which
+    /// only Warnsdorff uses, so it must not be silently skipped.
+    pub warnsdorff_any_size: bool,
 }
 
 impl Default for Plan {
@@ -86,6 +90,7 @@ impl Default for Plan {
             goal: Goal::Tours(1),
             timeout: Some(DEFAULT_TIMEOUT),
             max_nodes: None,
+            warnsdorff_any_size: false,
         }
     }
 }
@@ -96,7 +101,7 @@ impl Plan {
     pub fn constructs_first(&self, request: &Request) -> bool {
         match self.method {
             Method::Construct => true,
-            Method::Auto => !warnsdorff_first(request),
+            Method::Auto => !self.warnsdorff_any_size && !warnsdorff_first(request),
             _ => false,
         }
     }
@@ -436,7 +441,8 @@ impl Run<'_, '_> {
     fn find_one(&mut self) -> Step {
         let method = self.plan.method;
         if method == Method::Warnsdorff
-            || (method == Method::Auto && warnsdorff_first(self.request))
+            || (method == Method::Auto
+                && (self.plan.warnsdorff_any_size || warnsdorff_first(self.request)))
         {
             if self.warnsdorff_attempts() {
                 return Step::Found;

@@ -268,10 +268,10 @@ impl LegendFormats {
     fn new() -> LegendFormats {
         LegendFormats {
             kept: Format::new().set_bold().set_font_color(Color::Black),
+            // No fill: the line runs on over the next cells, which a fill would not cover.
             added: Format::new()
                 .set_italic()
-                .set_font_color(Color::RGB(ADDED_FONT))
-                .set_background_color(Color::RGB(ADDED_FILL)),
+                .set_font_color(Color::RGB(ADDED_FONT)),
         }
     }
 }

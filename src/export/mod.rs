@@ -1,16 +1,21 @@
-//! Plain-text forms of a tour for `generate --format csv|text|json`: things to paste into a
-//! spreadsheet, read in a terminal, or feed to another program.
+//! The forms a generated tour is written in: the output [`Format`] (from the file's extension),
+//! the plain-text grids (CSV to paste into a spreadsheet, text for a terminal), the JSON
+//! documents ([`json`]) and the writer that streams tours as they are found ([`stream`]).
 //!
 //! The grid forms take the *numbering* (move number by square, 0 where unvisited) rather than
 //! a [`Tour`], so that a huge constructed tour can be streamed from the 4-bytes-a-square array
 //! the constructor builds, without a second copy.
 
+pub mod format;
+pub mod json;
+pub mod stream;
+
 use std::io::{self, Write};
 
-use serde::Serialize;
-
 use crate::board::Board;
-use crate::tour::Tour;
+
+pub use format::Format;
+pub use json::{BoardJson, SheetSummary, Summary, TourJson};
 
 /// The board as CSV: one board row per line, move numbers, blank where unvisited.
 ///
@@ -91,62 +96,6 @@ pub fn write_text(board: Board, numbering: &[u32], out: &mut dyn Write) -> io::R
         "-".repeat(files.join(" ").len())
     )?;
     writeln!(out, "{:>rank_width$}   {}", "", files.join(" "))
-}
-
-/// A tour as JSON: the board, start, end, closed flag and the path as algebraic squares.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct TourJson {
-    /// Board size.
-    pub board: BoardJson,
-    /// Square of move 1.
-    pub start: Option<String>,
-    /// Square of the last move.
-    pub end: Option<String>,
-    /// Whether every square is visited.
-    pub complete: bool,
-    /// Whether the tour is complete and re-entrant.
-    pub closed: bool,
-    /// Moves made (squares visited).
-    pub moves: usize,
-    /// The squares in move order, algebraic (`a1` bottom-left).
-    pub path: Vec<String>,
-}
-
-/// Board size for JSON.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub struct BoardJson {
-    /// Rows.
-    pub rows: u32,
-    /// Columns.
-    pub cols: u32,
-}
-
-impl TourJson {
-    /// The JSON view of `tour`.
-    ///
-    /// ```
-    /// use knights_tour::board::{Board, Square};
-    /// use knights_tour::tour::Tour;
-    /// let board = Board::new(3, 4).unwrap();
-    /// let t = Tour::from_squares(board, [Square::new(2, 0), Square::new(0, 1)]).unwrap();
-    /// let j = knights_tour::export::TourJson::new(&t);
-    /// assert_eq!(j.path, ["a1", "b3"]);
-    /// ```
-    pub fn new(tour: &Tour) -> TourJson {
-        let board = tour.board();
-        TourJson {
-            board: BoardJson {
-                rows: board.rows(),
-                cols: board.cols(),
-            },
-            start: tour.start().map(|s| board.algebraic(s)),
-            end: tour.end().map(|s| board.algebraic(s)),
-            complete: tour.is_complete(),
-            closed: tour.is_closed(),
-            moves: tour.len(),
-            path: tour.squares().map(|s| board.algebraic(s)).collect(),
-        }
-    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,217 @@
+//! Flags shared by several subcommands (the board, the request, the method), and their one
+//! translation into the library's [`Request`] and [`Plan`]. Subcommand files import from here,
+//! never from each other.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use clap::ValueEnum;
+
+use crate::board::{Board, Square};
+use crate::error::{Error, Result};
+use crate::solve::runner::{self, Plan};
+use crate::solve::{constraints, existence, Method, Request, Tiebreak};
+
+/// Board size flags, shared by the commands that lay out a board.
+#[derive(Debug, Clone, clap::Args)]
+pub struct BoardArgs {
+    /// Board side for a square board.
+    #[arg(long, default_value_t = 8, value_name = "N", conflicts_with_all = ["rows", "cols"])]
+    pub size: u32,
+    /// Rows of a rectangular board (with --cols).
+    #[arg(long, value_name = "R", requires = "cols")]
+    pub rows: Option<u32>,
+    /// Columns of a rectangular board (with --rows).
+    #[arg(long, value_name = "C", requires = "rows")]
+    pub cols: Option<u32>,
+}
+
+impl BoardArgs {
+    /// The board these flags describe.
+    pub fn board(&self) -> Result<Board> {
+        let (rows, cols) = match (self.rows, self.cols) {
+            (Some(r), Some(c)) => (r, c),
+            _ => (self.size, self.size),
+        };
+        Board::new(rows, cols).map_err(|e| Error::Usage(format!("board size: {e}")))
+    }
+}
+
+/// The request and the method: shared by `generate` and `draw`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct SolveArgs {
+    /// Board size.
+    #[command(flatten)]
+    pub board: BoardArgs,
+
+    /// Start square (algebraic like e4, or row,col), or `random`.
+    #[arg(long, default_value = "random", value_name = "SQUARE|random")]
+    pub start: String,
+
+    /// End square: the tour must finish here.
+    #[arg(long, value_name = "SQUARE")]
+    pub end: Option<String>,
+
+    /// Ask for a closed (re-entrant) tour: the last square a knight's move from the first.
+    #[arg(long)]
+    pub closed: bool,
+
+    /// File of "move k is on square X" lines (`k SQUARE`, `#` comments), e.g. `1 a1`.
+    #[arg(long, value_name = "FILE")]
+    pub constraints: Option<PathBuf>,
+
+    /// How to find tours.
+    #[arg(long, value_enum, default_value_t = Method::Auto)]
+    pub method: Method,
+
+    /// Warnsdorff's tie-break between equally constrained squares [default: random]. Only for
+    /// --method auto or warnsdorff; given with auto, Warnsdorff is tried on every board size
+    /// (without it, auto constructs boards over 10,000 squares directly).
+    #[arg(long, value_enum)]
+    pub tiebreak: Option<Tiebreak>,
+
+    /// Warnsdorff attempts allowed for each tour asked for [default: 10]. Only for --method
+    /// auto or warnsdorff.
+    #[arg(long, value_name = "N")]
+    pub attempts: Option<u32>,
+
+    /// Seed for every random choice; the same seed gives the same output. Default: random,
+    /// and reported (stderr, the JSON, the workbook) so the run can be repeated.
+    #[arg(long, value_name = "S")]
+    pub seed: Option<u64>,
+
+    /// Time allowed to the run, in seconds [default: 60]: it stops there with what it found
+    /// written, and exits 1.
+    #[arg(long, value_name = "SECONDS")]
+    pub timeout: Option<f64>,
+}
+
+/// A constraints file may hold at most this many bytes a square, beyond a fixed allowance for
+/// comments: one `k SQUARE` line per square is about 20.
+const CONSTRAINT_BYTES_PER_SQUARE: u64 = 64;
+const CONSTRAINT_BYTES_FIXED: u64 = 64 * 1024;
+
+impl SolveArgs {
+    /// The checked request, the plan for one tour, and the seed (drawn at random when not
+    /// given). Flags that do not apply to the method are usage errors naming both.
+    pub fn prepare(&self) -> Result<(Request, Plan, u64)> {
+        let board = self.board.board()?;
+        let request = self.request(board)?;
+        existence::check_request(&request).map_err(|e| Error::Impossible(e.to_string()))?;
+        let method = self.method;
+        let warnsdorff = matches!(method, Method::Auto | Method::Warnsdorff);
+        if !warnsdorff {
+            for (given, flag) in [
+                (self.tiebreak.is_some(), "--tiebreak"),
+                (self.attempts.is_some(), "--attempts"),
+            ] {
+                if given {
+                    return Err(Error::Usage(format!(
+                        "{flag} applies to Warnsdorff attempts, not to --method {}; drop one",
+                        method.name()
+                    )));
+                }
+            }
+        }
+        let attempts = self.attempts.unwrap_or(10);
+        if attempts == 0 {
+            return Err(Error::Usage("--attempts must be at least 1".into()));
+        }
+        let timeout = match self.timeout {
+            None => Some(runner::DEFAULT_TIMEOUT),
+            Some(t) if t.is_finite() && t > 0.0 => Some(Duration::from_secs_f64(t.min(1e9))),
+            Some(t) => {
+                return Err(Error::Usage(format!(
+                    "--timeout must be a positive number of seconds, not {t}"
+                )))
+            }
+        };
+        // Under auto, Warnsdorff goes first on boards up to a size (never by output format, so
+        // the same flags give the same tour in every format); a tie-break or a number of
+        // attempts asks for Warnsdorff on any size.
+        let plan = Plan {
+            method,
+            tiebreak: self.tiebreak.unwrap_or_default(),
+            attempts,
+            timeout,
+            warnsdorff_any_size: self.tiebreak.is_some() || self.attempts.is_some(),
+            ..Plan::default()
+        };
+        Ok((request, plan, self.seed.unwrap_or_else(rand::random)))
+    }
+
+    fn request(&self, board: Board) -> Result<Request> {
+        let square = |flag: &str, text: &str| -> Result<Square> {
+            board
+                .parse_square(text)
+                .map_err(|e| Error::Usage(format!("--{flag}: {e}")))
+        };
+        let start = match self.start.trim() {
+            s if s.eq_ignore_ascii_case("random") => None,
+            s => Some(square("start", s)?),
+        };
+        let end = self.end.as_deref().map(|e| square("end", e)).transpose()?;
+        let constraints = match &self.constraints {
+            None => Vec::new(),
+            Some(path) => {
+                let text = read_constraints(path, board)?;
+                constraints::parse(board, &text)
+                    .map_err(|e| Error::Usage(format!("{}: {e}", path.display())))?
+            }
+        };
+        Ok(Request {
+            board,
+            start,
+            end,
+            closed: self.closed,
+            constraints,
+        })
+    }
+}
+
+/// Read a constraints file, refusing at once one larger than any the board could need (a
+/// device such as /dev/zero, a log file named by mistake) instead of reading it all.
+fn read_constraints(path: &Path, board: Board) -> Result<String> {
+    let cap = CONSTRAINT_BYTES_FIXED + board.len() as u64 * CONSTRAINT_BYTES_PER_SQUARE;
+    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    let mut bytes = Vec::new();
+    file.take(cap + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| Error::io(path, e))?;
+    if bytes.len() as u64 > cap {
+        return Err(Error::Usage(format!(
+            "--constraints {}: larger than a {board} board could need (over {cap} bytes); \
+             is it the right file?",
+            path.display()
+        )));
+    }
+    String::from_utf8(bytes).map_err(|_| {
+        Error::Usage(format!(
+            "--constraints {}: not a text file (expected lines like `1 a1`)",
+            path.display()
+        ))
+    })
+}
+
+/// `--path`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PathArg {
+    /// Drawn on boards up to 30x30.
+    Auto,
+    /// Always drawn.
+    On,
+    /// Never drawn.
+    Off,
+}
+
+impl From<PathArg> for crate::workbook::write::PathDrawing {
+    fn from(p: PathArg) -> Self {
+        use crate::workbook::write::PathDrawing;
+        match p {
+            PathArg::Auto => PathDrawing::Auto,
+            PathArg::On => PathDrawing::On,
+            PathArg::Off => PathDrawing::Off,
+        }
+    }
+}

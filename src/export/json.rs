@@ -1,0 +1,159 @@
+//! The JSON documents `generate` writes: a tour (`--format json`) and the run's summary
+//! (`--json`). They are contracts for scripts: fields are added, never renamed.
+
+use serde::Serialize;
+
+use crate::board::Board;
+use crate::tour::Tour;
+
+/// A tour as JSON: the board, start, end, closed flag and the path as algebraic squares.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TourJson {
+    /// Board size.
+    pub board: BoardJson,
+    /// Square of move 1.
+    pub start: Option<String>,
+    /// Square of the last move.
+    pub end: Option<String>,
+    /// Whether every square is visited.
+    pub complete: bool,
+    /// Whether the tour is complete and re-entrant.
+    pub closed: bool,
+    /// Moves made (squares visited).
+    pub moves: usize,
+    /// The seed of the run that made it, so it can be made again (`--seed`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+    /// The squares in move order, algebraic (`a1` bottom-left).
+    pub path: Vec<String>,
+}
+
+/// Board size for JSON.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct BoardJson {
+    /// Rows.
+    pub rows: u32,
+    /// Columns.
+    pub cols: u32,
+}
+
+impl From<Board> for BoardJson {
+    fn from(board: Board) -> BoardJson {
+        BoardJson {
+            rows: board.rows(),
+            cols: board.cols(),
+        }
+    }
+}
+
+impl TourJson {
+    /// The JSON view of `tour`.
+    ///
+    /// ```
+    /// use knights_tour::board::{Board, Square};
+    /// use knights_tour::tour::Tour;
+    /// let board = Board::new(3, 4).unwrap();
+    /// let t = Tour::from_squares(board, [Square::new(2, 0), Square::new(0, 1)]).unwrap();
+    /// let j = knights_tour::export::TourJson::new(&t);
+    /// assert_eq!(j.path, ["a1", "b3"]);
+    /// ```
+    pub fn new(tour: &Tour) -> TourJson {
+        let board = tour.board();
+        TourJson {
+            board: board.into(),
+            start: tour.start().map(|s| board.algebraic(s)),
+            end: tour.end().map(|s| board.algebraic(s)),
+            complete: tour.is_complete(),
+            closed: tour.is_closed(),
+            moves: tour.len(),
+            seed: None,
+            path: tour.squares().map(|s| board.algebraic(s)).collect(),
+        }
+    }
+
+    /// The same document naming the run's seed.
+    pub fn with_seed(self, seed: u64) -> TourJson {
+        TourJson {
+            seed: Some(seed),
+            ..self
+        }
+    }
+}
+
+/// The facts of a `generate` run, printed by `--json` instead of the message.
+#[derive(Clone, Debug, Serialize)]
+pub struct Summary {
+    /// Whether everything asked for was found (the exit code is 0 exactly then).
+    pub solved: bool,
+    /// The message a person would have read.
+    pub message: String,
+    /// Board size.
+    pub board: BoardJson,
+    /// Attempts made (worksheets of a workbook, tours of `--all`).
+    pub attempts: usize,
+    /// Complete tours meeting the request.
+    pub tours_found: usize,
+    /// `--tours`.
+    pub tours_requested: u32,
+    /// The seed: `--seed` repeats the run.
+    pub seed: u64,
+    /// `--method`.
+    pub method: &'static str,
+    /// `--tiebreak`.
+    pub tiebreak: &'static str,
+    /// Where the output went.
+    pub output: String,
+    /// The output format.
+    pub format: &'static str,
+    /// With `--all`: whether every tour was enumerated (not stopped by --limit or --timeout).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exhaustive: Option<bool>,
+    /// Whether `--timeout` stopped the run before it found everything asked for.
+    pub timed_out: bool,
+    /// One entry per attempt, at most [`Summary::MAX_SHEETS_LISTED`].
+    pub sheets: Vec<SheetSummary>,
+    /// Attempts made beyond those listed in `sheets` (an `--all` run can find millions).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub sheets_not_listed: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+impl Summary {
+    /// At most this many attempts are listed one by one; the rest are counted.
+    pub const MAX_SHEETS_LISTED: usize = 1000;
+
+    /// List one more attempt (or count it once the list is full).
+    pub fn push_sheet(&mut self, sheet: SheetSummary) {
+        if self.sheets.len() < Summary::MAX_SHEETS_LISTED {
+            self.sheets.push(sheet);
+        } else {
+            self.sheets_not_listed += 1;
+        }
+    }
+}
+
+/// One attempt in the summary.
+#[derive(Clone, Debug, Serialize)]
+pub struct SheetSummary {
+    /// Whether it meets the request.
+    pub solved: bool,
+    /// The method that made it.
+    pub method: &'static str,
+    /// Warnsdorff's tie-break, for Warnsdorff attempts.
+    pub tiebreak: Option<&'static str>,
+    /// Square of move 1.
+    pub start: Option<String>,
+    /// Square of the last move.
+    pub end: Option<String>,
+    /// Squares visited.
+    pub moves: usize,
+    /// Whether every square is visited.
+    pub complete: bool,
+    /// Whether it is a closed tour.
+    pub closed: bool,
+    /// Why it failed, if it did.
+    pub note: Option<String>,
+}

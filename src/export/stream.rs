@@ -1,0 +1,121 @@
+//! Tours written as they are found, in a text format: an `--all` run that finds millions of
+//! tours holds none of them, only the writer's buffer.
+
+use std::io::{self, Write};
+
+use crate::export::{write_csv, write_text, Format, TourJson};
+use crate::tour::Tour;
+
+/// A text output receiving tours one at a time.
+///
+/// ```
+/// use knights_tour::export::{stream::TourStream, Format};
+/// use knights_tour::board::{Board, Square};
+/// use knights_tour::tour::Tour;
+/// let board = Board::new(3, 4).unwrap();
+/// let tour = Tour::from_squares(board, [Square::new(2, 0), Square::new(0, 1)]).unwrap();
+/// let mut out = Vec::new();
+/// let mut s = TourStream::new(Format::Json, &mut out, 7, false);
+/// s.tour(&tour).unwrap();
+/// s.tour(&tour).unwrap();
+/// assert_eq!(s.finish().unwrap(), 2);
+/// let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+/// assert_eq!(v.as_array().unwrap().len(), 2);
+/// assert_eq!(v[1]["seed"], 7);
+/// ```
+pub struct TourStream<'w> {
+    format: Format,
+    out: &'w mut dyn Write,
+    seed: u64,
+    single: bool,
+    written: usize,
+    farthest_failure: Option<Tour>,
+}
+
+impl<'w> TourStream<'w> {
+    /// A stream in `format` (not xlsx) to `out`. `single`: one tour is asked for, so JSON is
+    /// one object rather than a list.
+    pub fn new(format: Format, out: &'w mut dyn Write, seed: u64, single: bool) -> Self {
+        debug_assert!(format.is_text());
+        TourStream {
+            format,
+            out,
+            seed,
+            single,
+            written: 0,
+            farthest_failure: None,
+        }
+    }
+
+    /// Tours written so far.
+    pub fn written(&self) -> usize {
+        self.written
+    }
+
+    /// Write a tour meeting the request.
+    pub fn tour(&mut self, tour: &Tour) -> io::Result<()> {
+        self.write(tour)?;
+        self.written += 1;
+        Ok(())
+    }
+
+    /// A failed attempt: kept (if it got farthest) to be shown when no tour is found.
+    pub fn failed(&mut self, tour: &Tour) {
+        if self
+            .farthest_failure
+            .as_ref()
+            .is_none_or(|t| t.len() < tour.len())
+        {
+            self.farthest_failure = Some(tour.clone());
+        }
+    }
+
+    /// Finish the output (the farthest failed attempt if no tour was found, the JSON list's
+    /// end) and give the number of tours written.
+    pub fn finish(mut self) -> io::Result<usize> {
+        let mut anything = self.written > 0;
+        if !anything {
+            if let Some(t) = self.farthest_failure.take() {
+                self.write(&t)?;
+                anything = true;
+            }
+        }
+        if self.format == Format::Json && !self.single {
+            if !anything {
+                self.out.write_all(b"[")?;
+            }
+            self.out.write_all(b"]\n")?;
+        }
+        self.out.flush()?;
+        Ok(self.written)
+    }
+
+    fn write(&mut self, tour: &Tour) -> io::Result<()> {
+        let first = self.written == 0;
+        match self.format {
+            Format::Json => {
+                if !self.single {
+                    self.out.write_all(if first { b"[" } else { b"," })?;
+                }
+                let doc = TourJson::new(tour).with_seed(self.seed);
+                serde_json::to_writer(&mut *self.out, &doc)?;
+                if self.single {
+                    self.out.write_all(b"\n")?;
+                }
+                Ok(())
+            }
+            Format::Csv | Format::Text => {
+                if !first {
+                    self.out.write_all(b"\n")?;
+                }
+                let numbering = tour.numbering();
+                if self.format == Format::Csv {
+                    write_csv(tour.board(), &numbering, self.out)
+                } else {
+                    write_text(tour.board(), &numbering, self.out)
+                }
+            }
+            Format::Xlsx => Err(io::Error::other("xlsx is not a text format")),
+        }
+    }
+}

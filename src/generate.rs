@@ -1,0 +1,499 @@
+//! `generate` as a library: a checked [`Job`] (request, plan, seed, output) in, the tours
+//! written in the chosen format, and a [`Report`] out. The command line only builds the job
+//! and prints the report; the same job gives the same tours whatever the format.
+//!
+//! Bounded always: text formats stream each tour as it is found (an `--all` run holds none of
+//! them); a workbook holds at most [`MAX_WORKBOOK_TOURS`] tours, and a request that would need
+//! more is refused before any work, naming the formats that stream.
+
+use crate::board::{Board, Square};
+use crate::english::count;
+use crate::error::{Error, Result};
+use crate::exit_codes;
+use crate::export::stream::TourStream;
+use crate::export::{self, Format, SheetSummary, Summary};
+use crate::output::{self, Destination};
+use crate::solve::runner::{self, Attempt, Ending, Event, Goal, Plan};
+use crate::solve::{existence, rng_from_seed, Method, Request, Tiebreak};
+use crate::tour::Tour;
+use crate::workbook::cellref::CellRef;
+use crate::workbook::write as xlsx;
+
+/// A workbook holds at most this many tours (one worksheet each, kept in memory until the
+/// workbook is written); csv and json stream any number.
+pub const MAX_WORKBOOK_TOURS: u64 = 1000;
+
+/// Squares of all the tours a run may hold at once (4 bytes each): a workbook's attempts, or
+/// the tours of `--tours K` before they are written.
+pub const MAX_HELD_SQUARES: u64 = 25_000_000;
+
+/// Everything `generate` needs, built once from the command line.
+#[derive(Clone, Debug)]
+pub struct Job {
+    /// What to solve.
+    pub request: Request,
+    /// How (method, tie-break, attempts, tours, time limit).
+    pub plan: Plan,
+    /// The seed of every random choice.
+    pub seed: u64,
+    /// The output format.
+    pub format: Format,
+    /// Where the output goes.
+    pub dest: Destination,
+    /// Replace an existing output.
+    pub force: bool,
+    /// How a workbook is laid out (xlsx only).
+    pub workbook: WorkbookOptions,
+}
+
+/// Workbook layout choices.
+#[derive(Clone, Debug)]
+pub struct WorkbookOptions {
+    /// The board's top-left cell.
+    pub top_left: CellRef,
+    /// Whether to draw the path chart.
+    pub draw_path: xlsx::PathDrawing,
+    /// The command that makes this output again (recorded in the properties).
+    pub command_line: String,
+}
+
+impl Default for WorkbookOptions {
+    fn default() -> Self {
+        WorkbookOptions {
+            top_left: CellRef::new(2, 2),
+            draw_path: xlsx::PathDrawing::Auto,
+            command_line: String::new(),
+        }
+    }
+}
+
+/// What a run did: the summary (`--json`) whose message a person reads.
+#[derive(Clone, Debug)]
+pub struct Report {
+    /// The facts, message included.
+    pub summary: Summary,
+}
+
+impl Report {
+    /// 0 when everything asked for was found, 1 otherwise (the output is still written).
+    pub fn exit_code(&self) -> u8 {
+        if self.summary.solved {
+            exit_codes::SUCCESS
+        } else {
+            exit_codes::FAILURE
+        }
+    }
+}
+
+impl Job {
+    /// Refuse, before any work or any file is touched, every request that cannot be met or
+    /// held: impossible boards (naming the theorem), boards that do not fit a sheet, outputs
+    /// that exist, requests bigger than the output can hold.
+    pub fn check(&self) -> Result<()> {
+        existence::check_request(&self.request).map_err(|e| Error::Impossible(e.to_string()))?;
+        let board = self.request.board;
+        if self.format == Format::Xlsx {
+            xlsx::check_fits(board, self.workbook.top_left)
+                .map_err(|e| Error::Usage(e.to_string()))?;
+            let tours = match self.plan.goal {
+                Goal::All { limit: Some(l) } => l,
+                Goal::All { limit: None } => MAX_WORKBOOK_TOURS,
+                Goal::Tours(k) => u64::from(k),
+                Goal::Complete(_) => 1,
+            };
+            if tours > MAX_WORKBOOK_TOURS {
+                return Err(Error::Usage(format!(
+                    "a workbook holds at most {MAX_WORKBOOK_TOURS} tours (one worksheet each), \
+                     not {tours}; write .csv or .json, which stream any number"
+                )));
+            }
+        }
+        if let Goal::Tours(k) = self.plan.goal {
+            let held = u64::from(k) * board.len() as u64;
+            if self.format == Format::Xlsx && k > 1 && held > MAX_HELD_SQUARES {
+                return Err(Error::Usage(format!(
+                    "--tours {k} on {} would hold {held} squares in one workbook, more than \
+                     {MAX_HELD_SQUARES}; write .csv or .json, which stream",
+                    crate::english::a_board(board)
+                )));
+            }
+        }
+        if let Destination::File(path) = &self.dest {
+            output::check_writable(path, self.force)?;
+        }
+        Ok(())
+    }
+}
+
+/// Run the job: solve, write the output as the attempts come, report. Errors are only an
+/// impossible request and the output's (a full disk, a vanished folder); a search that finds
+/// less than asked is a report with exit code 1, its output written.
+pub fn run(job: &Job, progress: &mut dyn FnMut(&str)) -> Result<Report> {
+    job.check()?;
+    if let Some(report) = streamed_grid(job)? {
+        return Ok(report);
+    }
+    let mut plan = job.plan.clone();
+    let cap = workbook_cap(job);
+    if let (Goal::All { limit }, Some(cap)) = (&mut plan.goal, cap) {
+        *limit = Some(limit.map_or(cap, |l| l.min(cap)));
+    }
+    let mut rng = rng_from_seed(job.seed);
+    let mut summary = summary_head(job, false, String::new(), 0, 0);
+    let board = job.request.board;
+    let mut first_tour = None;
+    let mut listed = |a: &Attempt, summary: &mut Summary| {
+        if a.solved && first_tour.is_none() {
+            first_tour = Some(PathFacts::from_tour(&a.tour));
+        }
+        summary.push_sheet(PathFacts::from_tour(&a.tour).sheet(
+            board,
+            a.solved,
+            a.method,
+            a.tiebreak,
+            a.note.clone(),
+        ));
+    };
+    let mut full = false;
+    let report = match job.format {
+        Format::Xlsx => {
+            let mut sheets = Vec::new();
+            let mut held = 0u64;
+            let report =
+                runner::run_with(&job.request, &plan, &mut rng, &mut |event| match event {
+                    Event::Progress(p) => {
+                        progress(p);
+                        true
+                    }
+                    Event::Attempt(a) => {
+                        listed(&a, &mut summary);
+                        held += a.tour.len() as u64;
+                        sheets.push(sheet_attempt(a));
+                        full =
+                            sheets.len() as u64 >= MAX_WORKBOOK_SHEETS || held >= MAX_HELD_SQUARES;
+                        !full
+                    }
+                });
+            if sheets.is_empty() {
+                return Err(Error::Impossible(format!(
+                    "no tour meets the request: {}",
+                    report.reason()
+                )));
+            }
+            progress("writing");
+            write_workbook(job, sheets)?;
+            report
+        }
+        _ => {
+            let single = plan.goal == Goal::Tours(1);
+            let mut ran = None;
+            let written = output::write_to(&job.dest, job.force, |w| {
+                let mut stream = TourStream::new(job.format, w, job.seed, single);
+                let mut failed = None;
+                let report =
+                    runner::run_with(&job.request, &plan, &mut rng, &mut |event| match event {
+                        Event::Progress(p) => {
+                            progress(p);
+                            true
+                        }
+                        Event::Attempt(a) => {
+                            listed(&a, &mut summary);
+                            if !a.solved {
+                                stream.failed(&a.tour);
+                                return true;
+                            }
+                            match stream.tour(&a.tour) {
+                                Ok(()) => true,
+                                Err(e) => {
+                                    failed = Some(e);
+                                    false
+                                }
+                            }
+                        }
+                    });
+                let nothing = report.attempts == 0;
+                ran = Some(report);
+                match failed {
+                    Some(e) => Err(e),
+                    // Nothing to show: fail the write so no empty file is left.
+                    None if nothing => Err(std::io::Error::other("no attempt")),
+                    None => stream.finish().map(drop),
+                }
+            });
+            let report = ran.ok_or_else(|| Error::Other("the solver did not run".into()))?;
+            if report.attempts == 0 {
+                return Err(Error::Impossible(format!(
+                    "no tour meets the request: {}",
+                    report.reason()
+                )));
+            }
+            written?;
+            report
+        }
+    };
+    // The workbook's capacity, not the user's --limit, ended the run.
+    let capped = match (&job.plan.goal, &report.ending) {
+        (Goal::All { limit }, Ending::Limit) => limit.is_none_or(|l| report.tours < l),
+        _ => false,
+    };
+    let full = (full && !report.is_done()) || capped;
+    let solved = report.tours > 0
+        && match (&job.plan.goal, &report.ending) {
+            (_, Ending::Done) => true,
+            (Goal::All { limit: Some(l) }, Ending::Limit) => report.tours >= *l,
+            _ => false,
+        };
+    summary.solved = solved;
+    summary.attempts = report.attempts as usize;
+    summary.tours_found = report.tours as usize;
+    summary.timed_out = matches!(report.ending, Ending::TimeLimit { .. });
+    summary.message = message(job, &report, solved, full, first_tour);
+    if let Goal::All { .. } = job.plan.goal {
+        summary.exhaustive = Some(report.is_done());
+    }
+    Ok(Report { summary })
+}
+
+/// A workbook holds at most this many worksheets (attempts), whatever the goal.
+pub const MAX_WORKBOOK_SHEETS: u64 = 2000;
+
+/// The most tours `--all` may put in this job's output: a workbook's capacity, none for text.
+fn workbook_cap(job: &Job) -> Option<u64> {
+    (job.format == Format::Xlsx).then_some(MAX_WORKBOOK_TOURS)
+}
+
+/// Huge boards as CSV or text: the constructor numbers the squares in place (4 bytes a square)
+/// and the grid streams straight out, without the tour in move order beside it. `None` when
+/// the plan does not start by construction. The tour is the one every other format gets.
+fn streamed_grid(job: &Job) -> Result<Option<Report>> {
+    if !matches!(job.format, Format::Csv | Format::Text) {
+        return Ok(None);
+    }
+    let Some(numbering) = runner::numbering(&job.request, &job.plan, &mut rng_from_seed(job.seed))
+    else {
+        return Ok(None);
+    };
+    let board = job.request.board;
+    output::write_to(&job.dest, job.force, |w| match job.format {
+        Format::Text => export::write_text(board, &numbering, w),
+        _ => export::write_csv(board, &numbering, w),
+    })?;
+    let facts = PathFacts::from_numbering(board, &numbering);
+    drop(numbering);
+    let message = format!(
+        "Solved after 1 attempt: {}",
+        facts.describe(board, &job.dest)
+    );
+    let mut summary = summary_head(job, true, message, 1, 1);
+    summary.push_sheet(facts.sheet(board, true, Method::Construct, None, None));
+    Ok(Some(Report { summary }))
+}
+
+fn sheet_attempt(a: Attempt) -> xlsx::SheetAttempt {
+    xlsx::SheetAttempt {
+        tour: a.tour,
+        solved: a.solved,
+        method: a.method.name().to_string(),
+        tiebreak: a.tiebreak.map(|t| t.name().to_string()),
+        note: a.note,
+    }
+}
+
+fn write_workbook(job: &Job, attempts: Vec<xlsx::SheetAttempt>) -> Result<()> {
+    let Destination::File(path) = &job.dest else {
+        return Err(export::format::xlsx_to_stdout());
+    };
+    let mut spec = xlsx::WorkbookSpec::new(attempts);
+    spec.top_left = job.workbook.top_left;
+    spec.seed = job.seed;
+    spec.title = format!("Knight's tour {}", job.request.board);
+    spec.command_line = job.workbook.command_line.clone();
+    spec.closed_requested = job.request.closed;
+    spec.draw_path = job.workbook.draw_path;
+    xlsx::save_workbook(&spec, path, job.force)
+}
+
+/// The message a person reads: what was found, where it went, and, when it fell short, why
+/// (honestly: a time limit proves nothing).
+fn message(
+    job: &Job,
+    report: &runner::Report,
+    solved: bool,
+    full: bool,
+    first_tour: Option<PathFacts>,
+) -> String {
+    let board = job.request.board;
+    let dest = job.dest.display();
+    let found = report.tours;
+    let tours = |n: u64| count(n, "tour");
+    let stop = match &report.ending {
+        Ending::TimeLimit { nodes } => Some(format!(
+            "stopped at --timeout after {} ({nodes} search nodes); more may exist",
+            tours(found)
+        )),
+        _ if full => Some(format!(
+            "stopped at the most a workbook holds here ({MAX_WORKBOOK_TOURS} tours, \
+             {MAX_WORKBOOK_SHEETS} sheets): write .csv or .json to stream them all"
+        )),
+        _ => None,
+    };
+    if let Goal::All { limit } = job.plan.goal {
+        let kind = match (report.undirected, job.request.closed) {
+            (true, _) => "undirected closed tours",
+            (false, true) => "directed closed tours",
+            (false, false) => "directed tours",
+        };
+        let head = format!("Found {found} {kind} on {board}");
+        let dest = if found == 0 && job.format == Format::Xlsx {
+            "nothing: a workbook needs at least one tour".to_string()
+        } else {
+            dest
+        };
+        return match (&report.ending, stop) {
+            (_, Some(stop)) => format!("{head} written to {dest}; {stop}"),
+            (Ending::Done, _) => format!("{head} (all of them) written to {dest}"),
+            (Ending::Limit, _) => format!(
+                "{head} (stopped at --limit {}) written to {dest}",
+                limit.unwrap_or(found)
+            ),
+            (e, _) => format!("{head} written to {dest}; {e}"),
+        };
+    }
+    let n = report.attempts;
+    let attempts = count(n, "attempt");
+    let wanted = match job.plan.goal {
+        Goal::Tours(k) => u64::from(k),
+        _ => 1,
+    };
+    let head = if solved { "Solved" } else { "Failed" };
+    let mut msg = if found == 0 {
+        format!("{head} after {attempts}: no {board} tour found; every attempt written to {dest}")
+    } else if let (1, Some(first)) = (wanted, first_tour) {
+        format!(
+            "{head} after {attempts}: {}",
+            first.describe(board, &job.dest)
+        )
+    } else if solved {
+        format!(
+            "{head} after {attempts}: {} on {board} written to {dest}",
+            tours(found)
+        )
+    } else {
+        format!(
+            "{head} after {attempts}: {found} of {} on {board} written to {dest}",
+            tours(wanted)
+        )
+    };
+    if let Some(stop) = stop {
+        msg.push_str(&format!("; {stop}"));
+    } else if !solved {
+        msg.push_str(&format!(" ({})", report.reason()));
+    }
+    msg
+}
+
+/// The run-wide part of the summary (no sheets yet).
+fn summary_head(
+    job: &Job,
+    solved: bool,
+    message: String,
+    attempts: usize,
+    tours_found: usize,
+) -> Summary {
+    Summary {
+        solved,
+        message,
+        board: job.request.board.into(),
+        attempts,
+        tours_found,
+        tours_requested: match job.plan.goal {
+            Goal::Tours(k) => k,
+            _ => 0,
+        },
+        seed: job.seed,
+        method: job.plan.method.name(),
+        tiebreak: job.plan.tiebreak.name(),
+        output: job.dest.display(),
+        format: job.format.name(),
+        exhaustive: None,
+        timed_out: false,
+        sheets: Vec::new(),
+        sheets_not_listed: 0,
+    }
+}
+
+/// What a message says of one path; gathered from a tour or from a numbering.
+#[derive(Debug, Clone, Copy)]
+struct PathFacts {
+    start: Option<Square>,
+    end: Option<Square>,
+    moves: usize,
+    complete: bool,
+    closed: bool,
+}
+
+impl PathFacts {
+    fn from_tour(t: &Tour) -> PathFacts {
+        PathFacts {
+            start: t.start(),
+            end: t.end(),
+            moves: t.len(),
+            complete: t.is_complete(),
+            closed: t.is_closed(),
+        }
+    }
+
+    /// Facts of a numbering (move number by square, 0 unvisited): no allocation.
+    fn from_numbering(board: Board, numbering: &[u32]) -> PathFacts {
+        let moves = numbering.iter().filter(|&&n| n != 0).count();
+        let at = |k: u32| {
+            (k != 0)
+                .then(|| numbering.iter().position(|&n| n == k))
+                .flatten()
+                .map(|i| board.square_at(i as u32))
+        };
+        let (start, end) = (at(1), at(moves as u32));
+        let complete = moves == board.len();
+        let closed = complete && matches!((start, end), (Some(a), Some(b)) if a.is_knight_move(b));
+        PathFacts {
+            start,
+            end,
+            moves,
+            complete,
+            closed,
+        }
+    }
+
+    /// "8x8 closed tour from a1 to b3 written to OUT".
+    fn describe(&self, board: Board, dest: &Destination) -> String {
+        let kind = if self.closed { "closed tour" } else { "tour" };
+        let name = |s: Option<Square>| s.map(|s| board.algebraic(s)).unwrap_or_default();
+        format!(
+            "{board} {kind} from {} to {} written to {}",
+            name(self.start),
+            name(self.end),
+            dest.display()
+        )
+    }
+
+    fn sheet(
+        &self,
+        board: Board,
+        solved: bool,
+        method: Method,
+        tiebreak: Option<Tiebreak>,
+        note: Option<String>,
+    ) -> SheetSummary {
+        SheetSummary {
+            solved,
+            method: method.name(),
+            tiebreak: tiebreak.map(Tiebreak::name),
+            start: self.start.map(|s| board.algebraic(s)),
+            end: self.end.map(|s| board.algebraic(s)),
+            moves: self.moves,
+            complete: self.complete,
+            closed: self.closed,
+            note,
+        }
+    }
+}

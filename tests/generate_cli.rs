@@ -1,0 +1,449 @@
+//! End-to-end tests of generate's command line for issue 12's findings on the CLI side: formats
+//! from the extension, the seed reported, flags that do not combine, bounded `--all` with
+//! `--timeout`, the broken pipe, the same tour in every format; and issue 9's constraints cap.
+
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+
+use assert_cmd::Command;
+use calamine::{open_workbook, Data, Reader, Xlsx};
+use predicates::prelude::*;
+use serde_json::Value;
+
+struct WorkDir {
+    dir: tempfile::TempDir,
+}
+
+impl WorkDir {
+    fn new() -> WorkDir {
+        WorkDir {
+            dir: tempfile::tempdir().unwrap(),
+        }
+    }
+
+    fn cmd(&self, sub: &str, args: &[&str]) -> Command {
+        let mut cmd = Command::cargo_bin("knights-tour").unwrap();
+        cmd.current_dir(self.dir.path()).arg(sub).args(args);
+        cmd
+    }
+
+    fn generate(&self, args: &[&str]) -> Command {
+        self.cmd("generate", args)
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+
+    fn files(&self) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(self.dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    fn read(&self, name: &str) -> String {
+        std::fs::read_to_string(self.path(name)).unwrap()
+    }
+}
+
+/// The move numbers of the board on a workbook's first tour sheet, row by row.
+fn xlsx_grid(path: &Path) -> Vec<Vec<u32>> {
+    let mut wb: Xlsx<_> = open_workbook(path).unwrap();
+    let names = wb.sheet_names();
+    let first = names
+        .iter()
+        .find(|n| n.starts_with("Tour"))
+        .unwrap_or(&names[0])
+        .clone();
+    let range = wb.worksheet_range(&first).unwrap();
+    range
+        .rows()
+        .map(|row| {
+            row.iter()
+                .filter_map(|c| match c {
+                    Data::Int(i) => Some(*i as u32),
+                    Data::Float(f) => Some(*f as u32),
+                    _ => None,
+                })
+                .collect::<Vec<u32>>()
+        })
+        .filter(|r| !r.is_empty())
+        .collect()
+}
+
+fn csv_grid(text: &str) -> Vec<Vec<u32>> {
+    text.lines()
+        .map(|l| l.split(',').map(|n| n.parse().unwrap()).collect())
+        .collect()
+}
+
+/// The text grid's numbers (rank label and file letters left out).
+fn text_grid(text: &str) -> Vec<Vec<u32>> {
+    text.lines()
+        .filter_map(|l| l.split_once(" | "))
+        .map(|(_, cells)| {
+            cells
+                .split_whitespace()
+                .map(|n| n.parse().unwrap())
+                .collect()
+        })
+        .collect()
+}
+
+/// The grid of a JSON tour: move numbers by square from its path of algebraic squares.
+fn json_grid(v: &Value) -> Vec<Vec<u32>> {
+    let rows = v["board"]["rows"].as_u64().unwrap() as usize;
+    let cols = v["board"]["cols"].as_u64().unwrap() as usize;
+    let mut grid = vec![vec![0u32; cols]; rows];
+    for (k, sq) in v["path"].as_array().unwrap().iter().enumerate() {
+        let sq = sq.as_str().unwrap();
+        let split = sq.find(|c: char| c.is_ascii_digit()).unwrap();
+        let (file, rank) = sq.split_at(split);
+        assert_eq!(file.len(), 1, "boards under 27 files in these tests");
+        let col = (file.as_bytes()[0] - b'a') as usize;
+        let row = rows - rank.parse::<usize>().unwrap();
+        grid[row][col] = k as u32 + 1;
+    }
+    grid
+}
+
+fn no_temp_files(wd: &WorkDir) {
+    let tmp: Vec<String> = wd
+        .files()
+        .into_iter()
+        .filter(|f| f.starts_with(".knights-tour-"))
+        .collect();
+    assert!(tmp.is_empty(), "temp files left: {tmp:?}");
+}
+
+// Finding 1: `--all` is bounded and honours --timeout in every format, with a valid file.
+#[test]
+fn all_stops_at_the_timeout_in_every_format_with_a_valid_file() {
+    let wd = WorkDir::new();
+    for out in ["a.csv", "a.json", "a.txt"] {
+        wd.generate(&["--all", "--size", "8", "--timeout", "1", "-o", out])
+            .assert()
+            .code(1)
+            .stdout(predicate::str::contains("stopped at --timeout after"));
+    }
+    let csv = wd.read("a.csv");
+    let grids: Vec<&str> = csv.split("\n\n").collect();
+    assert!(grids.len() > 10, "tours found within a second");
+    for g in &grids {
+        let grid = csv_grid(g);
+        assert_eq!(grid.len(), 8);
+        let mut all: Vec<u32> = grid.concat();
+        all.sort_unstable();
+        assert_eq!(all, (1..=64).collect::<Vec<_>>());
+    }
+    let json: Value = serde_json::from_str(&wd.read("a.json")).unwrap();
+    assert!(json.as_array().unwrap().len() > 10);
+    assert_eq!(json[0]["path"].as_array().unwrap().len(), 64);
+    assert!(text_grid(&wd.read("a.txt")).len() > 80);
+    // A workbook holds at most 1000 tours: it says so, exit 1, and the file is there.
+    wd.generate(&["--all", "--size", "6", "--timeout", "5", "-o", "a.xlsx"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("the most a workbook holds"));
+    assert_eq!(xlsx_grid(&wd.path("a.xlsx")).len(), 6);
+    no_temp_files(&wd);
+}
+
+#[test]
+fn all_into_a_workbook_beyond_its_capacity_is_refused_up_front() {
+    let wd = WorkDir::new();
+    wd.generate(&["--all", "--limit", "5000", "--size", "6"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(".csv or .json"));
+    assert!(wd.files().is_empty());
+    wd.generate(&["--all", "--limit", "3", "--size", "5", "--start", "a1"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("stopped at --limit 3"));
+}
+
+// Finding 6: the seed is reported for every format.
+#[test]
+fn the_seed_is_reported_on_stderr_and_in_the_json() {
+    let wd = WorkDir::new();
+    for out in ["t.csv", "t.txt"] {
+        wd.generate(&["--seed", "42", "-o", out])
+            .assert()
+            .success()
+            .stderr(predicate::str::contains("seed 42: repeat with --seed 42"));
+    }
+    let out = wd
+        .generate(&["--seed", "43", "--format", "json", "-o", "-"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("seed 43: repeat with --seed 43"))
+        .get_output()
+        .stdout
+        .clone();
+    let v: Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(v["seed"], 43);
+    // A random seed is reported too, and repeats the run.
+    let out = wd
+        .generate(&["--format", "csv", "-o", "-"])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let seed = stderr
+        .lines()
+        .find_map(|l| l.strip_prefix("seed "))
+        .and_then(|l| l.split(':').next())
+        .expect("seed line")
+        .to_string();
+    wd.generate(&["--format", "csv", "-o", "-", "--seed", &seed])
+        .assert()
+        .success()
+        .stdout(String::from_utf8(out.stdout).unwrap());
+}
+
+// Finding 7: the format follows the file name; standard output only for text.
+#[test]
+fn the_format_follows_the_extension_and_contradictions_are_refused() {
+    let wd = WorkDir::new();
+    wd.generate(&["-o", "tour.csv", "--seed", "1"])
+        .assert()
+        .success();
+    assert_eq!(csv_grid(&wd.read("tour.csv")).len(), 8, "CSV, not a zip");
+    wd.generate(&["-o", "tour.json", "--seed", "1"])
+        .assert()
+        .success();
+    let v: Value = serde_json::from_str(&wd.read("tour.json")).unwrap();
+    assert_eq!(v["moves"], 64);
+    wd.generate(&["-o", "tour.txt", "--seed", "1"])
+        .assert()
+        .success();
+    assert_eq!(text_grid(&wd.read("tour.txt")).len(), 8);
+    wd.generate(&["--format", "text", "-o", "st.xlsx"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "--format text contradicts -o st.xlsx",
+        ));
+    wd.generate(&["-o", "tour.ods"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(".xlsx"));
+    wd.generate(&["-o", "tour.dat"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--format"));
+    // --format stands in where there is no extension.
+    wd.generate(&["--format", "csv", "-o", "tour.dat"])
+        .assert()
+        .success();
+    assert_eq!(csv_grid(&wd.read("tour.dat")).len(), 8);
+    wd.generate(&["--format", "xlsx", "-o", "-"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("standard output"));
+    // template and verify --complete: no file named `-`, no xlsx bytes in an .ods.
+    wd.cmd("template", &["-o", "-"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("standard output"));
+    wd.generate(&[
+        "--size",
+        "5",
+        "--start",
+        "c3",
+        "--method",
+        "warnsdorff",
+        "--attempts",
+        "1",
+        "--seed",
+        "1",
+        "-o",
+        "w.xlsx",
+    ])
+    .assert()
+    .code(predicate::in_iter([0, 1]));
+    for out in ["-", "out.ods"] {
+        wd.cmd("verify", &["w.xlsx", "--complete", out])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(".xlsx"));
+    }
+    let files = wd.files();
+    assert!(!files.contains(&"-".to_string()), "{files:?}");
+    assert!(!files.contains(&"out.ods".to_string()), "{files:?}");
+    assert!(!files.contains(&"st.xlsx".to_string()), "{files:?}");
+}
+
+// Finding 8: flags that do not combine are usage errors naming both.
+#[test]
+fn flags_that_do_not_combine_are_usage_errors_naming_both() {
+    let wd = WorkDir::new();
+    let cases: &[(&[&str], &str, &str)] = &[
+        (&["--all", "--tours", "3"], "--all", "--tours"),
+        (&["--all", "--method", "warnsdorff"], "--all", "--method"),
+        (&["--all", "--tiebreak", "center"], "--all", "--tiebreak"),
+        (&["--limit", "3"], "--limit", "--all"),
+        (&["--all", "--limit", "0"], "--limit", "0"),
+        (
+            &["--method", "construct", "--tiebreak", "pohl"],
+            "--tiebreak",
+            "--method construct",
+        ),
+        (
+            &["--method", "backtrack", "--attempts", "3"],
+            "--attempts",
+            "--method backtrack",
+        ),
+        (&["--format", "csv", "--at", "B2"], "--at", "csv"),
+        (&["-o", "t.json", "--path", "on"], "--path", "json"),
+        (&["--json", "--format", "csv", "-o", "-"], "--json", "-o -"),
+    ];
+    for (args, a, b) in cases {
+        wd.generate(args)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(*a).and(predicate::str::contains(*b)));
+    }
+    wd.cmd("draw", &["some.xlsx", "--size", "10", "-o", "x.svg"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("FILE").and(predicate::str::contains("--size")));
+    assert!(wd.files().is_empty());
+    // --help lists them.
+    wd.generate(&["--help"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Flags that do not combine"));
+}
+
+// Finding 9: several tours by construction are made (distinct, from random starts), not a
+// "Failed after 1 attempt ... written" with exit 1.
+#[test]
+fn several_tours_by_construction_are_made() {
+    let wd = WorkDir::new();
+    let out = wd
+        .generate(&[
+            "--tours",
+            "3",
+            "--method",
+            "construct",
+            "--seed",
+            "4",
+            "-o",
+            "t.json",
+        ])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("3 tours").and(predicate::str::contains("Failed").not()))
+        .get_output()
+        .stdout
+        .clone();
+    assert!(!out.is_empty());
+    let v: Value = serde_json::from_str(&wd.read("t.json")).unwrap();
+    let paths: std::collections::HashSet<String> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["path"].to_string())
+        .collect();
+    assert_eq!(paths.len(), 3, "three distinct tours");
+    no_temp_files(&wd);
+}
+
+// Finding 10: no practice board for a board without a tour.
+#[test]
+fn template_refuses_boards_without_a_tour() {
+    let wd = WorkDir::new();
+    for size in ["3", "2"] {
+        wd.cmd("template", &["--size", size])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("no knight's tour exists"));
+    }
+    wd.cmd("template", &["--rows", "3", "--cols", "4"])
+        .assert()
+        .success();
+    assert_eq!(wd.files(), ["knights-tour-template.xlsx"]);
+}
+
+// Finding 11: a reader that goes away is no panic.
+#[test]
+fn a_closed_pipe_ends_quietly() {
+    let wd = WorkDir::new();
+    for args in [
+        &["--size", "8", "--json", "-o", "x.xlsx"][..],
+        &["--size", "300", "--format", "csv", "-o", "-"][..],
+        &["--size", "5", "--all", "--format", "json", "-o", "-"][..],
+    ] {
+        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("knights-tour"))
+            .current_dir(wd.dir.path())
+            .arg("generate")
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take()); // the reader is gone before anything is written
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert!(
+            out.status.code().is_some_and(|c| c <= 1),
+            "{args:?}: {stderr}"
+        );
+    }
+}
+
+// Finding 12: the same flags and seed give the same tour in every format.
+#[test]
+fn the_same_flags_give_the_same_tour_in_every_format() {
+    let wd = WorkDir::new();
+    for flags in [
+        &["--size", "8", "--seed", "5"][..],
+        &["--rows", "6", "--cols", "9", "--seed", "9", "--closed"][..],
+        &["--size", "120", "--seed", "1"][..],
+        &["--size", "120", "--seed", "1", "--tiebreak", "center"][..],
+    ] {
+        let _ = std::fs::remove_dir_all(wd.dir.path()).map(|()| std::fs::create_dir(wd.dir.path()));
+        for out in ["t.xlsx", "t.csv", "t.json", "t.txt"] {
+            let mut args = flags.to_vec();
+            args.extend(["-o", out]);
+            wd.generate(&args).assert().success();
+        }
+        let xlsx = xlsx_grid(&wd.path("t.xlsx"));
+        let csv = csv_grid(&wd.read("t.csv"));
+        assert_eq!(xlsx, csv, "{flags:?}: xlsx and csv");
+        assert_eq!(text_grid(&wd.read("t.txt")), csv, "{flags:?}: text");
+        if !flags.contains(&"120") {
+            let v: Value = serde_json::from_str(&wd.read("t.json")).unwrap();
+            assert_eq!(json_grid(&v), csv, "{flags:?}: json");
+        }
+    }
+}
+
+// Issue 9: a constraints file larger than the board could need is refused at once.
+#[test]
+fn an_oversized_constraints_file_is_refused_at_once() {
+    let wd = WorkDir::new();
+    std::fs::write(wd.path("big.txt"), "# comment\n".repeat(100_000)).unwrap();
+    wd.generate(&["--size", "6", "--constraints", "big.txt"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "larger than a 6x6 board could need",
+        ));
+    if Path::new("/dev/zero").exists() {
+        let start = std::time::Instant::now();
+        wd.generate(&["--size", "6", "--constraints", "/dev/zero"])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("/dev/zero"));
+        assert!(start.elapsed().as_secs() < 10);
+    }
+    assert_eq!(wd.files(), ["big.txt"]);
+}
