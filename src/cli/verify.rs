@@ -111,19 +111,34 @@ pub fn run(args: Args) -> Result<u8> {
         drawings: format == ReportFormat::Text && !args.quiet,
     };
     let spinner = Spinner::new();
-    let reports: Vec<_> = args
-        .files
-        .iter()
-        .map(|f| {
-            spinner.set(&format!("reading {}", f.display()));
-            verify_path(f, &options)
-        })
-        .collect();
-    let code = reports
-        .iter()
-        .map(|r| r.exit_code())
-        .max()
-        .unwrap_or(exit_codes::SUCCESS);
+    // Text and CSV stream file by file; reports are kept only for JSON and --complete.
+    let stream = !args.quiet && format != ReportFormat::Json;
+    let keep = format == ReportFormat::Json || args.complete.is_some();
+    let mut code = exit_codes::SUCCESS;
+    let mut reports = Vec::new();
+    if stream && format == ReportFormat::Csv {
+        write_stdout(&csv::header())?;
+    }
+    for f in &args.files {
+        spinner.set(&format!("reading {}", f.display()));
+        let report = verify_path(f, &options);
+        code = code.max(report.exit_code());
+        if !args.quiet && report.readable && !report.has_board() {
+            eprintln!(
+                "knights-tour: no board found in {}",
+                text::escape_control(&report.file)
+            );
+        }
+        if stream {
+            match format {
+                ReportFormat::Csv => write_stdout(&csv::rows(&report))?,
+                _ => write_stdout(&text::render_file(&report))?,
+            }
+        }
+        if keep {
+            reports.push(report);
+        }
+    }
     let completions = match &args.complete {
         Some(out) => {
             spinner.set("completing failed attempts");
@@ -134,23 +149,12 @@ pub fn run(args: Args) -> Result<u8> {
         None => None,
     };
     spinner.finish();
-    if !args.quiet {
-        for r in reports.iter().filter(|r| r.readable && !r.has_board()) {
-            eprintln!("knights-tour: no board found in {}", r.file);
-        }
+    if format == ReportFormat::Json && !args.quiet {
+        let doc = JsonDocument { files: reports };
+        let json = serde_json::to_string_pretty(&doc)
+            .map_err(|e| Error::Other(format!("cannot write the JSON report: {e}")))?;
+        write_stdout(&(json + "\n"))?;
     }
-    let out = match format {
-        _ if args.quiet => String::new(),
-        ReportFormat::Json => {
-            let doc = JsonDocument { files: reports };
-            let json = serde_json::to_string_pretty(&doc)
-                .map_err(|e| Error::Other(format!("cannot write the JSON report: {e}")))?;
-            json + "\n"
-        }
-        ReportFormat::Csv => csv::header() + &reports.iter().map(csv::rows).collect::<String>(),
-        ReportFormat::Text => reports.iter().map(text::render_file).collect(),
-    };
-    write_stdout(&out)?;
     if let Some(lines) = &completions {
         // With --format json or csv, stdout stays a single document.
         if format != ReportFormat::Text {

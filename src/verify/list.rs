@@ -232,12 +232,15 @@ pub(crate) fn check_list(run: &ListRun, size: Option<(u32, u32)>) -> BoardReport
         });
     }
     let mut bad_moves = 0;
+    let mut not_listed = std::collections::BTreeMap::new();
     for i in 1..run.squares.len() {
         let (a, b) = (run.squares[i - 1], run.squares[i]);
         let (df, dr) = (a.file.abs_diff(b.file), a.rank.abs_diff(b.rank));
         if !((df == 1 && dr == 2) || (df == 2 && dr == 1)) {
             bad_moves += 1;
-            if bad_moves <= super::check::MAX_PROBLEMS_PER_KIND {
+            if bad_moves > super::check::MAX_PROBLEMS_PER_KIND {
+                *not_listed.entry(ProblemKind::NotAKnightMove).or_insert(0) += 1;
+            } else {
                 problems.push(Problem {
                     kind: ProblemKind::NotAKnightMove,
                     cells: vec![run.cells[i - 1], run.cells[i]],
@@ -284,6 +287,7 @@ pub(crate) fn check_list(run: &ListRun, size: Option<(u32, u32)>) -> BoardReport
         end: Some(run.cells[last]),
         start_highlighted: None,
         problems,
+        problems_not_listed: not_listed,
         notation: Notation::List,
         start_square: Some(run.squares[0]),
         end_square: Some(run.squares[last]),

@@ -140,9 +140,7 @@ pub fn verify_workbook<RS: Read + Seek>(
     for (index, name) in wanted {
         let sheet = match book.read_sheet(&name) {
             Ok(cells) => verify_grid(&name, index, &cells, options),
-            Err(e) => {
-                SheetReport::no_board(&name, index, Some(format!("cannot read this sheet: {e}")))
-            }
+            Err(e) => SheetReport::unreadable(&name, index, e.to_string()),
         };
         report.sheets.push(sheet);
     }
@@ -233,6 +231,7 @@ fn grid_report(
         end_square: checked.end_square,
         numbering_from: base,
         cells: None,
+        problems_not_listed: checked.not_listed,
         tour: checked.tour,
         drawing: None,
     };

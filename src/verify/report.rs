@@ -1,6 +1,7 @@
 //! What the verifier says: one [`FileReport`] per file, one [`SheetReport`] per worksheet.
 //! These serialise to the `--json` document (`{"files": [...]}`, see [`JsonDocument`]).
 
+use std::collections::BTreeMap;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
@@ -182,8 +183,12 @@ pub struct BoardReport {
     /// `None` where the format does not let us read fills (everything but xlsx/xlsm) and for
     /// lists.
     pub start_highlighted: Option<bool>,
-    /// Every problem found (empty unless `invalid`).
+    /// Every problem found (empty unless `invalid`), at most
+    /// [`MAX_PROBLEMS_PER_KIND`](super::check::MAX_PROBLEMS_PER_KIND) of a kind.
     pub problems: Vec<Problem>,
+    /// How many problems of each kind were found beyond those listed in `problems`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub problems_not_listed: BTreeMap<ProblemKind, usize>,
     /// `grid` or `list`.
     pub notation: Notation,
     /// The square of the first move.
@@ -229,6 +234,14 @@ pub struct SheetReport {
     /// Anything else worth telling about this sheet (e.g. why it holds no board).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// How many problems of each kind the first board has beyond those listed in `problems`
+    /// (at most [`MAX_PROBLEMS_PER_KIND`](super::check::MAX_PROBLEMS_PER_KIND) of a kind are
+    /// listed).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub problems_not_listed: BTreeMap<ProblemKind, usize>,
+    /// The sheet could not be read (the `note` says why): an error, never a pass.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unreadable: bool,
     /// Every board on the sheet in reading order (by top-left cell, row first).
     #[serde(default)]
     pub boards: Vec<BoardReport>,
@@ -259,7 +272,19 @@ impl SheetReport {
             start_highlighted: first.and_then(|b| b.start_highlighted),
             problems: first.map(|b| b.problems.clone()).unwrap_or_default(),
             note,
+            problems_not_listed: first
+                .map(|b| b.problems_not_listed.clone())
+                .unwrap_or_default(),
+            unreadable: false,
             boards,
+        }
+    }
+
+    /// A report for a sheet that could not be read: `no-board`, `unreadable`, with the reason.
+    pub fn unreadable(sheet: &str, index: usize, why: String) -> SheetReport {
+        SheetReport {
+            unreadable: true,
+            ..SheetReport::no_board(sheet, index, Some(format!("cannot read this sheet: {why}")))
         }
     }
 
@@ -286,12 +311,20 @@ pub struct FileReport {
 
 impl FileReport {
     /// The exit code this file alone deserves: 2 when unreadable (or a requested sheet is
-    /// missing), 1 when a board is partial or invalid or the file holds no board at all, else
-    /// 0 (every board a complete tour).
+    /// missing, or no sheet could be read), 1 when a board is partial or invalid, a sheet could
+    /// not be read while others were, or the file holds no board at all, else 0 (every board a
+    /// complete tour).
     pub fn exit_code(&self) -> u8 {
-        if !self.readable || self.error.is_some() {
+        let unreadable = self.sheets.iter().filter(|s| s.unreadable).count();
+        if !self.readable
+            || self.error.is_some()
+            || (unreadable > 0 && unreadable == self.sheets.len())
+        {
             crate::exit_codes::ERROR
-        } else if !self.has_board() || self.boards().any(|b| !b.verdict.is_complete_tour()) {
+        } else if unreadable > 0
+            || !self.has_board()
+            || self.boards().any(|b| !b.verdict.is_complete_tour())
+        {
             crate::exit_codes::FAILURE
         } else {
             crate::exit_codes::SUCCESS
