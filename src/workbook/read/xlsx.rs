@@ -99,7 +99,10 @@ pub(super) fn prescan<RS: Read + Seek>(
         };
         match (result, capped.over.take()) {
             (_, Some(over)) => return Err(too_large(format!("its part {name} holds {}", over.0))),
-            (Err(e), None) => return Err(damaged(format!("{name}: {e}"))),
+            (Err(PartError::TooLarge(e)), None) => {
+                return Err(too_large(format!("its part {name} {e}")))
+            }
+            (Err(PartError::Damaged(e)), None) => return Err(damaged(format!("{name}: {e}"))),
             (Ok(()), None) => {}
         }
     }
@@ -111,8 +114,13 @@ pub(super) fn prescan<RS: Read + Seek>(
     }))
 }
 
-/// Why a part was refused, worded to follow "the part ... ".
-type PartResult = Result<(), String>;
+/// Why a part was refused, worded to follow "the part ... ": past a cap, or broken XML.
+enum PartError {
+    TooLarge(String),
+    Damaged(String),
+}
+
+type PartResult = Result<(), PartError>;
 
 fn attr_value(e: &BytesStart<'_>, key: &str) -> Option<String> {
     e.attributes()
@@ -140,7 +148,9 @@ fn scan_part<R: Read>(
             Ok(Event::Start(e)) | Ok(Event::Empty(e)) => {
                 elements += 1;
                 if elements > MAX_PART_ELEMENTS {
-                    return Err(format!("holds more than {MAX_PART_ELEMENTS} elements"));
+                    return Err(PartError::TooLarge(format!(
+                        "holds more than {MAX_PART_ELEMENTS} elements"
+                    )));
                 }
                 if keep {
                     let entry = match e.local_name().as_ref() {
@@ -163,7 +173,7 @@ fn scan_part<R: Read>(
                 }
             }
             Ok(Event::Eof) => return Ok(()),
-            Err(e) => return Err(e.to_string()),
+            Err(e) => return Err(PartError::Damaged(e.to_string())),
             Ok(_) => {}
         }
         buf.clear();
@@ -185,9 +195,9 @@ fn read_shared_strings<R: Read>(part: R, strings: &mut SharedStrings) -> PartRes
                         .and_then(|v| v.trim().parse::<u64>().ok())
                         .unwrap_or(0);
                     if declared > MAX_DISTINCT_STRINGS {
-                        return Err(format!(
+                        return Err(PartError::TooLarge(format!(
                             "declares {declared} distinct strings (uniqueCount), more than {MAX_DISTINCT_STRINGS}"
-                        ));
+                        )));
                     }
                 }
                 "si" => (in_si, current) = (true, String::new()),
@@ -223,14 +233,14 @@ fn read_shared_strings<R: Read>(part: R, strings: &mut SharedStrings) -> PartRes
                 push_capped(&mut current, &resolve_ref(&r));
             }
             Ok(Event::Eof) => return Ok(()),
-            Err(e) => return Err(e.to_string()),
+            Err(e) => return Err(PartError::Damaged(e.to_string())),
             Ok(_) => {}
         }
         if bytes > MAX_STRING_BYTES {
-            return Err(format!(
+            return Err(PartError::TooLarge(format!(
                 "holds more than {} MB of text",
                 MAX_STRING_BYTES / (1024 * 1024)
-            ));
+            )));
         }
         buf.clear();
     }
@@ -238,9 +248,9 @@ fn read_shared_strings<R: Read>(part: R, strings: &mut SharedStrings) -> PartRes
 
 fn push_string(strings: &mut SharedStrings, s: &str, count: u64) -> PartResult {
     if count > MAX_DISTINCT_STRINGS {
-        return Err(format!(
+        return Err(PartError::TooLarge(format!(
             "holds more than {MAX_DISTINCT_STRINGS} distinct strings"
-        ));
+        )));
     }
     strings.text.push_str(&keep_text(s));
     strings.ends.push(strings.text.len() as u32);
