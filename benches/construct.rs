@@ -1,5 +1,5 @@
-//! Construction speed and peak memory on 1000x1000 and 10000x10000 boards, and on a 4 x 1,000,000
-//! board from a middle square.
+//! Construction speed and peak memory on 1000x1000 and 10000x10000 boards, between two fixed
+//! squares of 1000x1000, and on a 4 x 1,000,000 board from a middle square.
 //!
 //! Targets: under 10 ns and under 8 bytes of peak memory per square. Run with
 //! `cargo bench --bench construct`; the memory report (from `/proc/self/status`, Linux only) is
@@ -83,6 +83,17 @@ fn bench_construct(c: &mut Criterion) {
         group.bench_function(format!("numbering/{board}"), |b| {
             b.iter(|| black_box(construct::numbering(&Request::open(black_box(board)))))
         });
+        if side == 1000 {
+            // Both ends fixed: the chain of blocks from one to the other.
+            let ends = Request {
+                start: Some(Square::new(3, 700)),
+                end: Some(Square::new(990, 10)),
+                ..Request::open(board)
+            };
+            group.bench_function(format!("numbering_between/{board}"), |b| {
+                b.iter(|| black_box(construct::numbering(black_box(&ends))))
+            });
+        }
     }
     // Open-only narrow boards from a middle square: the tour is built around the start.
     let long = Board::new(4, 1_000_000).unwrap();

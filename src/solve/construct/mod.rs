@@ -393,14 +393,23 @@ pub fn build(req: &Request, rng: Option<&mut Rng>) -> Option<Successors> {
 fn between(board: Board, start: Square, end: Square) -> Option<Successors> {
     let (rows, cols) = (board.rows(), board.cols());
     if rows >= 5 && cols >= 5 {
-        if let Some(next) = chain::between(rows, cols, (start.row, start.col), (end.row, end.col)) {
-            let (s, e) = (board.index(start), board.index(end));
+        let (s, e) = (board.index(start), board.index(end));
+        let (from, to) = ((start.row, start.col), (end.row, end.col));
+        // The chain runs along the first square's block-row: built the other way round (from
+        // the end, then reversed) it takes another route, which helps where the first fails.
+        let built = chain::between(rows, cols, from, to)
+            .map(|next| (s, next))
+            .or_else(|| chain::between(rows, cols, to, from).map(|next| (e, next)));
+        if let Some((first, next)) = built {
             let mut tour = Successors {
                 board,
-                start: s,
+                start: first,
                 next,
                 closed: false,
             };
+            if first == e {
+                tour.reverse();
+            }
             if start.is_knight_move(end) {
                 // A path ending a knight's move from its start closes into a tour.
                 tour.next[e as usize] = s;
