@@ -1,8 +1,6 @@
 //! A tiny embedded bitmap font for the digits 0-9, so pictures can show move numbers without a
 //! font file. Each glyph is a grid of on/off pixels drawn as `scale x scale` blocks.
 
-use super::raster::{Canvas, Ink};
-
 /// 5x7 digits, one row per byte, the leftmost pixel in bit 4.
 const DIGITS_5X7: [[u8; 7]; 10] = [
     [
@@ -95,29 +93,6 @@ impl Font {
     pub fn pixel(&self, d: u8, x: u32, y: u32) -> bool {
         let row = self.glyphs[usize::from(d % 10)][y as usize % 7];
         row >> (self.width - 1 - x) & 1 == 1
-    }
-
-    /// Draw the decimal digits of `n` with their top-left corner at `(x, y)`; pixels off the
-    /// canvas are skipped.
-    pub(crate) fn draw_number(
-        &self,
-        canvas: &mut impl Canvas,
-        (x, y): (u32, u32),
-        scale: u32,
-        n: usize,
-        ink: Ink,
-    ) {
-        for (i, ch) in n.to_string().bytes().enumerate() {
-            let left = x + i as u32 * (self.width + 1) * scale;
-            for fy in 0..self.height {
-                for fx in 0..self.width {
-                    if self.pixel(ch - b'0', fx, fy) {
-                        let (px, py) = (left + fx * scale, y + fy * scale);
-                        canvas.fill_rect(px, py, px + scale, py + scale, ink);
-                    }
-                }
-            }
-        }
     }
 }
 

@@ -12,8 +12,11 @@ use ::gif::{DisposalMethod, Encoder, EncodingError, Frame, Repeat};
 use crate::board::Square;
 use crate::tour::Tour;
 
-use super::geometry::Geometry;
-use super::raster::{check_raster_size, paint_still, IndexCanvas, Ink, Painter};
+use super::raster::{
+    check_raster_size, paint_mark, paint_number, paint_segment, paint_square, paint_still,
+    IndexCanvas, Ink,
+};
+use super::scene::{MarkKind, Scene};
 use super::DrawOptions;
 
 /// The palette index of transparent pixels (after the inks).
@@ -53,7 +56,8 @@ pub fn default_frame_delay(squares: usize) -> u16 {
 /// assert!(out.starts_with(b"GIF89a"));
 /// ```
 pub fn gif<W: Write>(tour: &Tour, opts: &DrawOptions, out: W) -> io::Result<()> {
-    let geom = Geometry::new(tour.board(), opts.size_px);
+    let scene = Scene::new(tour, opts);
+    let geom = scene.geom;
     check_raster_size(&geom)?;
     let (w, h) = (side(geom.width())?, side(geom.height())?);
     let mut encoder = Encoder::new(out, w, h, &palette()).map_err(gif_err)?;
@@ -62,11 +66,8 @@ pub fn gif<W: Write>(tour: &Tour, opts: &DrawOptions, out: W) -> io::Result<()> 
         .frame_delay_cs
         .unwrap_or_else(|| default_frame_delay(tour.len()));
     let mut animation = Animation {
-        geom: &geom,
-        painter: Painter::new(&geom, tour, opts),
         canvas: IndexCanvas::new(geom.width(), geom.height()),
-        tour,
-        opts,
+        scene,
     };
     let squares: Vec<Square> = tour.squares().collect();
     let frames = squares.len().max(1);
@@ -85,51 +86,55 @@ pub fn gif<W: Write>(tour: &Tour, opts: &DrawOptions, out: W) -> io::Result<()> 
 
 /// The state of an animation being drawn.
 struct Animation<'a> {
-    geom: &'a Geometry,
-    painter: Painter<'a>,
+    scene: Scene<'a>,
     canvas: IndexCanvas,
-    tour: &'a Tour,
-    opts: &'a DrawOptions,
 }
 
 impl Animation<'_> {
     /// What frame `k` (from 1) adds: the board and square 1, or move `k`.
     fn paint_frame(&mut self, squares: &[Square], k: usize) {
-        let (p, c) = (&self.painter, &mut self.canvas);
+        let (s, c) = (&self.scene, &mut self.canvas);
         if k == 1 {
-            for sq in self.geom.board().squares() {
-                p.square(c, sq, true);
+            for sq in s.geom.board().squares() {
+                paint_square(c, s, sq, true);
             }
         }
         let Some(&sq) = squares.get(k - 1) else {
             return;
         };
-        if k > 1 && self.opts.path {
-            p.segment(c, squares[k - 2], sq, Ink::Path);
+        if k > 1 && s.path {
+            let (a, b) = (
+                s.geom.square_centre(squares[k - 2]),
+                s.geom.square_centre(sq),
+            );
+            paint_segment(c, s, a, b, Ink::Path);
         }
-        p.number(c, sq, k);
+        paint_number(c, s, sq, k);
         if k <= 2 {
-            p.start(c, squares[0]);
+            paint_mark(c, s.mark(MarkKind::Start, squares[0]));
         }
     }
 
     /// The last frame's extras: a complete tour gets its closing move and end marker; a
     /// partial one is redrawn whole, unreached squares greyed and the stuck square marked.
     fn paint_finish(&mut self) {
-        if self.tour.is_complete() {
-            if self.opts.path {
-                self.painter.closing(&mut self.canvas, self.tour);
+        let (s, c) = (&self.scene, &mut self.canvas);
+        if s.tour.is_complete() {
+            if let Some((a, b)) = s.closing() {
+                paint_segment(c, s, a, b, Ink::Closing);
             }
-            self.painter.markers(&mut self.canvas, self.tour);
+            for (_, mark) in s.marks() {
+                paint_mark(c, mark);
+            }
         } else {
-            paint_still(&mut self.canvas, self.geom, self.tour, self.opts);
+            paint_still(c, s);
         }
     }
 
     /// The frame for what was painted since the canvas' `begin`: the whole canvas for the
     /// first frame, else the changed rectangle with unchanged pixels transparent.
     fn frame(&self, first: bool, delay: u16) -> Frame<'static> {
-        let full = (0, 0, self.geom.width(), self.geom.height());
+        let full = (0, 0, self.scene.geom.width(), self.scene.geom.height());
         let rect = if first {
             full
         } else {

@@ -7,8 +7,10 @@
 //! ends in a red ring with a cross where the knight got stuck. Move numbers appear where they
 //! are legible ([`Numbers::Auto`]).
 //!
-//! Rasterising is our own ([`raster`]), with digits from an embedded bitmap font ([`Font`]), so
-//! no image library or font file is needed. All three formats share one [`Geometry`].
+//! What a picture shows is described once, as a [`scene::Scene`] (squares, path, closing move,
+//! numbers, marks, all in pixels from one [`Geometry`]); the SVG writer and our own rasteriser
+//! ([`raster`], digits from an embedded bitmap [`Font`], no image library or font file) only
+//! render it.
 //!
 //! ```
 //! use knights_tour::board::{Board, Square};
@@ -30,6 +32,7 @@ mod geometry;
 mod gif;
 mod png;
 pub mod raster;
+pub mod scene;
 mod svg;
 
 use std::io::{self, Write};

@@ -4,8 +4,8 @@ use std::io::{self, Write};
 
 use crate::tour::Tour;
 
-use super::geometry::Geometry;
 use super::raster::{check_raster_size, paint_still, RgbCanvas};
+use super::scene::Scene;
 use super::DrawOptions;
 
 /// Draw `tour` as a PNG image (8-bit RGB) to `out`.
@@ -23,10 +23,11 @@ use super::DrawOptions;
 /// assert!(out.starts_with(b"\x89PNG"));
 /// ```
 pub fn png<W: Write>(tour: &Tour, opts: &DrawOptions, out: W) -> io::Result<()> {
-    let geom = Geometry::new(tour.board(), opts.size_px);
+    let scene = Scene::new(tour, opts);
+    let geom = scene.geom;
     check_raster_size(&geom)?;
     let mut canvas = RgbCanvas::new(geom.width(), geom.height());
-    paint_still(&mut canvas, &geom, tour, opts);
+    paint_still(&mut canvas, &scene);
     let mut encoder = ::png::Encoder::new(out, geom.width(), geom.height());
     encoder.set_color(::png::ColorType::Rgb);
     encoder.set_depth(::png::BitDepth::Eight);

@@ -8,79 +8,17 @@ use std::io;
 
 use crate::board::Square;
 use crate::english::{a_board, with_article};
-use crate::tour::Tour;
 
-use super::geometry::{Geometry, NumberLayout};
-use super::DrawOptions;
+use super::font::Font;
+use super::geometry::Geometry;
+use super::scene::{Mark, Point, Scene};
 
 /// Largest raster side in pixels (GIF allows 65535; memory is the real limit).
 pub const MAX_RASTER_SIDE: u32 = 16_384;
 /// Largest raster area in pixels (64 megapixels, 192 MB as RGB).
 pub const MAX_RASTER_PIXELS: u64 = 64 * 1024 * 1024;
 
-/// The colours of a picture. Their order is the GIF palette order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[repr(u8)]
-pub enum Ink {
-    /// Light squares.
-    Light,
-    /// Dark squares.
-    Dark,
-    /// Light squares the path never reached.
-    LightUnvisited,
-    /// Dark squares the path never reached.
-    DarkUnvisited,
-    /// The path.
-    Path,
-    /// The move from the last square back to the first of a closed tour.
-    Closing,
-    /// The start marker.
-    Start,
-    /// The end marker (and the stuck marker of a partial tour).
-    End,
-    /// Move numbers.
-    Text,
-    /// The cross inside the stuck marker.
-    White,
-}
-
-impl Ink {
-    /// Every ink, in palette order.
-    pub const ALL: [Ink; 10] = [
-        Ink::Light,
-        Ink::Dark,
-        Ink::LightUnvisited,
-        Ink::DarkUnvisited,
-        Ink::Path,
-        Ink::Closing,
-        Ink::Start,
-        Ink::End,
-        Ink::Text,
-        Ink::White,
-    ];
-
-    /// The ink's colour as RGB.
-    pub const fn rgb(self) -> [u8; 3] {
-        match self {
-            Ink::Light => [240, 217, 181],
-            Ink::Dark => [181, 136, 99],
-            Ink::LightUnvisited => [205, 205, 205],
-            Ink::DarkUnvisited => [150, 150, 150],
-            Ink::Path => [20, 60, 170],
-            Ink::Closing => [110, 150, 230],
-            Ink::Start => [20, 150, 60],
-            Ink::End => [210, 30, 30],
-            Ink::Text => [30, 30, 30],
-            Ink::White => [255, 255, 255],
-        }
-    }
-
-    /// The colour as `#rrggbb` for SVG.
-    pub fn hex(self) -> String {
-        let [r, g, b] = self.rgb();
-        format!("#{r:02x}{g:02x}{b:02x}")
-    }
-}
+pub use super::scene::Ink;
 
 /// Something shapes can be painted on.
 pub(crate) trait Canvas {
@@ -286,146 +224,107 @@ pub(crate) fn ring(canvas: &mut impl Canvas, c: (f64, f64), outer: f64, inner: f
     }
 }
 
-/// The parts of a tour picture, drawn the same way on any canvas.
-pub(crate) struct Painter<'a> {
-    pub geom: &'a Geometry,
-    pub numbers: Option<NumberLayout>,
+/// A square in its colour from the scene, greyed unless `visited`.
+pub(crate) fn paint_square(canvas: &mut impl Canvas, scene: &Scene<'_>, sq: Square, visited: bool) {
+    let (x0, y0, x1, y1) = scene.geom.square_pixels(sq);
+    canvas.fill_rect(x0, y0, x1, y1, scene.square_ink(sq, visited));
 }
 
-impl<'a> Painter<'a> {
-    /// A painter for `tour` drawn with `opts` at `geom`.
-    pub fn new(geom: &'a Geometry, tour: &Tour, opts: &DrawOptions) -> Painter<'a> {
-        Painter {
-            geom,
-            numbers: geom.number_layout(tour.len(), opts.numbers, opts.path),
-        }
-    }
+/// One move of the path (or the closing move) from `a` to `b`.
+pub(crate) fn paint_segment(
+    canvas: &mut impl Canvas,
+    scene: &Scene<'_>,
+    a: Point,
+    b: Point,
+    ink: Ink,
+) {
+    stroke(canvas, a, b, scene.line_width(), ink);
+}
 
-    /// The move from the last square back to the first, if the tour is closed.
-    pub fn closing(&self, canvas: &mut impl Canvas, tour: &Tour) {
-        if let (true, Some(a), Some(b)) = (tour.is_closed(), tour.end(), tour.start()) {
-            self.segment(canvas, a, b, Ink::Closing);
-        }
+/// Move number `n` in its square, if the scene draws numbers.
+pub(crate) fn paint_number(canvas: &mut impl Canvas, scene: &Scene<'_>, sq: Square, n: usize) {
+    if let Some(layout) = &scene.numbers {
+        let (x, y, _, _) = layout.text_rect(scene.geom.square_pixels(sq), n);
+        draw_digits(canvas, &layout.font, (x, y), layout.scale, n, Ink::Text);
     }
+}
 
-    /// The start marker, and the end (or stuck) marker.
-    pub fn markers(&self, canvas: &mut impl Canvas, tour: &Tour) {
-        if let Some(first) = tour.start() {
-            self.start(canvas, first);
-        }
-        if let Some(last) = tour.end() {
-            let stuck = !tour.is_complete();
-            if stuck || tour.len() > 1 {
-                self.end(canvas, last, stuck);
-            }
-        }
-    }
-
-    /// A square in its board colour (a1 dark), greyed if the path never reached it.
-    pub fn square(&self, canvas: &mut impl Canvas, sq: Square, visited: bool) {
-        let ink = match (self.geom.board().is_dark(sq), visited) {
-            (false, true) => Ink::Light,
-            (true, true) => Ink::Dark,
-            (false, false) => Ink::LightUnvisited,
-            (true, false) => Ink::DarkUnvisited,
-        };
-        let (x0, y0, x1, y1) = self.geom.square_pixels(sq);
-        canvas.fill_rect(x0, y0, x1, y1, ink);
-    }
-
-    /// Move number `n` in its square (if numbers are drawn).
-    pub fn number(&self, canvas: &mut impl Canvas, sq: Square, n: usize) {
-        if let Some(layout) = &self.numbers {
-            let (x, y, _, _) = layout.text_rect(self.geom.square_pixels(sq), n);
-            layout
-                .font
-                .draw_number(canvas, (x, y), layout.scale, n, Ink::Text);
-        }
-    }
-
-    /// The move from `a` to `b`.
-    pub fn segment(&self, canvas: &mut impl Canvas, a: Square, b: Square, ink: Ink) {
-        let g = self.geom;
-        stroke(
-            canvas,
-            g.square_centre(a),
-            g.square_centre(b),
-            g.line_width(),
+/// A mark as the scene shapes it.
+pub(crate) fn paint_mark(canvas: &mut impl Canvas, mark: Mark) {
+    match mark {
+        Mark::Disc {
+            centre,
+            radius,
             ink,
-        );
-    }
-
-    /// Markers are outlines around centred numbers (nothing else marks a square then), discs
-    /// otherwise. Returns `(outer radius, inner radius)`, inner 0 for a disc.
-    fn marker_shape(&self) -> (f64, f64) {
-        match self.numbers {
-            Some(layout) if layout.centred => {
-                let r = self.geom.cell() * 0.45;
-                (r, r - (self.geom.cell() * 0.07).max(1.0))
-            }
-            _ => (self.geom.marker_radius(), 0.0),
-        }
-    }
-
-    /// The start marker: a green disc (or ring around the number).
-    pub fn start(&self, canvas: &mut impl Canvas, sq: Square) {
-        let (outer, inner) = self.marker_shape();
-        ring(
-            canvas,
-            self.geom.square_centre(sq),
+        } => ring(canvas, centre, radius, 0.0, ink),
+        Mark::Ring {
+            centre,
             outer,
             inner,
-            Ink::Start,
-        );
-    }
-
-    /// The end marker: a red disc (or ring around the number) for a complete tour; for a
-    /// partial one (where the knight got stuck) a red ring with a cross.
-    pub fn end(&self, canvas: &mut impl Canvas, sq: Square, stuck: bool) {
-        let c = self.geom.square_centre(sq);
-        let (outer, inner) = self.marker_shape();
-        if !stuck || inner > 0.0 {
-            ring(canvas, c, outer, inner, Ink::End);
-            return;
+            ink,
+        } => ring(canvas, centre, outer, inner, ink),
+        Mark::Stuck {
+            centre: c,
+            radius,
+            stroke: w,
+            arm: k,
+        } => {
+            ring(canvas, c, radius, 0.0, Ink::White);
+            ring(canvas, c, radius, radius - w, Ink::End);
+            stroke(canvas, (c.0 - k, c.1 - k), (c.0 + k, c.1 + k), w, Ink::End);
+            stroke(canvas, (c.0 - k, c.1 + k), (c.0 + k, c.1 - k), w, Ink::End);
         }
-        let r = outer;
-        let w = (r * 0.3).max(1.0);
-        ring(canvas, c, r, 0.0, Ink::White);
-        ring(canvas, c, r, r - w, Ink::End);
-        let k = (r - w) * 0.6;
-        stroke(canvas, (c.0 - k, c.1 - k), (c.0 + k, c.1 + k), w, Ink::End);
-        stroke(canvas, (c.0 - k, c.1 + k), (c.0 + k, c.1 - k), w, Ink::End);
     }
 }
 
-/// The whole picture of `tour` at once: board (unreached squares greyed), path, numbers (on
-/// top, to stay legible), markers. PNG draws this; so does the last GIF frame of a partial tour.
-pub(crate) fn paint_still(
+/// Draw the decimal digits of `n` in `font` with their top-left corner at `(x, y)`, each font
+/// pixel a `scale x scale` block; pixels off the canvas are skipped.
+fn draw_digits(
     canvas: &mut impl Canvas,
-    geom: &Geometry,
-    tour: &Tour,
-    opts: &DrawOptions,
+    font: &Font,
+    (x, y): (u32, u32),
+    scale: u32,
+    n: usize,
+    ink: Ink,
 ) {
-    let board = tour.board();
-    let numbering = tour.numbering();
-    let painter = Painter::new(geom, tour, opts);
-    for sq in board.squares() {
-        painter.square(canvas, sq, numbering[board.index(sq) as usize] != 0);
-    }
-    if opts.path {
-        painter.closing(canvas, tour);
-        let mut prev = None;
-        for sq in tour.squares() {
-            if let Some(p) = prev {
-                painter.segment(canvas, p, sq, Ink::Path);
+    let (w, h) = font.text_size(1, 1);
+    for (i, ch) in n.to_string().bytes().enumerate() {
+        let left = x + i as u32 * (w + 1) * scale;
+        for fy in 0..h {
+            for fx in 0..w {
+                if font.pixel(ch - b'0', fx, fy) {
+                    let (px, py) = (left + fx * scale, y + fy * scale);
+                    canvas.fill_rect(px, py, px + scale, py + scale, ink);
+                }
             }
-            prev = Some(sq);
         }
     }
-    for (i, sq) in tour.squares().enumerate() {
-        painter.number(canvas, sq, i + 1);
+}
+
+/// The whole picture at once: board (unreached squares greyed), closing move and path,
+/// numbers (on top, to stay legible), marks. PNG draws this; so does the last GIF frame of a
+/// partial tour.
+pub(crate) fn paint_still(canvas: &mut impl Canvas, scene: &Scene<'_>) {
+    let board = scene.geom.board();
+    for sq in board.squares() {
+        paint_square(canvas, scene, sq, scene.visited(sq));
     }
-    painter.markers(canvas, tour);
+    if let Some((a, b)) = scene.closing() {
+        paint_segment(canvas, scene, a, b, Ink::Closing);
+    }
+    let mut prev = None;
+    for p in scene.path_points() {
+        if let Some(q) = prev {
+            paint_segment(canvas, scene, q, p, Ink::Path);
+        }
+        prev = Some(p);
+    }
+    for (i, sq) in scene.tour.squares().enumerate() {
+        paint_number(canvas, scene, sq, i + 1);
+    }
+    for (_, mark) in scene.marks() {
+        paint_mark(canvas, mark);
+    }
 }
 
 #[cfg(test)]

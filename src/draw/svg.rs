@@ -8,8 +8,8 @@ use crate::board::Square;
 use crate::english::a_board;
 use crate::tour::Tour;
 
-use super::geometry::{Geometry, NumberLayout};
-use super::raster::Ink;
+use super::geometry::NumberLayout;
+use super::scene::{Ink, Mark, Scene};
 use super::DrawOptions;
 
 /// Draw `tour` as an SVG document.
@@ -30,8 +30,13 @@ use super::DrawOptions;
 /// assert!(doc.contains(r#"points="10,10 50,30""#));
 /// ```
 pub fn svg(tour: &Tour, opts: &DrawOptions) -> String {
-    let board = tour.board();
-    let geom = Geometry::new(board, opts.size_px);
+    render(&Scene::new(tour, opts))
+}
+
+/// The SVG document of `scene`.
+fn render(scene: &Scene<'_>) -> String {
+    let geom = &scene.geom;
+    let tour = scene.tour;
     let mut s = String::with_capacity(1024 + tour.len() * 14);
     let (w, h, c) = (geom.width(), geom.height(), num(geom.cell()));
     let _ = writeln!(s, r#"<?xml version="1.0" encoding="UTF-8"?>"#);
@@ -41,12 +46,13 @@ pub fn svg(tour: &Tour, opts: &DrawOptions) -> String {
     );
     let _ = writeln!(s, "<title>{}</title>", title(tour));
     let c2 = num(geom.cell() * 2.0);
-    // The pattern's top-left square takes the colour of the board's top-left square, so that
-    // a1 (bottom-left) is dark on odd and even boards alike.
-    let (light, dark) = if board.is_dark(Square::new(0, 0)) {
-        (Ink::Dark, Ink::Light)
+    // A two-by-two pattern starting with the top-left square's colour (a1 is dark on any
+    // board, so on an odd number of ranks the top-left square is dark too).
+    let light = scene.square_ink(Square::new(0, 0), true);
+    let dark = if light == Ink::Light {
+        Ink::Dark
     } else {
-        (Ink::Light, Ink::Dark)
+        Ink::Light
     };
     let _ = writeln!(
         s,
@@ -58,15 +64,14 @@ pub fn svg(tour: &Tour, opts: &DrawOptions) -> String {
         s,
         r#"<rect class="board" width="{w}" height="{h}" fill="url(#squares)"/>"#
     );
-    unvisited(&mut s, &geom, tour);
-    if opts.path {
-        path(&mut s, &geom, tour);
+    unvisited(&mut s, scene);
+    path(&mut s, scene);
+    if let Some(layout) = scene.numbers {
+        numbers(&mut s, scene, layout);
     }
-    let layout = geom.number_layout(tour.len(), opts.numbers, opts.path);
-    if let Some(layout) = layout {
-        numbers(&mut s, &geom, tour, layout);
+    for (kind, mark) in scene.marks() {
+        write_mark(&mut s, kind.class(), mark);
     }
-    markers(&mut s, &geom, tour, layout.is_some_and(|l| l.centred));
     s.push_str("</svg>\n");
     s
 }
@@ -97,13 +102,12 @@ fn num(v: f64) -> String {
 
 /// Grey the squares the path never reached (a grey veil that keeps a hint of the
 /// checkerboard), one subpath per horizontal run.
-fn unvisited(s: &mut String, geom: &Geometry, tour: &Tour) {
-    if tour.is_complete() {
+fn unvisited(s: &mut String, scene: &Scene<'_>) {
+    if scene.tour.is_complete() {
         return;
     }
-    let board = tour.board();
-    let numbering = tour.numbering();
-    let c = geom.cell();
+    let board = scene.geom.board();
+    let c = scene.geom.cell();
     let _ = write!(
         s,
         r##"<path class="unvisited" fill="#a0a0a0" fill-opacity="0.8" d=""##
@@ -111,7 +115,7 @@ fn unvisited(s: &mut String, geom: &Geometry, tour: &Tour) {
     for row in 0..board.rows() {
         let mut col = 0;
         while col < board.cols() {
-            let empty = |col: u32| numbering[board.index(Square::new(row, col)) as usize] == 0;
+            let empty = |col: u32| !scene.visited(Square::new(row, col));
             if !empty(col) {
                 col += 1;
                 continue;
@@ -134,8 +138,9 @@ fn unvisited(s: &mut String, geom: &Geometry, tour: &Tour) {
     s.push_str("\"/>\n");
 }
 
-/// Move numbers, where [`Geometry::number_layout`] says they are drawn.
-fn numbers(s: &mut String, geom: &Geometry, tour: &Tour, layout: NumberLayout) {
+/// Move numbers, laid out as the scene says.
+fn numbers(s: &mut String, scene: &Scene<'_>, layout: NumberLayout) {
+    let geom = &scene.geom;
     let c = geom.cell();
     let (size, anchor) = if layout.centred {
         (c * 0.4, "middle")
@@ -148,7 +153,7 @@ fn numbers(s: &mut String, geom: &Geometry, tour: &Tour, layout: NumberLayout) {
         num(size),
         Ink::Text.hex()
     );
-    for (i, sq) in tour.squares().enumerate() {
+    for (i, sq) in scene.tour.squares().enumerate() {
         let (cx, cy) = geom.square_centre(sq);
         let (x, y) = if layout.centred {
             (cx, cy + size * 0.35)
@@ -161,10 +166,12 @@ fn numbers(s: &mut String, geom: &Geometry, tour: &Tour, layout: NumberLayout) {
 }
 
 /// The closing move (closed tours) and the path as one polyline.
-fn path(s: &mut String, geom: &Geometry, tour: &Tour) {
-    let lw = num(geom.line_width());
-    if let (true, Some(a), Some(b)) = (tour.is_closed(), tour.end(), tour.start()) {
-        let ((x1, y1), (x2, y2)) = (geom.square_centre(a), geom.square_centre(b));
+fn path(s: &mut String, scene: &Scene<'_>) {
+    if !scene.path {
+        return;
+    }
+    let lw = num(scene.line_width());
+    if let Some(((x1, y1), (x2, y2))) = scene.closing() {
         let _ = writeln!(
             s,
             r#"<line class="closing" x1="{}" y1="{}" x2="{}" y2="{}" stroke="{}" stroke-width="{lw}" stroke-linecap="round"/>"#,
@@ -180,8 +187,7 @@ fn path(s: &mut String, geom: &Geometry, tour: &Tour) {
         r#"<polyline class="path" fill="none" stroke="{}" stroke-width="{lw}" stroke-linejoin="round" stroke-linecap="round" points=""#,
         Ink::Path.hex()
     );
-    for (i, sq) in tour.squares().enumerate() {
-        let (x, y) = geom.square_centre(sq);
+    for (i, (x, y)) in scene.path_points().enumerate() {
         if i > 0 {
             s.push(' ');
         }
@@ -190,66 +196,58 @@ fn path(s: &mut String, geom: &Geometry, tour: &Tour) {
     s.push_str("\"/>\n");
 }
 
-/// Start, end and stuck markers, as in the raster pictures: discs, or rings around the
-/// numbers when these are centred (`rings`).
-fn markers(s: &mut String, geom: &Geometry, tour: &Tour, rings: bool) {
-    let r = geom.marker_radius();
-    let circle = |s: &mut String, class: &str, sq: Square, ink: Ink| {
-        let (x, y) = geom.square_centre(sq);
-        let (x, y) = (num(x), num(y));
-        let _ = if rings {
-            let w = (geom.cell() * 0.07).max(1.0);
-            writeln!(
-                s,
-                r#"<circle class="{class}" cx="{x}" cy="{y}" r="{}" fill="none" stroke="{}" stroke-width="{}"/>"#,
-                num(geom.cell() * 0.45 - w / 2.0),
-                ink.hex(),
-                num(w)
-            )
-        } else {
-            writeln!(
-                s,
-                r#"<circle class="{class}" cx="{x}" cy="{y}" r="{}" fill="{}"/>"#,
-                num(r),
-                ink.hex()
-            )
-        };
+/// One mark, shaped as the scene says: a disc, a ring (a circle stroked between its radii),
+/// or the stuck mark (a white disc with a red rim and a cross).
+fn write_mark(s: &mut String, class: &str, mark: Mark) {
+    let _ = match mark {
+        Mark::Disc {
+            centre,
+            radius,
+            ink,
+        } => writeln!(
+            s,
+            r#"<circle class="{class}" cx="{}" cy="{}" r="{}" fill="{}"/>"#,
+            num(centre.0),
+            num(centre.1),
+            num(radius),
+            ink.hex()
+        ),
+        Mark::Ring {
+            centre,
+            outer,
+            inner,
+            ink,
+        } => writeln!(
+            s,
+            r#"<circle class="{class}" cx="{}" cy="{}" r="{}" fill="none" stroke="{}" stroke-width="{}"/>"#,
+            num(centre.0),
+            num(centre.1),
+            num((outer + inner) / 2.0),
+            ink.hex(),
+            num(outer - inner)
+        ),
+        Mark::Stuck {
+            centre: (x, y),
+            radius: r,
+            stroke: w,
+            arm: k,
+        } => writeln!(
+            s,
+            r#"<g class="{class}" stroke="{red}" stroke-width="{}" stroke-linecap="round"><circle cx="{}" cy="{}" r="{}" fill="{white}"/><path d="M{} {}L{} {}M{} {}L{} {}"/></g>"#,
+            num(w),
+            num(x),
+            num(y),
+            num(r - w / 2.0),
+            num(x - k),
+            num(y - k),
+            num(x + k),
+            num(y + k),
+            num(x - k),
+            num(y + k),
+            num(x + k),
+            num(y - k),
+            red = Ink::End.hex(),
+            white = Ink::White.hex(),
+        ),
     };
-    if let Some(first) = tour.start() {
-        circle(s, "start", first, Ink::Start);
-    }
-    let Some(last) = tour.end() else {
-        return;
-    };
-    if tour.is_complete() {
-        if tour.len() > 1 {
-            circle(s, "end", last, Ink::End);
-        }
-        return;
-    }
-    if rings {
-        circle(s, "stuck", last, Ink::End);
-        return;
-    }
-    let (x, y) = geom.square_centre(last);
-    let w = (r * 0.3).max(1.0);
-    let k = (r - w) * 0.6;
-    let _ = writeln!(
-        s,
-        r#"<g class="stuck" stroke="{red}" stroke-width="{}" stroke-linecap="round"><circle cx="{}" cy="{}" r="{}" fill="{white}"/><path d="M{} {}L{} {}M{} {}L{} {}"/></g>"#,
-        num(w),
-        num(x),
-        num(y),
-        num(r - w / 2.0),
-        num(x - k),
-        num(y - k),
-        num(x + k),
-        num(y + k),
-        num(x - k),
-        num(y + k),
-        num(x + k),
-        num(y - k),
-        red = Ink::End.hex(),
-        white = Ink::White.hex(),
-    );
 }
