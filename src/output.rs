@@ -1,10 +1,16 @@
 //! Writing output files without ever losing data: an existing file is kept unless `--force`,
 //! and the new content goes to a temp file in the same folder that is renamed into place only
 //! once complete, so a failed run leaves no half-written file.
+//!
+//! Interrupted runs leave nothing either: every temp file being written is listed, and
+//! [`remove_temp_files_on_signals`] (installed by the command line) removes them on SIGINT,
+//! SIGTERM or SIGHUP before exiting 130, 143 or 129. Only a SIGKILL (or a power cut) can leave
+//! a `.knights-tour-XXXXXX.tmp` file beside the output: a partial file of ours, safe to delete.
 
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard, Once};
 
 use crate::error::{Error, Result};
 
@@ -121,18 +127,26 @@ pub fn write_atomically_with(
     if let Some(mode) = output_permissions(path) {
         builder.permissions(mode);
     }
+    // Declared before the temp file so that it is dropped after it: the file is deleted before
+    // it leaves the list a signal handler works from.
+    let mut listed = Listed(None);
     let mut tmp = builder
         .tempfile_in(dir)
         .map_err(|e| Error::io(path, without_temp_path(e)))?;
+    listed.add(tmp.path());
     fill(tmp.as_file_mut())?;
     tmp.as_file_mut()
         .sync_all()
         .map_err(|e| Error::io(path, e))?;
+    // Renamed while holding the list, so a signal either removes the temp file or finds the
+    // output complete, never half of each.
+    let list = pending();
     let persisted = if force {
         tmp.persist(path).map_err(|e| e.error)
     } else {
         tmp.persist_noclobber(path).map_err(|e| e.error)
     };
+    drop(list);
     persisted.map(|_| ()).map_err(|e| {
         if e.kind() == io::ErrorKind::AlreadyExists {
             Error::OutputExists {
@@ -152,6 +166,92 @@ fn without_temp_path(e: io::Error) -> io::Error {
     match text.find(" at path ") {
         Some(i) if e.get_ref().is_some() => io::Error::new(e.kind(), text[..i].to_string()),
         _ => e,
+    }
+}
+
+/// Temp files being written now, for the signal handler.
+static PENDING: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+fn pending() -> MutexGuard<'static, Vec<PathBuf>> {
+    PENDING.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// A temp file's place in [`PENDING`], given up when dropped.
+struct Listed(Option<PathBuf>);
+
+impl Listed {
+    fn add(&mut self, path: &Path) {
+        pending().push(path.to_path_buf());
+        self.0 = Some(path.to_path_buf());
+    }
+}
+
+impl Drop for Listed {
+    fn drop(&mut self) {
+        if let Some(path) = self.0.take() {
+            pending().retain(|p| *p != path);
+        }
+    }
+}
+
+/// On SIGINT, SIGTERM or SIGHUP, remove every temp file being written and exit with 128 plus
+/// the signal's number (130, 143, 129), as a shell reports a process the signal ended. Once
+/// per process; later calls do nothing.
+pub fn remove_temp_files_on_signals() {
+    static INSTALL: Once = Once::new();
+    INSTALL.call_once(|| {
+        use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+        let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+            return; // without the handler a signal ends the process as usual
+        };
+        let spawned = std::thread::Builder::new()
+            .name("signals".into())
+            .spawn(move || {
+                if let Some(signal) = signals.forever().next() {
+                    let list = pending();
+                    for path in list.iter() {
+                        let _ = std::fs::remove_file(path);
+                    }
+                    // Exit holding the list: no rename can complete any more.
+                    std::process::exit(128 + signal);
+                }
+            });
+        drop(spawned);
+    });
+}
+
+/// A writer that, after its first error, accepts and drops everything. A zip writer dropped
+/// after a failed write (a full disk) then finishes quietly instead of printing its own
+/// "ZipWriter::drop: failed to finalize archive" line; the first error is still returned to
+/// the caller, who reports it once, naming the file.
+pub struct Latched<W> {
+    inner: W,
+    failed: bool,
+}
+
+impl<W: Write> Latched<W> {
+    /// Wrap `inner`.
+    pub fn new(inner: W) -> Latched<W> {
+        Latched {
+            inner,
+            failed: false,
+        }
+    }
+}
+
+impl<W: Write> Write for Latched<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if self.failed {
+            return Ok(buf.len());
+        }
+        self.inner.write(buf).inspect_err(|_| self.failed = true)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        if self.failed {
+            return Ok(());
+        }
+        self.inner.flush().inspect_err(|_| self.failed = true)
     }
 }
 

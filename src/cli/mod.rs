@@ -42,6 +42,7 @@ pub enum Command {
 
 /// Parse the process arguments, run, and return the exit code.
 pub fn main() -> u8 {
+    crate::output::remove_temp_files_on_signals();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {

@@ -83,7 +83,7 @@ pub fn run(args: Args) -> Result<u8> {
     write_atomically_with(path, args.force, |file| {
         let mut workbook = template.workbook().map_err(|e| workbook_error(path, e))?;
         workbook
-            .save_to_writer(file)
+            .save_to_writer(crate::output::Latched::new(file))
             .map_err(|e| workbook_error(path, e))
     })?;
     println!(

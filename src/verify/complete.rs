@@ -255,7 +255,8 @@ pub fn to_written(items: &[SheetCompletion]) -> Vec<CompletedSheet> {
 pub fn save_completions(path: &Path, items: &[SheetCompletion], force: bool) -> Result<()> {
     let written = to_written(items);
     crate::output::write_atomically_with(path, force, |file| {
-        let mut out = std::io::BufWriter::new(file);
+        // Latched: a full disk is reported once, by us, not again by the zip writer's drop.
+        let mut out = std::io::BufWriter::new(crate::output::Latched::new(file));
         write_completions(&written, &mut out).map_err(|e| e.at(path))?;
         std::io::Write::flush(&mut out).map_err(|e| Error::io(path, e))
     })

@@ -402,7 +402,8 @@ pub fn write_workbook<W: Write + Send>(spec: &WorkbookSpec, out: W) -> Result<()
 pub fn save_workbook(spec: &WorkbookSpec, path: &Path, force: bool) -> crate::error::Result<()> {
     validate(spec).map_err(|e| e.at(path))?;
     crate::output::write_atomically_with(path, force, |file| {
-        let mut out = std::io::BufWriter::new(file);
+        // Latched: a full disk is reported once, by us, not again by the zip writer's drop.
+        let mut out = std::io::BufWriter::new(crate::output::Latched::new(file));
         write_workbook(spec, &mut out).map_err(|e| e.at(path))?;
         out.flush().map_err(|e| crate::error::Error::io(path, e))
     })
