@@ -349,3 +349,97 @@ proptest! {
 fn default_plan_has_a_time_limit() {
     assert_eq!(Plan::default().timeout, Some(runner::DEFAULT_TIMEOUT));
 }
+
+/// A random (start, end) request on `b` that passes the existence rules.
+fn ends_request(b: Board, rng: &mut knights_tour::solve::Rng) -> Request {
+    use rand::Rng as _;
+    loop {
+        let pick =
+            |rng: &mut knights_tour::solve::Rng| b.square_at(rng.random_range(0..b.len() as u32));
+        let req = Request {
+            start: Some(pick(rng)),
+            end: Some(pick(rng)),
+            ..Request::open(b)
+        };
+        if existence::check_request(&req).is_ok() {
+            return req;
+        }
+    }
+}
+
+#[test]
+fn construct_builds_tours_between_fixed_ends_on_every_board_at_least_5() {
+    // The cases: e4 to a1 on 8x8, and a1 to b5 on 5x400 (once a 10-minute search).
+    for (rows, cols, s, e) in [
+        (8, 8, "e4", "a1"),
+        (5, 400, "a1", "b5"),
+        (400, 5, "a1", "e2"),
+    ] {
+        let b = board(rows, cols);
+        let req = Request {
+            start: Some(b.parse_square(s).unwrap()),
+            end: Some(b.parse_square(e).unwrap()),
+            ..Request::open(b)
+        };
+        let outcome = run(
+            &req,
+            &plan(Method::Construct, Goal::Tours(1)),
+            &mut rng_from_seed(1),
+            &mut |_| {},
+        );
+        let a = outcome
+            .tours()
+            .next()
+            .unwrap_or_else(|| panic!("{b} {s}-{e}"));
+        assert_eq!(a.method, Method::Construct);
+        assert!(req.is_satisfied_by(&a.tour) && verified(&a.tour), "{b}");
+    }
+    let mut rng = rng_from_seed(12);
+    let mut boards = vec![
+        board(5, 5),
+        board(6, 7),
+        board(9, 9),
+        board(13, 21),
+        board(40, 33),
+    ];
+    for (short, long) in [(5, 50), (6, 77), (7, 120), (8, 61), (5, 201)] {
+        boards.push(board(short, long));
+        boards.push(board(long, short));
+    }
+    for b in boards {
+        for _ in 0..4 {
+            let req = ends_request(b, &mut rng);
+            match knights_tour::solve::construct::solve(&req) {
+                Some(tour) => assert!(req.is_satisfied_by(&tour) && verified(&tour), "{b}"),
+                // Only where no such tour exists (small boards, proved by search).
+                None => assert_eq!(
+                    knights_tour::solve::backtrack::solve(
+                        &req,
+                        &knights_tour::solve::Budget::unlimited()
+                    ),
+                    knights_tour::solve::backtrack::Search::NoTour,
+                    "{b} {:?} -> {:?}",
+                    req.start,
+                    req.end
+                ),
+            }
+        }
+    }
+    // Closed when the ends are a knight's move apart.
+    let b = board(10, 12);
+    let req = Request {
+        start: Some(Square::new(0, 0)),
+        end: Some(Square::new(2, 1)),
+        closed: true,
+        ..Request::open(b)
+    };
+    assert!(req.is_satisfied_by(&knights_tour::solve::construct::solve(&req).unwrap()));
+}
+
+#[test]
+fn construct_between_fixed_ends_on_a_million_squares() {
+    let b = board(1000, 1000);
+    let req = ends_request(b, &mut rng_from_seed(3));
+    let tour = knights_tour::solve::construct::solve(&req).expect("a tour");
+    assert!(req.is_satisfied_by(&tour));
+}

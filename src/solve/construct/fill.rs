@@ -267,7 +267,7 @@ impl Layout {
 
 /// Ways to cut an odd side `len` so that the odd part (5, 7, 9 or 11) covers position `s`:
 /// the parts and the odd part's index, the most central placement of `s` first.
-fn odd_cuts(len: u32, s: u32) -> Vec<(Vec<u32>, usize)> {
+pub(super) fn odd_cuts(len: u32, s: u32) -> Vec<(Vec<u32>, usize)> {
     let even_ok = |x: u32| x == 0 || (x >= 6 && x.is_multiple_of(2));
     let mut found: Vec<(u32, Vec<u32>, usize)> = Vec::new();
     for o in [7u32, 9, 5, 11] {

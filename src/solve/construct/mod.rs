@@ -30,6 +30,7 @@
 //! assert!(open.is_complete() && open.check().is_ok());
 //! ```
 
+mod chain;
 mod fill;
 mod lane_strips;
 mod lanes;
@@ -386,10 +387,71 @@ pub fn build(req: &Request, rng: Option<&mut Rng>) -> Option<Successors> {
     fit(req, successors(board)?)
 }
 
-/// A tour from `start` to `end` (different squares): a closed tour through both as a
-/// neighbouring pair, or a tour built to start on `start` that happens to end on `end`.
-fn between(board: Board, start: Square, _end: Square) -> Option<Successors> {
+/// A tour from `start` to `end` (different squares): on boards at least 5 a side, a chain of
+/// blocks carrying the path from one to the other (`chain`, linear time); elsewhere a tour
+/// built to start on `start` that happens to end on `end`.
+fn between(board: Board, start: Square, end: Square) -> Option<Successors> {
+    let (rows, cols) = (board.rows(), board.cols());
+    if rows >= 5 && cols >= 5 {
+        if let Some(next) = chain::between(rows, cols, (start.row, start.col), (end.row, end.col)) {
+            let (s, e) = (board.index(start), board.index(end));
+            let mut tour = Successors {
+                board,
+                start: s,
+                next,
+                closed: false,
+            };
+            if start.is_knight_move(end) {
+                // A path ending a knight's move from its start closes into a tour.
+                tour.next[e as usize] = s;
+                tour.closed = true;
+            }
+            return Some(tour);
+        }
+    }
+    if board.len() <= SMALL_BOARD {
+        // One block or a few: its own exhaustive search, bounded, is the construction.
+        let req = Request {
+            start: Some(start),
+            end: Some(end),
+            ..Request::open(board)
+        };
+        let budget = crate::solve::Budget::nodes(SMALL_BOARD_NODES);
+        if let crate::solve::backtrack::Search::Found(tour) =
+            crate::solve::backtrack::solve(&req, &budget)
+        {
+            return Some(successors_of(&tour));
+        }
+    }
     successors_starting_at(board, start)
+}
+
+/// Boards up to this many squares fall back on a bounded exhaustive search for fixed ends
+/// when the chain of blocks (searched greedily block by block) finds none.
+const SMALL_BOARD: usize = 256;
+
+/// Nodes that search may use: a few milliseconds.
+const SMALL_BOARD_NODES: u64 = 2_000_000;
+
+/// A tour as successors.
+fn successors_of(tour: &Tour) -> Successors {
+    let idx = tour.indices();
+    let mut next = vec![END; idx.len()];
+    for pair in idx.windows(2) {
+        next[pair[0] as usize] = pair[1];
+    }
+    let closed = tour.is_closed();
+    if closed {
+        if let (Some(&last), Some(&first)) = (idx.last(), idx.first()) {
+            next[last as usize] = first;
+        }
+    }
+    Successors {
+        board: tour.board(),
+        start: idx.first().copied().unwrap_or(0),
+        next,
+        closed,
+    }
 }
 
 /// A tour starting on a square drawn with `rng` among those that start one.
