@@ -64,19 +64,22 @@ pub fn run(args: Args) -> Result<u8> {
         range: args.range,
     };
     let spinner = Spinner::new();
-    let reports: Vec<_> = args
-        .files
-        .iter()
-        .map(|f| {
-            spinner.set(&format!("reading {}", f.display()));
-            verify_path(f, &options)
-        })
-        .collect();
-    let code = reports
-        .iter()
-        .map(|r| r.exit_code())
-        .max()
-        .unwrap_or(exit_codes::SUCCESS);
+    // The text report streams file by file; reports are kept only for JSON and --complete.
+    let stream_text = !args.json && !args.quiet;
+    let keep = args.json || args.complete.is_some();
+    let mut code = exit_codes::SUCCESS;
+    let mut reports = Vec::new();
+    for f in &args.files {
+        spinner.set(&format!("reading {}", f.display()));
+        let report = verify_path(f, &options);
+        code = code.max(report.exit_code());
+        if stream_text {
+            write_stdout(&text::render_file(&report))?;
+        }
+        if keep {
+            reports.push(report);
+        }
+    }
     let completions = match &args.complete {
         Some(out) => {
             spinner.set("completing failed attempts");
@@ -87,17 +90,12 @@ pub fn run(args: Args) -> Result<u8> {
         None => None,
     };
     spinner.finish();
-    let out = if args.json {
+    if args.json {
         let doc = JsonDocument { files: reports };
         let json = serde_json::to_string_pretty(&doc)
             .map_err(|e| Error::Other(format!("cannot write the JSON report: {e}")))?;
-        json + "\n"
-    } else if !args.quiet {
-        reports.iter().map(text::render_file).collect()
-    } else {
-        String::new()
-    };
-    write_stdout(&out)?;
+        write_stdout(&(json + "\n"))?;
+    }
     if let Some(lines) = &completions {
         // With --json, stdout stays a single JSON document.
         if args.json {

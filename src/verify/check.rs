@@ -5,7 +5,7 @@
 //! failed attempt (numbers 1..k, the rest blank) that breaks the knight's path reports only
 //! the broken moves, not its blanks and absent numbers.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use crate::board::{Board, Square};
 use crate::tour::Tour;
@@ -18,11 +18,20 @@ use super::value::{describe, Kind};
 /// At most this many problems of one kind are listed; the rest are summed up in one more.
 pub const MAX_PROBLEMS_PER_KIND: usize = 100;
 
+/// At most this many cells are listed by one problem (a number typed on a million squares):
+/// every cell of a board small enough to draw.
+pub const MAX_CELLS_PER_PROBLEM: usize = 256;
+
+/// At most this many cells are named in one problem's message.
+const MAX_CELLS_IN_MESSAGE: usize = 20;
+
 /// The outcome of checking one board.
 #[derive(Clone, Debug)]
 pub(crate) struct Checked {
     pub(crate) verdict: Verdict,
     pub(crate) problems: Vec<Problem>,
+    /// How many problems of each kind were found beyond those listed.
+    pub(crate) not_listed: BTreeMap<ProblemKind, usize>,
     pub(crate) moves: usize,
     pub(crate) start: Option<CellRef>,
     pub(crate) end: Option<CellRef>,
@@ -141,10 +150,23 @@ pub(crate) fn check_board(
     dup_list.sort();
     resolve_duplicates(&mut pos, &dup_list, cols, &mut holes);
     for (v, cells) in &dup_list {
-        let names: Vec<String> = cells.iter().map(|&i| sq.name(i)).collect();
+        let names: Vec<String> = cells
+            .iter()
+            .take(MAX_CELLS_PER_PROBLEM)
+            .map(|&i| sq.name(i))
+            .collect();
+        let shown = &names[..names.len().min(MAX_CELLS_IN_MESSAGE)];
+        let more = match cells.len() - shown.len() {
+            0 => String::new(),
+            m => format!(" and {} more", thousands(m)),
+        };
         problems.push(Problem {
             kind: ProblemKind::DuplicateNumber,
-            message: format!("{v} appears {} times: at {}", cells.len(), names.join(", ")),
+            message: format!(
+                "{v} appears {} times: at {}{more}",
+                thousands(cells.len()),
+                shown.join(", ")
+            ),
             cells: names,
         });
     }
@@ -254,9 +276,11 @@ pub(crate) fn check_board(
     let start_highlighted = formats_known
         .then(|| start.map(|s| highlighted(grid, &kinds, s)))
         .flatten();
+    let (problems, not_listed) = problems.finish();
     Checked {
         verdict,
-        problems: problems.finish(),
+        problems,
+        not_listed,
         moves: present,
         start,
         end,
@@ -327,10 +351,14 @@ fn ragged_cells(grid: &BlockGrid<'_>, kinds: &[Kind], formats_known: bool) -> Ve
 }
 
 fn not_rectangular(sq: &Squares<'_, '_>, range: CellRange, ragged: &[u32]) -> Problem {
-    let names: Vec<String> = ragged.iter().map(|&i| sq.name(i)).collect();
+    let names: Vec<String> = ragged
+        .iter()
+        .take(MAX_CELLS_PER_PROBLEM)
+        .map(|&i| sq.name(i))
+        .collect();
     let shown = names.iter().take(8).cloned().collect::<Vec<_>>().join(", ");
-    let more = if names.len() > 8 {
-        format!(" and {} more", names.len() - 8)
+    let more = if ragged.len() > 8 {
+        format!(" and {} more", thousands(ragged.len() - 8))
     } else {
         String::new()
     };
@@ -403,16 +431,33 @@ impl Problems {
         self.list.is_empty()
     }
 
-    fn finish(mut self) -> Vec<Problem> {
-        let mut dropped: Vec<_> = self.dropped.into_iter().collect();
-        dropped.sort();
-        for (kind, count) in dropped {
+    /// The listed problems, a summary line per kind with more, and those counts.
+    fn finish(mut self) -> (Vec<Problem>, BTreeMap<ProblemKind, usize>) {
+        let dropped: BTreeMap<_, _> = self.dropped.into_iter().collect();
+        for (&kind, &count) in &dropped {
             self.list.push(Problem {
                 kind,
                 cells: Vec::new(),
-                message: format!("... and {count} more {} problems not listed", kind.as_str()),
+                message: format!(
+                    "... and {} more {} problems not listed",
+                    thousands(count),
+                    kind.as_str()
+                ),
             });
         }
-        self.list
+        (self.list, dropped)
     }
+}
+
+/// `1279597` -> `1,279,597`.
+pub(crate) fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
 }

@@ -127,9 +127,7 @@ pub fn verify_workbook<RS: Read + Seek>(
     for (index, name) in wanted {
         let sheet = match book.read_sheet(&name) {
             Ok(cells) => verify_grid(&name, index, &cells, options),
-            Err(e) => {
-                SheetReport::no_board(&name, index, Some(format!("cannot read this sheet: {e}")))
-            }
+            Err(e) => SheetReport::unreadable(&name, index, e.to_string()),
         };
         report.sheets.push(sheet);
     }
@@ -191,6 +189,8 @@ pub fn verify_grid(
         start_highlighted: checked.start_highlighted,
         problems: checked.problems,
         note: None,
+        problems_not_listed: checked.not_listed,
+        unreadable: false,
         tour: checked.tour,
         drawing: None,
     };

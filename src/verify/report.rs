@@ -1,6 +1,8 @@
 //! What the verifier says: one [`FileReport`] per file, one [`SheetReport`] per worksheet.
 //! These serialise to the `--json` document (`{"files": [...]}`, see [`JsonDocument`]).
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
 use crate::tour::Tour;
@@ -126,6 +128,13 @@ pub struct SheetReport {
     /// Anything else worth telling about this sheet (e.g. why it holds no board).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// How many problems of each kind were found beyond those listed in `problems` (at most
+    /// [`MAX_PROBLEMS_PER_KIND`](super::check::MAX_PROBLEMS_PER_KIND) of a kind are listed).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub problems_not_listed: BTreeMap<ProblemKind, usize>,
+    /// The sheet could not be read (the `note` says why): an error, never a pass.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unreadable: bool,
     /// The path in move order, for complete tours and failed attempts; not serialised.
     #[serde(skip)]
     pub tour: Option<Tour>,
@@ -148,8 +157,18 @@ impl SheetReport {
             start_highlighted: None,
             problems: Vec::new(),
             note,
+            problems_not_listed: BTreeMap::new(),
+            unreadable: false,
             tour: None,
             drawing: None,
+        }
+    }
+
+    /// A report for a sheet that could not be read: `no-board`, `unreadable`, with the reason.
+    pub fn unreadable(sheet: &str, index: usize, why: String) -> SheetReport {
+        SheetReport {
+            unreadable: true,
+            ..SheetReport::no_board(sheet, index, Some(format!("cannot read this sheet: {why}")))
         }
     }
 }
@@ -171,14 +190,20 @@ pub struct FileReport {
 
 impl FileReport {
     /// The exit code this file alone deserves: 2 when unreadable (or a requested sheet is
-    /// missing), 1 when a sheet is partial or invalid, else 0.
+    /// missing, or no sheet could be read), 1 when a sheet is partial or invalid or could not
+    /// be read while others were, else 0.
     pub fn exit_code(&self) -> u8 {
-        if !self.readable || self.error.is_some() {
+        let unreadable = self.sheets.iter().filter(|s| s.unreadable).count();
+        if !self.readable
+            || self.error.is_some()
+            || (unreadable > 0 && unreadable == self.sheets.len())
+        {
             crate::exit_codes::ERROR
-        } else if self
-            .sheets
-            .iter()
-            .any(|s| matches!(s.verdict, Verdict::Partial | Verdict::Invalid))
+        } else if unreadable > 0
+            || self
+                .sheets
+                .iter()
+                .any(|s| matches!(s.verdict, Verdict::Partial | Verdict::Invalid))
         {
             crate::exit_codes::FAILURE
         } else {

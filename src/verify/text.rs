@@ -1,6 +1,7 @@
 //! The report for people: one line per sheet, then its problems, and for small invalid boards
 //! a drawing with the bad cells marked.
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 use std::fmt::Write as _;
 
@@ -22,14 +23,14 @@ pub fn render_file(report: &FileReport) -> String {
         let _ = writeln!(
             out,
             "{}: unreadable ({format}): {}",
-            report.file,
-            report.error.as_deref().unwrap_or("unknown error")
+            escape_control(&report.file),
+            escape_control(report.error.as_deref().unwrap_or("unknown error"))
         );
         return out;
     }
-    let _ = writeln!(out, "{} ({format})", report.file);
+    let _ = writeln!(out, "{} ({format})", escape_control(&report.file));
     if let Some(e) = &report.error {
-        let _ = writeln!(out, "  error: {e}");
+        let _ = writeln!(out, "  error: {}", escape_control(e));
     }
     for sheet in &report.sheets {
         out.push_str(&render_sheet(sheet));
@@ -40,7 +41,12 @@ pub fn render_file(report: &FileReport) -> String {
 /// One sheet: `  NAME: VERDICT, RxC board at RANGE, start X, end Y` then its problems.
 pub fn render_sheet(s: &SheetReport) -> String {
     let mut out = String::new();
-    let _ = write!(out, "  {}: {}", s.sheet, s.verdict.as_str());
+    let _ = write!(
+        out,
+        "  {}: {}",
+        escape_control(&s.sheet),
+        s.verdict.as_str()
+    );
     if s.verdict == Verdict::Partial {
         out.push_str(" (a failed attempt: the knight got stuck)");
     }
@@ -60,16 +66,49 @@ pub fn render_sheet(s: &SheetReport) -> String {
         }
     }
     if let Some(note) = &s.note {
-        let _ = write!(out, " ({note})");
+        let _ = write!(out, " ({})", escape_control(note));
     }
     out.push('\n');
     for p in &s.problems {
-        let _ = writeln!(out, "    {}: {}", p.kind.as_str(), p.message);
+        let _ = writeln!(
+            out,
+            "    {}: {}",
+            p.kind.as_str(),
+            escape_control(&p.message)
+        );
     }
     if let Some(d) = &s.drawing {
         out.push_str(d);
     }
     out
+}
+
+/// Text from a file (sheet names, cell text, file names) made safe for a terminal: control
+/// characters (escape sequences, bells, newlines, bidi overrides) are written as `\u{1b}`.
+/// The JSON report keeps the exact text.
+///
+/// ```
+/// use knights_tour::verify::text::escape_control;
+/// assert_eq!(escape_control("a\u{1b}[31mRED"), "a\\u{1b}[31mRED");
+/// assert_eq!(escape_control("plain é"), "plain é");
+/// ```
+pub fn escape_control(text: &str) -> Cow<'_, str> {
+    let unsafe_char = |c: char| {
+        c.is_control()
+            || matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    };
+    if !text.chars().any(unsafe_char) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if unsafe_char(c) {
+            let _ = write!(out, "\\u{{{:x}}}", c as u32);
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
 }
 
 /// A drawing of a small board, bad cells marked `*`, blanks `.`; `None` for boards larger

@@ -5,7 +5,8 @@ use std::io::{Read, Seek};
 
 use calamine::{open_workbook_from_rs, Data, DataRef, Ods, Reader, Xls, Xlsb, Xlsx};
 
-use super::{CellFormat, CellValue, Format, ReadError, SheetCell, SheetCells, MAX_SHEET_CELLS};
+use super::budget::{keep_text, RunBudget, SheetBudget};
+use super::{CellFormat, CellValue, Format, ReadError, SheetCell, SheetCells};
 
 pub(super) enum Inner<RS: Read + Seek> {
     Xlsx(Box<Xlsx<RS>>),
@@ -55,38 +56,68 @@ pub(super) fn open_inner<RS: Read + Seek>(
     })
 }
 
+/// Read one sheet through calamine under the sheet's budget.
 pub(super) fn read_inner<RS: Read + Seek>(
     format: Format,
     inner: &mut Inner<RS>,
     name: &str,
+    run: &mut RunBudget,
 ) -> Result<SheetCells, ReadError> {
     let damaged = |detail: String| ReadError::Damaged { format, detail };
+    let mut budget = SheetBudget::new(run);
     match inner {
-        Inner::Xlsx(book) => read_xlsx(book, name).map_err(|e| damaged(e.to_string())),
-        Inner::Xlsb(book) => read_xlsb(book, name).map_err(|e| damaged(e.to_string())),
+        Inner::Xlsx(book) => {
+            let palette = xlsx_palette(book, name).map_err(|e| damaged(e.to_string()))?;
+            let mut reader = book
+                .worksheet_cells_reader(name)
+                .map_err(|e| damaged(e.to_string()))?;
+            while let Some((cell, style_id)) = reader
+                .next_cell_with_style_id()
+                .map_err(|e| damaged(e.to_string()))?
+            {
+                budget.scan()?;
+                let format = palette.get(style_id).copied().unwrap_or_default();
+                keep(&mut budget, cell.get_position(), cell.get_value(), format)?;
+            }
+            Ok(SheetCells::new(budget.cells, true))
+        }
+        Inner::Xlsb(book) => {
+            let mut reader = book
+                .worksheet_cells_reader(name)
+                .map_err(|e| damaged(e.to_string()))?;
+            while let Some(cell) = reader.next_cell().map_err(|e| damaged(e.to_string()))? {
+                budget.scan()?;
+                keep(
+                    &mut budget,
+                    cell.get_position(),
+                    cell.get_value(),
+                    CellFormat::default(),
+                )?;
+            }
+            Ok(SheetCells::new(budget.cells, false))
+        }
         Inner::Xls(book) => {
             let range = book
                 .worksheet_range(name)
                 .map_err(|e| damaged(e.to_string()))?;
-            dense_to_cells(&range)
+            dense_to_cells(&range, budget)
         }
         Inner::Ods(book) => {
             let range = book
                 .worksheet_range(name)
                 .map_err(|e| damaged(e.to_string()))?;
-            dense_to_cells(&range)
+            dense_to_cells(&range, budget)
         }
     }
-    .and_then(|cells| cells.ok_or(ReadError::TooLarge))
 }
 
-/// Streams an xlsx sheet's cells with their style ids, in one pass.
-fn read_xlsx<RS: Read + Seek>(
+/// What the verifier needs of each of an xlsx workbook's cell styles, by style id.
+pub(super) fn xlsx_palette<RS: Read + Seek>(
     book: &mut Xlsx<RS>,
     name: &str,
-) -> Result<Option<SheetCells>, calamine::XlsxError> {
-    let mut reader = book.worksheet_cells_reader(name)?;
-    let palette: Vec<CellFormat> = reader
+) -> Result<Vec<CellFormat>, calamine::XlsxError> {
+    let reader = book.worksheet_cells_reader(name)?;
+    Ok(reader
         .styles()
         .iter()
         .map(|style| CellFormat {
@@ -101,76 +132,54 @@ fn read_xlsx<RS: Read + Seek>(
                 .and_then(|f| f.get_color())
                 .map(|c| c.to_argb() & 0x00FF_FFFF),
         })
-        .collect();
-    // The declared dimension is only a hint (it can lie): reserve at most 2M cells (about 100 MB) from it.
-    let hint = reader.dimensions().len().min(1 << 21) as usize;
-    let mut cells = Vec::with_capacity(hint);
-    while let Some((cell, style_id)) = reader.next_cell_with_style_id()? {
-        let (row, col) = cell.get_position();
-        let value = from_data_ref(cell.get_value());
-        let format = palette.get(style_id).copied().unwrap_or_default();
-        if value.is_none() && format == CellFormat::default() {
-            continue;
-        }
-        if cells.len() >= MAX_SHEET_CELLS {
-            return Ok(None);
-        }
-        cells.push(SheetCell {
-            row,
-            col,
-            value,
-            format,
-        });
-    }
-    Ok(Some(SheetCells::new(cells, true)))
+        .collect())
 }
 
-fn read_xlsb<RS: Read + Seek>(
-    book: &mut Xlsb<RS>,
-    name: &str,
-) -> Result<Option<SheetCells>, calamine::XlsbError> {
-    let mut reader = book.worksheet_cells_reader(name)?;
-    let mut cells = Vec::new();
-    while let Some(cell) = reader.next_cell()? {
-        let (row, col) = cell.get_position();
-        let Some(value) = from_data_ref(cell.get_value()) else {
-            continue;
-        };
-        if cells.len() >= MAX_SHEET_CELLS {
-            return Ok(None);
-        }
-        cells.push(SheetCell {
-            row,
-            col,
-            value: Some(value),
-            format: CellFormat::default(),
-        });
+/// Keep a streamed cell if it has a value or a format that matters.
+fn keep(
+    budget: &mut SheetBudget<'_>,
+    (row, col): (u32, u32),
+    data: &DataRef<'_>,
+    format: CellFormat,
+) -> Result<(), ReadError> {
+    match data {
+        DataRef::String(s) => budget.text(s.len())?,
+        DataRef::SharedString(s) => budget.text(s.len())?,
+        _ => {}
     }
-    Ok(Some(SheetCells::new(cells, false)))
+    let value = from_data_ref(data);
+    if value.is_none() && format == CellFormat::default() {
+        return Ok(());
+    }
+    budget.push(SheetCell {
+        row,
+        col,
+        value,
+        format,
+    })
 }
 
-fn dense_to_cells(range: &calamine::Range<Data>) -> Result<Option<SheetCells>, ReadError> {
-    let mut cells = Vec::new();
+fn dense_to_cells(
+    range: &calamine::Range<Data>,
+    mut budget: SheetBudget<'_>,
+) -> Result<SheetCells, ReadError> {
     let (row0, col0) = range.start().unwrap_or((0, 0));
     for (r, c, data) in range.used_cells() {
         let Some(value) = from_data(data) else {
             continue;
         };
-        if cells.len() >= MAX_SHEET_CELLS {
-            return Ok(None);
-        }
-        cells.push(SheetCell {
+        budget.push(SheetCell {
             row: row0.saturating_add(r as u32),
             col: col0.saturating_add(c as u32),
             value: Some(value),
             format: CellFormat::default(),
-        });
+        })?;
     }
-    Ok(Some(SheetCells::new(cells, false)))
+    Ok(SheetCells::new(budget.cells, false))
 }
 
 fn text_value(s: &str) -> Option<CellValue> {
-    (!s.trim().is_empty()).then(|| CellValue::Text(s.into()))
+    (!s.trim().is_empty()).then(|| CellValue::Text(keep_text(s)))
 }
 
 fn from_data_ref(data: &DataRef<'_>) -> Option<CellValue> {

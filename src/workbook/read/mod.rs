@@ -10,32 +10,31 @@
 //! [`std::panic::catch_unwind`] as a last line of defence: a reader bug on a hostile file becomes
 //! an "unreadable" report, never a crash.
 
+pub mod biff;
+pub mod budget;
 mod engine;
 mod guard;
-mod ods;
+pub mod ods;
 mod ole;
 mod sniff;
+mod xlsx;
 
 use std::fmt;
 use std::fs::File;
 use std::io::{BufReader, Cursor, Read, Seek, SeekFrom};
 use std::path::Path;
 
+use budget::RunBudget;
 use engine::{open_inner, read_inner, Inner};
 use guard::guarded;
 pub use guard::quiet_guarded_panics;
-use ods::ods_extent_check;
-use ole::ole_chains_loop;
-use sniff::{describe_content, head_and_tail, OLE_MAGIC};
+use sniff::{describe_content, head_and_tail};
 pub use sniff::{sniff, Sniffed};
 
-/// The most cells (including formatted empty ones) read from one worksheet. Beyond it the sheet
-/// is reported as too large instead of filling memory (about 40 bytes a cell).
-pub const MAX_SHEET_CELLS: usize = 16 * 1024 * 1024;
+pub use budget::MAX_SHEET_CELLS;
 
-/// The largest rectangle of cells an ods sheet may span: calamine reads ods sheets into dense
-/// ranges (about 56 bytes a cell with formulas), so this caps that at about 250 MB.
-pub const MAX_ODS_DENSE_CELLS: u64 = 4 * 1024 * 1024;
+/// The largest rectangle of cells an ods sheet may span (calamine holds ods sheets densely).
+pub const MAX_ODS_DENSE_CELLS: u64 = budget::MAX_DENSE_CELLS;
 
 /// A workbook format, as found in the file's content.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -234,9 +233,13 @@ pub enum ReadError {
         /// Columns spanned by its filled cells.
         cols: u64,
     },
-    /// A sheet with more cells than [`MAX_SHEET_CELLS`].
-    #[error("the sheet holds more than {max} cells, too large to hold a board this tool checks", max = MAX_SHEET_CELLS)]
-    TooLarge,
+    /// A sheet or workbook past a cap of the reading budget ([`budget`]): `detail` says which,
+    /// e.g. "the sheet holds more than 8388608 cells (empty ones included)".
+    #[error("{detail}: too large to hold a board this tool checks")]
+    TooLarge {
+        /// What went past which cap.
+        detail: String,
+    },
     /// No sheet of that name.
     #[error("no sheet named '{name}' (the sheets are: {available})")]
     NoSuchSheet {
@@ -264,6 +267,16 @@ pub struct Workbook<RS: Read + Seek> {
     format: Format,
     inner: Inner<RS>,
     sheets: Vec<String>,
+    /// xlsx/xlsm read by our own streaming reader, over a second handle on the same bytes.
+    own: Option<OwnXlsx<RS>>,
+    run: RunBudget,
+}
+
+/// What streaming an xlsx sheet ourselves needs.
+struct OwnXlsx<RS> {
+    package: xlsx::Package,
+    source: RS,
+    palette: Option<Vec<CellFormat>>,
 }
 
 impl Workbook<BufReader<File>> {
@@ -271,21 +284,37 @@ impl Workbook<BufReader<File>> {
     /// format the content shows (the extension's own name when they agree, so `.xlsm` stays
     /// `xlsm`).
     pub fn open(path: &Path) -> Result<Self, ReadError> {
-        let file = File::open(path).map_err(|e| ReadError::Io(e.to_string()))?;
-        Workbook::from_reader(BufReader::new(file), Format::from_extension(path))
+        let open = || File::open(path).map_err(|e| ReadError::Io(e.to_string()));
+        let file = open()?;
+        let second = open()?;
+        Workbook::from_readers(
+            BufReader::new(file),
+            Some(BufReader::new(second)),
+            Format::from_extension(path),
+        )
     }
 }
 
 impl<'a> Workbook<Cursor<&'a [u8]>> {
     /// Open a workbook held in memory (the fuzzer's entry point).
     pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, ReadError> {
-        Workbook::from_reader(Cursor::new(bytes), None)
+        Workbook::from_readers(Cursor::new(bytes), Some(Cursor::new(bytes)), None)
     }
 }
 
 impl<RS: Read + Seek> Workbook<RS> {
     /// Open a workbook from any seekable reader; `claimed` is the format the file name claims.
-    pub fn from_reader(mut reader: RS, claimed: Option<Format>) -> Result<Self, ReadError> {
+    pub fn from_reader(reader: RS, claimed: Option<Format>) -> Result<Self, ReadError> {
+        Workbook::from_readers(reader, None, claimed)
+    }
+
+    /// Open a workbook; `second`, a second handle on the same bytes, lets xlsx sheets be
+    /// streamed by our own reader (faster, and bounded in every part) instead of calamine's.
+    fn from_readers(
+        mut reader: RS,
+        second: Option<RS>,
+        claimed: Option<Format>,
+    ) -> Result<Self, ReadError> {
         let (head, tail) = head_and_tail(&mut reader).map_err(|e| ReadError::Io(e.to_string()))?;
         let format = match sniff(&head, &tail) {
             Sniffed::Workbook(found) => match claimed {
@@ -314,24 +343,31 @@ impl<RS: Read + Seek> Workbook<RS> {
                 return Err(ReadError::NotASpreadsheet(describe_content(&head)))
             }
         };
-        if format == Format::Ods {
-            guarded(format, || ods_extent_check(&mut reader))??;
-        }
-        if format == Format::Xls && head.starts_with(OLE_MAGIC) && ole_chains_loop(&head) {
-            return Err(ReadError::Damaged {
-                format,
-                detail: "the sector chains of its OLE container loop back on themselves".into(),
-            });
+        let mut package = None;
+        match format {
+            Format::Ods => guarded(format, || ods::prescan(&mut reader))??,
+            Format::Xls => guarded(format, || biff::prescan(&mut reader))??,
+            Format::Xlsx | Format::Xlsm => {
+                package = guarded(format, || xlsx::prescan(&mut reader, format))??;
+            }
+            Format::Xlsb => {}
         }
         reader
             .seek(SeekFrom::Start(0))
             .map_err(|e| ReadError::Io(e.to_string()))?;
         let inner = guarded(format, || open_inner(format, reader))??;
         let sheets = guarded(format, || inner.sheet_names())?;
+        let own = package.zip(second).map(|(package, source)| OwnXlsx {
+            package,
+            source,
+            palette: None,
+        });
         Ok(Workbook {
             format,
             inner,
             sheets,
+            own,
+            run: RunBudget::default(),
         })
     }
 
@@ -359,14 +395,33 @@ impl<RS: Read + Seek> Workbook<RS> {
             });
         }
         let format = self.format;
-        let inner = &mut self.inner;
-        guarded(format, || read_inner(format, inner, name))?
+        let (inner, run) = (&mut self.inner, &mut self.run);
+        if let (Some(own), Inner::Xlsx(book)) = (self.own.as_mut(), &mut *inner) {
+            if let Some(part) = own.package.sheet_part(name) {
+                let part = part.to_string();
+                if own.palette.is_none() {
+                    let palette =
+                        guarded(format, || engine::xlsx_palette(book, name))?.map_err(|e| {
+                            ReadError::Damaged {
+                                format,
+                                detail: e.to_string(),
+                            }
+                        })?;
+                    own.palette = Some(palette);
+                }
+                let palette = own.palette.as_deref().unwrap_or_default();
+                let (package, source) = (&own.package, &mut own.source);
+                return guarded(format, || package.read_sheet(source, &part, palette, run))?;
+            }
+        }
+        guarded(format, || read_inner(format, inner, name, run))?
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::workbook::read::sniff::OLE_MAGIC;
 
     #[test]
     fn cells_are_sorted_and_deduplicated_last_wins() {

@@ -1,88 +1,198 @@
-//! The OLE chain check: calamine follows an OLE compound file's sector chains without a bound.
+//! The OLE chain check, and reading one stream of an OLE compound file for the BIFF pre-scan.
+//!
+//! calamine follows an OLE file's sector chains without a bound (a directory chain that loops
+//! grows memory until the process dies) and builds its FAT from every sector the DIFAT lists,
+//! however many. So before calamine opens an xls file, its tables are read here from the file
+//! itself (seeking, whatever the file's size): the FAT and the mini FAT must hold no cycle and
+//! the FAT may not claim more sectors than the file has.
 
-/// Whether an OLE compound file's allocation tables (FAT, or mini FAT) contain a cycle, or its
-/// DIFAT chain runs longer than the file. calamine follows such chains without a bound and
-/// grows memory until the process dies (found by fuzzing), so the bytes are checked first.
-/// `bytes` is the whole file; tables that cannot be read are left to calamine to report.
-pub(super) fn ole_chains_loop(bytes: &[u8]) -> bool {
-    const FIRST_SPECIAL: u32 = 0xFFFF_FFFA;
-    let u32_at = |b: &[u8], at: usize| {
-        b.get(at..at + 4)
-            .map(|x| u32::from_le_bytes([x[0], x[1], x[2], x[3]]))
-    };
-    let shift = match bytes.get(0x1E..0x20) {
-        Some(x) => u16::from_le_bytes([x[0], x[1]]),
-        None => return false,
-    };
-    if shift != 9 && shift != 12 {
-        return false;
-    }
-    let size = 1usize << shift;
-    let sectors = (bytes.len() / size).saturating_sub(1);
-    // Sectors as calamine reads them: from just after the header block (one sector), ids up
-    // to len / size, a sector cut short by the end of the file padded with zeros.
-    let sector = |id: u32| -> Option<std::borrow::Cow<'_, [u8]>> {
-        if id as usize > bytes.len() / size {
-            return None;
+use std::io::{Read, Seek, SeekFrom};
+
+const FIRST_SPECIAL: u32 = 0xFFFF_FFFA;
+const END_OF_CHAIN: u32 = 0xFFFF_FFFE;
+const DIFSECT: u32 = 0xFFFF_FFFC;
+
+/// An OLE compound file's tables, checked.
+pub(crate) struct Ole {
+    size: usize,
+    /// The highest sector id that lies in the file (calamine's bound).
+    max_id: u64,
+    fat: Vec<u32>,
+    mini_fat: Vec<u32>,
+    dirs: Vec<u8>,
+    version: u16,
+}
+
+fn u32_at(b: &[u8], at: usize) -> u32 {
+    b.get(at..at + 4)
+        .map_or(u32::MAX, |x| u32::from_le_bytes([x[0], x[1], x[2], x[3]]))
+}
+
+fn words(s: &[u8]) -> impl Iterator<Item = u32> + '_ {
+    s.chunks_exact(4)
+        .map(|x| u32::from_le_bytes([x[0], x[1], x[2], x[3]]))
+}
+
+impl Ole {
+    /// Read and check the tables. The error says what is wrong, for a "damaged" report.
+    pub(crate) fn open<RS: Read + Seek>(r: &mut RS) -> Result<Ole, String> {
+        let len = r.seek(SeekFrom::End(0)).map_err(|e| e.to_string())?;
+        let mut header = [0u8; 512];
+        r.seek(SeekFrom::Start(0)).map_err(|e| e.to_string())?;
+        r.read_exact(&mut header)
+            .map_err(|_| "the OLE header is cut short".to_string())?;
+        let version = u16::from_le_bytes([header[0x1A], header[0x1B]]);
+        let shift = u16::from_le_bytes([header[0x1E], header[0x1F]]);
+        if shift != 9 && shift != 12 {
+            return Err(format!(
+                "its OLE sector size is 2^{shift} bytes (only 512 and 4096 exist)"
+            ));
         }
-        let start = size.checked_add((id as usize).checked_mul(size)?)?;
-        let end = start.checked_add(size)?;
-        match bytes.get(start..end) {
-            Some(s) => Some(std::borrow::Cow::Borrowed(s)),
-            None => {
-                let mut v = bytes.get(start..).unwrap_or_default().to_vec();
-                v.resize(size, 0);
-                Some(std::borrow::Cow::Owned(v))
+        let size = 1usize << shift;
+        let max_id = len / size as u64;
+        let mut ole = Ole {
+            size,
+            max_id,
+            fat: Vec::new(),
+            mini_fat: Vec::new(),
+            dirs: Vec::new(),
+            version,
+        };
+        // The FAT sectors: 109 in the header, the rest in the DIFAT chain.
+        let mut fat_ids: Vec<u32> = (0..109).map(|i| u32_at(&header, 0x4C + 4 * i)).collect();
+        let mut difat = u32_at(&header, 0x44);
+        let mut steps = 0u64;
+        while difat < FIRST_SPECIAL {
+            steps += 1;
+            if steps > max_id + 1 {
+                return Err("its OLE DIFAT chain loops back on itself".into());
+            }
+            let s = ole.sector(r, difat)?;
+            let mut ids: Vec<u32> = words(&s).collect();
+            difat = ids.pop().unwrap_or(END_OF_CHAIN);
+            fat_ids.extend(ids);
+            // More FAT sectors than the file could need is no real file (calamine would load
+            // them all: a few KB can list millions).
+            if fat_ids.len() as u64 > max_id / 16 + 256 {
+                return Err("its OLE DIFAT lists more FAT sectors than the file holds".into());
             }
         }
-    };
-    let words = |s: &[u8]| -> Vec<u32> {
-        s.chunks_exact(4)
-            .map(|x| u32::from_le_bytes([x[0], x[1], x[2], x[3]]))
-            .collect()
-    };
-    let mut fat_ids: Vec<u32> = (0..109)
-        .filter_map(|i| u32_at(bytes, 0x4C + 4 * i))
-        .filter(|&id| id < FIRST_SPECIAL)
-        .collect();
-    let mut difat = u32_at(bytes, 0x44).unwrap_or(u32::MAX);
-    let mut steps = 0usize;
-    while difat < FIRST_SPECIAL {
-        steps += 1;
-        if steps > sectors + 1 {
-            return true;
+        for id in fat_ids.into_iter().filter(|&id| id < DIFSECT) {
+            let s = ole.sector(r, id)?;
+            ole.fat.extend(words(&s));
         }
-        let Some(s) = sector(difat) else {
-            return false;
+        if has_cycle(&ole.fat) {
+            return Err("the sector chains of its OLE container loop back on themselves".into());
+        }
+        ole.dirs = ole.chain(r, u32_at(&header, 0x30), u64::MAX)?;
+        let mini_fat_len = u64::from(u32_at(&header, 0x40));
+        if mini_fat_len > 0 {
+            let bytes = ole.chain(
+                r,
+                u32_at(&header, 0x3C),
+                mini_fat_len.saturating_mul(size as u64),
+            )?;
+            ole.mini_fat = words(&bytes).collect();
+            if has_cycle(&ole.mini_fat) {
+                return Err(
+                    "the mini sector chains of its OLE container loop back on themselves".into(),
+                );
+            }
+        }
+        Ok(ole)
+    }
+
+    /// One sector, padded with zeros where the file ends (as calamine reads it).
+    fn sector<RS: Read + Seek>(&self, r: &mut RS, id: u32) -> Result<Vec<u8>, String> {
+        if u64::from(id) > self.max_id {
+            return Err(format!(
+                "its OLE tables point at sector {id}, past the end of the file"
+            ));
+        }
+        let at = (u64::from(id) + 1) * self.size as u64;
+        r.seek(SeekFrom::Start(at)).map_err(|e| e.to_string())?;
+        let mut s = Vec::with_capacity(self.size);
+        r.by_ref()
+            .take(self.size as u64)
+            .read_to_end(&mut s)
+            .map_err(|e| e.to_string())?;
+        s.resize(self.size, 0);
+        Ok(s)
+    }
+
+    /// The bytes of a chain of sectors (acyclic by now), at most `len`.
+    fn chain<RS: Read + Seek>(&self, r: &mut RS, mut id: u32, len: u64) -> Result<Vec<u8>, String> {
+        let mut out = Vec::new();
+        while id != END_OF_CHAIN && (out.len() as u64) < len {
+            if id >= FIRST_SPECIAL {
+                break;
+            }
+            let s = self.sector(r, id)?;
+            let room = (len - out.len() as u64).min(s.len() as u64) as usize;
+            out.extend_from_slice(&s[..room]);
+            id = *self
+                .fat
+                .get(id as usize)
+                .ok_or_else(|| format!("its OLE chain leaves the FAT at sector {id}"))?;
+        }
+        Ok(out)
+    }
+
+    /// The stream of this name (case-insensitive), as calamine would read it.
+    pub(crate) fn stream<RS: Read + Seek>(
+        &self,
+        r: &mut RS,
+        name: &str,
+    ) -> Result<Option<Vec<u8>>, String> {
+        let entries: Vec<&[u8]> = self.dirs.chunks_exact(128).collect();
+        let entry_len = |e: &[u8]| -> u64 {
+            if self.version == 3 || self.size == 512 {
+                u64::from(u32_at(e, 120))
+            } else {
+                u64::from(u32_at(e, 120)) | (u64::from(u32_at(e, 124)) << 32)
+            }
         };
-        let ids = words(&s);
-        let (next, list) = ids.split_last().unwrap_or((&u32::MAX, &[]));
-        fat_ids.extend(list.iter().copied().filter(|&id| id < FIRST_SPECIAL));
-        difat = *next;
-    }
-    let fat: Vec<u32> = fat_ids
-        .iter()
-        .filter_map(|&id| sector(id))
-        .flat_map(|s| words(&s))
-        .collect();
-    if has_cycle(&fat) {
-        return true;
-    }
-    // The mini FAT is itself a chain in the FAT (acyclic by now).
-    let mut mini = Vec::new();
-    let mut id = u32_at(bytes, 0x3C).unwrap_or(u32::MAX);
-    while id < FIRST_SPECIAL && mini.len() <= bytes.len() / 4 {
-        match sector(id) {
-            Some(s) => mini.extend(words(&s)),
-            None => break,
+        let found = entries.iter().find(|e| {
+            let units: Vec<u16> = e[..64]
+                .chunks_exact(2)
+                .map(|c| u16::from_le_bytes([c[0], c[1]]))
+                .take_while(|&u| u != 0)
+                .collect();
+            String::from_utf16_lossy(&units).eq_ignore_ascii_case(name)
+        });
+        let Some(e) = found else {
+            return Ok(None);
+        };
+        let (start, len) = (u32_at(e, 116), entry_len(e));
+        let len = len.min((self.max_id + 1) * self.size as u64);
+        if len >= 4096 {
+            return self.chain(r, start, len).map(Some);
         }
-        id = fat.get(id as usize).copied().unwrap_or(u32::MAX);
+        // A small stream lives in the mini stream (the root entry's chain), 64 bytes a sector.
+        let Some(root) = entries.first() else {
+            return Ok(None);
+        };
+        let ministream = self.chain(r, u32_at(root, 116), entry_len(root))?;
+        let mut out = Vec::new();
+        let mut id = start;
+        while id < FIRST_SPECIAL && (out.len() as u64) < len {
+            let at = id as usize * 64;
+            let Some(s) = ministream.get(at..(at + 64).min(ministream.len())) else {
+                break;
+            };
+            let room = (len as usize - out.len()).min(s.len());
+            out.extend_from_slice(&s[..room]);
+            match self.mini_fat.get(id as usize) {
+                Some(&next) => id = next,
+                None => break,
+            }
+        }
+        Ok(Some(out))
     }
-    has_cycle(&mini)
 }
 
 /// Whether following `next[i]` from some `i` ever comes back (a functional graph with a loop).
-fn has_cycle(next: &[u32]) -> bool {
+pub(crate) fn has_cycle(next: &[u32]) -> bool {
     // 0 = unseen, 1 = on the current walk, 2 = known to end.
     let mut state = vec![0u8; next.len()];
     let mut walk = Vec::new();
@@ -108,6 +218,7 @@ fn has_cycle(next: &[u32]) -> bool {
 mod tests {
     use super::*;
     use crate::workbook::read::sniff::OLE_MAGIC;
+    use std::io::Cursor;
 
     #[test]
     fn looping_ole_chains_are_detected() {
@@ -118,6 +229,7 @@ mod tests {
         let mut file = vec![0u8; 512 * 3];
         file[..8].copy_from_slice(OLE_MAGIC);
         file[0x1E] = 9;
+        file[0x30..0x34].copy_from_slice(&u32::MAX.to_le_bytes());
         file[0x3C..0x40].copy_from_slice(&u32::MAX.to_le_bytes());
         file[0x44..0x48].copy_from_slice(&u32::MAX.to_le_bytes());
         for i in 0..109 {
@@ -129,8 +241,8 @@ mod tests {
             file[fat + 4 * i..fat + 4 * i + 4].copy_from_slice(&u32::MAX.to_le_bytes());
         }
         file[fat..fat + 4].copy_from_slice(&0xFFFF_FFFDu32.to_le_bytes());
-        assert!(!ole_chains_loop(&file));
+        assert!(Ole::open(&mut Cursor::new(&file)).is_ok());
         file[fat + 4..fat + 8].copy_from_slice(&1u32.to_le_bytes());
-        assert!(ole_chains_loop(&file));
+        assert!(Ole::open(&mut Cursor::new(&file)).is_err());
     }
 }

@@ -1,0 +1,239 @@
+//! The reading budget: caps that no real board reaches, checked before anything a file
+//! declares is expanded, so that a hostile workbook is refused fast instead of filling memory.
+//!
+//! A sheet is refused past a per-sheet cap; a workbook past a per-workbook ("run") cap, which
+//! bounds what one file can cost however many sheets it has. The largest board the verifier
+//! checks, 1000 x 1000 squares typed as text, stays well inside every cap.
+
+use std::io::{self, Read};
+
+use super::{ReadError, SheetCell};
+
+/// The most cells (including formatted empty ones) kept from one worksheet, about 40 bytes each.
+pub const MAX_SHEET_CELLS: usize = 4 * 1024 * 1024;
+
+/// The most cell elements scanned on one worksheet, empty ones (`<c/>`) included.
+pub const MAX_SHEET_SCANNED_CELLS: u64 = 8 * 1024 * 1024;
+
+/// The most cell elements scanned over all the sheets of one workbook.
+pub const MAX_RUN_SCANNED_CELLS: u64 = 24 * 1024 * 1024;
+
+/// The most distinct strings a workbook's shared-string table may declare or hold.
+pub const MAX_DISTINCT_STRINGS: u64 = 1024 * 1024;
+
+/// The most bytes of text a workbook may hold (its shared strings, or an ods sheet's strings
+/// as expanded by repeats), and the most bytes of text kept from one sheet's cells.
+pub const MAX_STRING_BYTES: u64 = 32 * 1024 * 1024;
+
+/// The largest rectangle of cells, summed over a workbook's sheets, that a reader holding
+/// sheets densely (calamine for xls and ods, about 56 bytes a cell with formulas) may build.
+pub const MAX_DENSE_CELLS: u64 = 2 * 1024 * 1024;
+
+/// The most uncompressed bytes of XML read from one part of a package (a sheet,
+/// `content.xml`, the shared strings...).
+pub const MAX_PART_BYTES: u64 = 512 * 1024 * 1024;
+
+/// The longest run of bytes between two `<` of an XML part: one text or one tag this long
+/// would be held whole in memory by the XML reader.
+pub const MAX_XML_RUN: u64 = 16 * 1024 * 1024;
+
+/// The most elements in a package part read whole when a workbook opens (styles, workbook,
+/// relationships, theme): a few thousand in real files.
+pub const MAX_PART_ELEMENTS: u64 = 1024 * 1024;
+
+/// How much of a text cell is kept: enough to quote it in a report. Longer text ends in `…`,
+/// so that it can never read as a number.
+pub const MAX_TEXT_KEPT: usize = 200;
+
+/// The text of a cell as kept: at most [`MAX_TEXT_KEPT`] bytes, cut at a character boundary
+/// and marked with `…` when cut.
+pub fn keep_text(text: &str) -> Box<str> {
+    if text.len() <= MAX_TEXT_KEPT {
+        return text.into();
+    }
+    let mut end = MAX_TEXT_KEPT;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let mut kept = String::with_capacity(end + 3);
+    kept.push_str(&text[..end]);
+    kept.push('…');
+    kept.into_boxed_str()
+}
+
+/// Counts against the per-workbook caps, shared by all the sheets read from one file.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct RunBudget {
+    /// Cell elements scanned so far.
+    pub(crate) scanned_cells: u64,
+}
+
+/// Counts one sheet's reading against the per-sheet caps (and the workbook's), and keeps its
+/// cells.
+pub(crate) struct SheetBudget<'a> {
+    run: &'a mut RunBudget,
+    scanned: u64,
+    text: u64,
+    pub(crate) cells: Vec<SheetCell>,
+}
+
+impl<'a> SheetBudget<'a> {
+    pub(crate) fn new(run: &'a mut RunBudget) -> SheetBudget<'a> {
+        SheetBudget {
+            run,
+            scanned: 0,
+            text: 0,
+            cells: Vec::new(),
+        }
+    }
+
+    /// One more cell element seen, empty or not.
+    pub(crate) fn scan(&mut self) -> Result<(), ReadError> {
+        self.scanned += 1;
+        self.run.scanned_cells += 1;
+        if self.scanned > MAX_SHEET_SCANNED_CELLS {
+            return Err(ReadError::TooLarge {
+                detail: format!(
+                    "the sheet holds more than {MAX_SHEET_SCANNED_CELLS} cells (empty ones included)"
+                ),
+            });
+        }
+        if self.run.scanned_cells > MAX_RUN_SCANNED_CELLS {
+            return Err(ReadError::TooLarge {
+                detail: format!(
+                    "the workbook holds more than {MAX_RUN_SCANNED_CELLS} cells (empty ones included) over its sheets"
+                ),
+            });
+        }
+        Ok(())
+    }
+
+    /// `n` more bytes of text read from the sheet's cells.
+    pub(crate) fn text(&mut self, n: usize) -> Result<(), ReadError> {
+        self.text += n as u64;
+        if self.text > MAX_STRING_BYTES {
+            return Err(ReadError::TooLarge {
+                detail: format!(
+                    "the sheet holds more than {} MB of text",
+                    MAX_STRING_BYTES / (1024 * 1024)
+                ),
+            });
+        }
+        Ok(())
+    }
+
+    /// Keep a cell (its text already cut by [`keep_text`]).
+    pub(crate) fn push(&mut self, cell: SheetCell) -> Result<(), ReadError> {
+        if self.cells.len() >= MAX_SHEET_CELLS {
+            return Err(ReadError::TooLarge {
+                detail: format!(
+                    "the sheet holds more than {MAX_SHEET_CELLS} filled or formatted cells"
+                ),
+            });
+        }
+        self.cells.push(cell);
+        Ok(())
+    }
+}
+
+/// Why a budget refused to go on: the words end a sentence "the sheet is ...".
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct OverBudget(pub(crate) String);
+
+impl From<OverBudget> for io::Error {
+    fn from(e: OverBudget) -> io::Error {
+        io::Error::other(e.0)
+    }
+}
+
+/// A reader over an XML part that refuses to deliver more than [`MAX_PART_BYTES`], or a run of
+/// more than [`MAX_XML_RUN`] bytes without a `<` (a text or tag the XML reader would buffer
+/// whole). What it refused is kept in [`Capped::over`] so the caller can tell it from damage.
+pub(crate) struct Capped<R> {
+    inner: R,
+    total: u64,
+    run: u64,
+    max_total: u64,
+    /// Set when a cap stopped the reading.
+    pub(crate) over: Option<OverBudget>,
+}
+
+impl<R: Read> Capped<R> {
+    pub(crate) fn new(inner: R) -> Capped<R> {
+        Capped::with_limit(inner, MAX_PART_BYTES)
+    }
+
+    pub(crate) fn with_limit(inner: R, max_total: u64) -> Capped<R> {
+        Capped {
+            inner,
+            total: 0,
+            run: 0,
+            max_total,
+            over: None,
+        }
+    }
+}
+
+impl<R: Read> Read for Capped<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if let Some(over) = &self.over {
+            return Err(over.clone().into());
+        }
+        let n = self.inner.read(buf)?;
+        let got = &buf[..n];
+        self.total += n as u64;
+        self.run = match got.iter().rposition(|&b| b == b'<') {
+            Some(at) => (n - at - 1) as u64,
+            None => self.run + n as u64,
+        };
+        let over = if self.total > self.max_total {
+            Some(format!(
+                "more than {} MB of XML",
+                self.max_total / (1024 * 1024)
+            ))
+        } else if self.run > MAX_XML_RUN {
+            Some(format!(
+                "a single text or tag of more than {} MB",
+                MAX_XML_RUN / (1024 * 1024)
+            ))
+        } else {
+            None
+        };
+        if let Some(why) = over {
+            let over = OverBudget(why);
+            self.over = Some(over.clone());
+            return Err(over.into());
+        }
+        Ok(n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_text_is_cut_and_never_numeric() {
+        let digits = "1".repeat(1000);
+        let kept = keep_text(&digits);
+        assert!(kept.len() <= MAX_TEXT_KEPT + 3);
+        assert!(kept.ends_with('…'));
+        assert!(kept.parse::<f64>().is_err());
+        assert_eq!(&*keep_text("17"), "17");
+        let wide = "é".repeat(150);
+        assert!(keep_text(&wide).is_char_boundary(0));
+    }
+
+    #[test]
+    fn capped_reader_refuses_long_runs_and_totals() {
+        let text = vec![b'x'; (MAX_XML_RUN + 10) as usize];
+        let mut r = Capped::new(&text[..]);
+        assert!(std::io::copy(&mut r, &mut std::io::sink()).is_err());
+        assert!(r.over.is_some());
+        let tags = b"<a/>".repeat(1000);
+        let mut r = Capped::with_limit(&tags[..], 100);
+        assert!(std::io::copy(&mut r, &mut std::io::sink()).is_err());
+        let mut r = Capped::new(&tags[..]);
+        assert_eq!(std::io::copy(&mut r, &mut std::io::sink()).unwrap(), 4000);
+    }
+}

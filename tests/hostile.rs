@@ -1,0 +1,702 @@
+//! Hostile workbooks (issue 9): each kind `../shared/hostile/make_hostile.py` writes is built
+//! here in Rust (zip for the packages, BIFF and OLE bytes by hand), so the tests run on a clean
+//! clone without Python. Every one must end fast with exit 0, 1 or 2 and valid JSON, and an
+//! unreadable file or sheet never exits 0.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use assert_cmd::Command;
+use knights_tour::workbook::read::Workbook;
+use serde_json::Value;
+
+/// The 8x8 open tour `make_hostile.py` types at B2.
+const GRID: [[u32; 8]; 8] = [
+    [46, 29, 32, 7, 48, 19, 34, 9],
+    [31, 6, 47, 58, 33, 8, 21, 18],
+    [28, 45, 30, 49, 20, 59, 10, 35],
+    [5, 50, 43, 60, 57, 36, 17, 22],
+    [44, 27, 56, 1, 54, 23, 62, 11],
+    [51, 4, 53, 42, 61, 14, 37, 16],
+    [26, 41, 2, 55, 24, 39, 12, 63],
+    [3, 52, 25, 40, 13, 64, 15, 38],
+];
+
+const NS: &str = r#"xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships""#;
+
+fn colname(mut n: u32) -> String {
+    let mut s = String::new();
+    while n > 0 {
+        let rem = (n - 1) % 26;
+        s.insert(0, (b'A' + rem as u8) as char);
+        n = (n - 1) / 26;
+    }
+    s
+}
+
+/// The board's rows at B2, as sheet XML.
+fn board_rows() -> String {
+    let mut out = String::new();
+    for (r, row) in GRID.iter().enumerate() {
+        let r = r as u32 + 2;
+        out += &format!(r#"<row r="{r}">"#);
+        for (c, v) in row.iter().enumerate() {
+            out += &format!(r#"<c r="{}{r}"><v>{v}</v></c>"#, colname(c as u32 + 2));
+        }
+        out += "</row>";
+    }
+    out
+}
+
+fn sheet_xml(body: &str) -> String {
+    format!(
+        r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<worksheet {NS}><sheetData>{body}</sheetData></worksheet>"#
+    )
+}
+
+fn workbook_xml(names: &[&str]) -> String {
+    let sheets: String = names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| {
+            format!(
+                r#"<sheet name="{n}" sheetId="{}" r:id="rId{}"/>"#,
+                i + 1,
+                i + 1
+            )
+        })
+        .collect();
+    format!(
+        r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<workbook {NS}><sheets>{sheets}</sheets></workbook>"#
+    )
+}
+
+/// An xlsx package; members are (name, bytes).
+fn zip_file(path: &Path, members: &[(&str, &[u8])]) {
+    let file = std::fs::File::create(path).unwrap();
+    let mut zip = zip::ZipWriter::new(file);
+    let deflate = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated)
+        .large_file(true);
+    let stored =
+        zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
+    for (name, data) in members {
+        let opts = if *name == "mimetype" { stored } else { deflate };
+        zip.start_file(*name, opts).unwrap();
+        zip.write_all(data).unwrap();
+    }
+    zip.finish().unwrap();
+}
+
+fn xlsx(path: &Path, sheets: &[(&str, String)], shared: Option<String>, wb: Option<String>) {
+    let ct = r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/></Types>"#;
+    let rels = r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>"#;
+    let mut wb_rels: String = (0..sheets.len())
+        .map(|i| format!(r#"<Relationship Id="rId{}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet{}.xml"/>"#, i + 1, i + 1))
+        .collect();
+    if shared.is_some() {
+        wb_rels += r#"<Relationship Id="rIdS" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/sharedStrings" Target="sharedStrings.xml"/>"#;
+    }
+    let wb_rels = format!(
+        r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">{wb_rels}</Relationships>"#
+    );
+    let names: Vec<&str> = sheets.iter().map(|(n, _)| *n).collect();
+    let wb = wb.unwrap_or_else(|| workbook_xml(&names));
+    let sheet_names: Vec<String> = (0..sheets.len())
+        .map(|i| format!("xl/worksheets/sheet{}.xml", i + 1))
+        .collect();
+    let mut members: Vec<(&str, &[u8])> = vec![
+        ("[Content_Types].xml", ct.as_bytes()),
+        ("_rels/.rels", rels.as_bytes()),
+        ("xl/workbook.xml", wb.as_bytes()),
+        ("xl/_rels/workbook.xml.rels", wb_rels.as_bytes()),
+    ];
+    if let Some(s) = &shared {
+        members.push(("xl/sharedStrings.xml", s.as_bytes()));
+    }
+    for (i, (_, body)) in sheets.iter().enumerate() {
+        members.push((&sheet_names[i], body.as_bytes()));
+    }
+    zip_file(path, &members);
+}
+
+fn sst(body: &str, attrs: &str) -> String {
+    format!(
+        r#"<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"{attrs}>{body}</sst>"#
+    )
+}
+
+const ODS_NS: &str = r#"xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0""#;
+
+fn ods(path: &Path, tables: &str) {
+    let content = format!(
+        r#"<?xml version="1.0" encoding="UTF-8"?>
+<office:document-content {ODS_NS} office:version="1.2"><office:body><office:spreadsheet>{tables}</office:spreadsheet></office:body></office:document-content>"#
+    );
+    let manifest = r#"<?xml version="1.0" encoding="UTF-8"?>
+<manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.2"><manifest:file-entry manifest:full-path="/" manifest:media-type="application/vnd.oasis.opendocument.spreadsheet"/><manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/></manifest:manifest>"#;
+    zip_file(
+        path,
+        &[
+            (
+                "mimetype",
+                b"application/vnd.oasis.opendocument.spreadsheet",
+            ),
+            ("META-INF/manifest.xml", manifest.as_bytes()),
+            ("content.xml", content.as_bytes()),
+        ],
+    );
+}
+
+fn ods_board() -> String {
+    GRID.iter()
+        .map(|row| {
+            let cells: String = row
+                .iter()
+                .map(|v| format!(r#"<table:table-cell office:value-type="float" office:value="{v}"><text:p>{v}</text:p></table:table-cell>"#))
+                .collect();
+            format!("<table:table-row>{cells}</table:table-row>")
+        })
+        .collect()
+}
+
+// ---- BIFF8 in an OLE compound file, by hand ----
+
+fn record(typ: u16, data: &[u8]) -> Vec<u8> {
+    let mut v = typ.to_le_bytes().to_vec();
+    v.extend((data.len() as u16).to_le_bytes());
+    v.extend(data);
+    v
+}
+
+fn number(row: u16, col: u16, value: f64) -> Vec<u8> {
+    let mut d = row.to_le_bytes().to_vec();
+    d.extend(col.to_le_bytes());
+    d.extend(0u16.to_le_bytes());
+    d.extend(value.to_le_bytes());
+    record(0x0203, &d)
+}
+
+fn dimensions(rf: u32, rl: u32, cf: u16, cl: u16) -> Vec<u8> {
+    let mut d = rf.to_le_bytes().to_vec();
+    d.extend(rl.to_le_bytes());
+    d.extend(cf.to_le_bytes());
+    d.extend(cl.to_le_bytes());
+    d.extend([0, 0]);
+    record(0x0200, &d)
+}
+
+/// A BIFF8 Workbook stream: globals naming the sheets, then each sheet's records.
+fn biff(sheets: &[(&str, Vec<Vec<u8>>)]) -> Vec<u8> {
+    let bof = |dt: u16| {
+        let mut d = 0x0600u16.to_le_bytes().to_vec();
+        d.extend(dt.to_le_bytes());
+        d.extend([0u8; 12]);
+        record(0x0809, &d)
+    };
+    let bound = |pos: u32, name: &str| {
+        let mut d = pos.to_le_bytes().to_vec();
+        d.extend([0, 0, name.len() as u8, 0]);
+        d.extend(name.as_bytes());
+        record(0x0085, &d)
+    };
+    // XF records calamine needs for cell formats (index 0 is enough).
+    let xf = record(0x00E0, &[0u8; 20]);
+    let mut globals_len = bof(5).len() + xf.len() + 4;
+    for (name, _) in sheets {
+        globals_len += bound(0, name).len();
+    }
+    let mut globals = bof(5);
+    globals.extend(&xf);
+    let mut bodies = Vec::new();
+    let mut pos = globals_len;
+    for (name, recs) in sheets {
+        globals.extend(bound(pos as u32, name));
+        let mut body = bof(0x10);
+        for r in recs {
+            body.extend(r);
+        }
+        body.extend(record(0x000A, &[]));
+        pos += body.len();
+        bodies.push(body);
+    }
+    globals.extend(record(0x000A, &[]));
+    let mut s = globals;
+    for b in bodies {
+        s.extend(b);
+    }
+    s
+}
+
+/// An OLE compound file (v3, 512-byte sectors) holding `stream` as "Workbook". Sector 0 is the
+/// FAT, 1 the directory, then the stream. `fat_patch` overwrites FAT entries; `pad_to` adds
+/// zero sectors and, with `fat_at_end`, moves the FAT sector after them.
+fn ole(stream: &[u8], fat_patch: &[(usize, u32)], pad_to: usize, fat_at_end: bool) -> Vec<u8> {
+    let mut stream = stream.to_vec();
+    if stream.len() < 4096 {
+        stream.resize(4096, 0);
+    }
+    let nsec = stream.len().div_ceil(512);
+    assert!(2 + nsec <= 128, "one FAT sector only");
+    let mut fat = vec![0xFFFF_FFFFu32; 128];
+    fat[0] = 0xFFFF_FFFD;
+    fat[1] = 0xFFFF_FFFE;
+    for i in 0..nsec {
+        fat[2 + i] = (2 + i + 1) as u32;
+    }
+    fat[2 + nsec - 1] = 0xFFFF_FFFE;
+    for &(k, v) in fat_patch {
+        fat[k] = v;
+    }
+    let entry = |name: &str, typ: u8, start: u32, size: u32, child: u32| {
+        let mut e = vec![0u8; 128];
+        let units: Vec<u8> = name
+            .encode_utf16()
+            .chain([0])
+            .flat_map(u16::to_le_bytes)
+            .collect();
+        e[..units.len()].copy_from_slice(&units);
+        e[64..66].copy_from_slice(&(units.len() as u16).to_le_bytes());
+        e[66] = typ;
+        e[67] = 1;
+        e[68..72].copy_from_slice(&u32::MAX.to_le_bytes());
+        e[72..76].copy_from_slice(&u32::MAX.to_le_bytes());
+        e[76..80].copy_from_slice(&child.to_le_bytes());
+        e[116..120].copy_from_slice(&start.to_le_bytes());
+        e[120..124].copy_from_slice(&size.to_le_bytes());
+        e
+    };
+    let mut dirs = entry("Root Entry", 5, 0xFFFF_FFFE, 0, 1);
+    dirs.extend(entry("Workbook", 2, 2, stream.len() as u32, u32::MAX));
+    dirs.resize(512, 0);
+    let fat_bytes: Vec<u8> = fat.iter().flat_map(|x| x.to_le_bytes()).collect();
+    let mut h = vec![0u8; 512];
+    h[..8].copy_from_slice(&[0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1]);
+    for (at, v) in [
+        (0x18, 0x3Eu16),
+        (0x1A, 3),
+        (0x1C, 0xFFFE),
+        (0x1E, 9),
+        (0x20, 6),
+    ] {
+        h[at..at + 2].copy_from_slice(&v.to_le_bytes());
+    }
+    for (at, v) in [
+        (0x2C, 1u32),
+        (0x30, 1),
+        (0x38, 4096),
+        (0x3C, 0xFFFF_FFFE),
+        (0x40, 0),
+        (0x44, 0xFFFF_FFFE),
+    ] {
+        h[at..at + 4].copy_from_slice(&v.to_le_bytes());
+    }
+    for i in 0..109 {
+        h[0x4C + 4 * i..0x50 + 4 * i].copy_from_slice(&u32::MAX.to_le_bytes());
+    }
+    let mut out = h;
+    if fat_at_end {
+        out.extend(vec![0u8; 512]);
+    } else {
+        out[0x4C..0x50].copy_from_slice(&0u32.to_le_bytes());
+        out.extend(&fat_bytes);
+    }
+    out.extend(&dirs);
+    stream.resize(nsec * 512, 0);
+    out.extend(&stream);
+    if out.len() < pad_to {
+        out.resize(pad_to.div_ceil(512) * 512, 0);
+    }
+    if fat_at_end {
+        let id = ((out.len() - 512) / 512) as u32;
+        out.extend(&fat_bytes);
+        out[0x4C..0x50].copy_from_slice(&id.to_le_bytes());
+    }
+    out
+}
+
+// ---- running verify ----
+
+struct Run {
+    code: i32,
+    json: Value,
+    elapsed: Duration,
+}
+
+fn run_verify(file: &Path, limit_address_space: bool) -> Run {
+    let start = Instant::now();
+    let mut cmd = if limit_address_space {
+        let mut c = Command::new("prlimit");
+        c.arg("--as=536870912")
+            .arg(assert_cmd::cargo::cargo_bin("knights-tour"));
+        c
+    } else {
+        Command::cargo_bin("knights-tour").unwrap()
+    };
+    let out = cmd
+        .args(["verify", "--json"])
+        .arg(file)
+        .timeout(Duration::from_secs(300))
+        .output()
+        .unwrap();
+    let elapsed = start.elapsed();
+    let code = out.status.code().unwrap_or(-1);
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{}: exit {code}, stdout is not JSON ({e}); stderr: {}",
+            file.display(),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    Run {
+        code,
+        json,
+        elapsed,
+    }
+}
+
+fn dir() -> tempfile::TempDir {
+    tempfile::tempdir().unwrap()
+}
+
+/// Debug builds are slow; the 5 s of the issue is for release, so allow more here.
+const SLOW: Duration = Duration::from_secs(120);
+
+fn file_error(run: &Run) -> String {
+    run.json["files"][0]["error"]
+        .as_str()
+        .unwrap_or("")
+        .to_string()
+}
+
+fn sheet_notes(run: &Run) -> Vec<String> {
+    run.json["files"][0]["sheets"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .map(|s| s["note"].as_str().unwrap_or("").to_string())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The file is refused as a whole: exit 2, an error naming the problem.
+fn assert_refused(run: &Run, words: &str) {
+    assert_eq!(run.code, 2, "{}", run.json);
+    assert!(run.elapsed < SLOW, "took {:?}", run.elapsed);
+    let error = file_error(run);
+    let notes = sheet_notes(run).join(" ");
+    assert!(
+        error.contains(words) || notes.contains(words),
+        "expected '{words}' in {error} / {notes}"
+    );
+}
+
+#[test]
+fn d1_a_huge_unique_count_is_refused_not_reserved() {
+    let d = dir();
+    let p = d.path().join("d1.xlsx");
+    xlsx(
+        &p,
+        &[("S", sheet_xml(&board_rows()))],
+        Some(sst("<si><t>a</t></si>", r#" uniqueCount="1000000000000""#)),
+        None,
+    );
+    assert_refused(&run_verify(&p, false), "uniqueCount");
+}
+
+#[test]
+fn d2_impossible_dimensions_and_d2b_a_cell_at_column_0xffff_are_damaged() {
+    let d = dir();
+    let p = d.path().join("d2.xls");
+    let s = biff(&[("S", vec![dimensions(5, 1, 0, 0xFFFF), number(0, 0, 1.0)])]);
+    std::fs::write(&p, ole(&s, &[], 0, false)).unwrap();
+    assert_refused(&run_verify(&p, false), "DIMENSIONS");
+    let p = d.path().join("d2b.xls");
+    let s = biff(&[("S", vec![number(0, 0, 1.0), number(0xFFFF, 0xFFFF, 2.0)])]);
+    std::fs::write(&p, ole(&s, &[], 0, false)).unwrap();
+    assert_refused(&run_verify(&p, false), "columns an xls sheet has");
+}
+
+fn d3(sheets: usize) -> Vec<u8> {
+    let names: Vec<String> = (0..sheets).map(|i| format!("S{i}")).collect();
+    let s = biff(
+        &names
+            .iter()
+            .map(|n| (n.as_str(), vec![number(0, 0, 1.0), number(65535, 255, 2.0)]))
+            .collect::<Vec<_>>(),
+    );
+    ole(&s, &[], 0, false)
+}
+
+#[test]
+fn d3_two_cells_far_apart_in_xls_are_too_large_fast() {
+    let d = dir();
+    for n in [1, 40] {
+        let p = d.path().join(format!("d3_{n}.xls"));
+        std::fs::write(&p, d3(n)).unwrap();
+        assert_refused(&run_verify(&p, false), "too large");
+    }
+}
+
+#[test]
+fn d4_a_looping_fat_beyond_64_mb_is_damaged() {
+    let d = dir();
+    let p = d.path().join("d4.xls");
+    let s = biff(&[("S", vec![number(0, 0, 1.0)])]);
+    std::fs::write(&p, ole(&s, &[(1, 1)], 65 << 20, true)).unwrap();
+    assert_refused(&run_verify(&p, false), "loop");
+}
+
+#[test]
+fn d5_an_ods_without_its_end_tag_is_damaged_not_a_hang() {
+    let d = dir();
+    let p = d.path().join("d5.ods");
+    ods(
+        &p,
+        &format!(r#"<table:table table:name="T">{}"#, ods_board()),
+    );
+    assert_refused(&run_verify(&p, false), "damaged");
+}
+
+fn d6a(p: &Path) {
+    xlsx(
+        p,
+        &[("S", sheet_xml(&board_rows()))],
+        Some(sst(&"<si><t>a</t></si>".repeat(1_100_000), "")),
+        None,
+    );
+}
+
+fn d6b(p: &Path) {
+    let row = format!("<row>{}</row>", r#"<c t="s"><v>0</v></c>"#.repeat(100));
+    xlsx(
+        p,
+        &[("S", sheet_xml(&row.repeat(1000)))],
+        Some(sst(&format!("<si><t>{}</t></si>", "x".repeat(10_000)), "")),
+        None,
+    );
+}
+
+#[test]
+fn d6a_millions_of_shared_strings_are_refused() {
+    let d = dir();
+    let p = d.path().join("d6a.xlsx");
+    d6a(&p);
+    assert_refused(&run_verify(&p, false), "distinct strings");
+}
+
+#[test]
+fn d6b_one_long_shared_string_in_many_cells_is_read_in_little_memory() {
+    let d = dir();
+    let p = d.path().join("d6b.xlsx");
+    d6b(&p);
+    let run = run_verify(&p, false);
+    // 10^5 cells of a 10 KB string: 1 GB if each kept its copy; refused past the text cap.
+    assert!(matches!(run.code, 0..=2), "{}", run.json);
+    assert!(run.elapsed < SLOW);
+}
+
+fn d7(p: &Path) {
+    ods(
+        p,
+        &format!(
+            r#"<table:table table:name="T"><table:table-row table:number-rows-repeated="2000"><table:table-cell table:number-columns-repeated="2000" office:value-type="string"><text:p>{}</text:p></table:table-cell></table:table-row></table:table>"#,
+            "y".repeat(10_000)
+        ),
+    );
+}
+
+#[test]
+fn d7_a_string_repeated_millions_of_times_is_refused() {
+    let d = dir();
+    let p = d.path().join("d7.ods");
+    d7(&p);
+    assert_refused(&run_verify(&p, false), "too large");
+}
+
+#[test]
+fn d3_d6b_d7_get_a_clean_answer_under_a_512_mb_address_space() {
+    if std::process::Command::new("prlimit")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!("prlimit not installed; skipped");
+        return;
+    }
+    let d = dir();
+    let p3 = d.path().join("d3.xls");
+    std::fs::write(&p3, d3(1)).unwrap();
+    let p6 = d.path().join("d6b.xlsx");
+    d6b(&p6);
+    let p7 = d.path().join("d7.ods");
+    d7(&p7);
+    for p in [p3, p6, p7] {
+        let run = run_verify(&p, true);
+        assert!(matches!(run.code, 0..=2), "{}: {}", p.display(), run.json);
+    }
+}
+
+#[test]
+fn d8_a_board_with_160000_rows_of_sevens_gives_a_bounded_report() {
+    let d = dir();
+    let p = d.path().join("d8.xlsx");
+    let sevens = format!("<row>{}</row>", "<c><v>7</v></c>".repeat(8)).repeat(160_000);
+    xlsx(
+        &p,
+        &[("S", sheet_xml(&(board_rows() + &sevens)))],
+        None,
+        None,
+    );
+    let out = Command::cargo_bin("knights-tour")
+        .unwrap()
+        .args(["verify", "--json"])
+        .arg(&p)
+        .timeout(Duration::from_secs(300))
+        .output()
+        .unwrap();
+    assert!(matches!(out.status.code(), Some(0..=2)));
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(json["files"].is_array());
+    // Not 1.28 million problems: a bounded list (10.6 MB today).
+    assert!(out.stdout.len() < 1_000_000, "{} bytes", out.stdout.len());
+}
+
+fn d9(p: &Path, chunks: usize) {
+    let mut body = board_rows();
+    let chunk = format!("<row>{}</row>", "<c/>".repeat(64)).repeat(4000);
+    for _ in 0..chunks {
+        body += &chunk;
+    }
+    xlsx(p, &[("S", sheet_xml(&body))], None, None);
+}
+
+#[test]
+fn d9_empty_cells_are_counted_and_the_sheet_read_fast() {
+    let d = dir();
+    let p = d.path().join("d9_small.xlsx");
+    d9(&p, 5);
+    let run = run_verify(&p, false);
+    assert_eq!(run.code, 0, "{}", run.json);
+    assert!(run.elapsed < SLOW);
+    // Past the per-sheet cap of scanned cells, the sheet is too large (35 chunks: 9 M cells).
+    let p = d.path().join("d9_big.xlsx");
+    d9(&p, 33);
+    assert_refused(&run_verify(&p, false), "empty ones included");
+}
+
+#[test]
+fn d10_a_sheet_cut_short_is_an_error_never_exit_0() {
+    let d = dir();
+    let p = d.path().join("d10.xlsx");
+    let xml = sheet_xml(&board_rows());
+    xlsx(&p, &[("S", xml[..xml.len() - 60].to_string())], None, None);
+    let run = run_verify(&p, false);
+    assert_eq!(run.code, 2, "{}", run.json);
+    // One good sheet beside it: exit 1, the bad sheet named.
+    let p = d.path().join("d10_two.xlsx");
+    xlsx(
+        &p,
+        &[
+            ("Good", xml.clone()),
+            ("Bad", xml[..xml.len() - 60].to_string()),
+        ],
+        None,
+        None,
+    );
+    let run = run_verify(&p, false);
+    assert_eq!(run.code, 1, "{}", run.json);
+    assert!(sheet_notes(&run)[1].contains("cannot read"), "{}", run.json);
+}
+
+#[test]
+fn d11_escape_sequences_are_escaped_in_text_and_exact_in_json() {
+    let d = dir();
+    let p = d.path().join("d11.xlsx");
+    let body = board_rows().replace(
+        r#"<c r="E6"><v>1</v></c>"#,
+        "<c r=\"E6\" t=\"inlineStr\"><is><t>\u{1b}]0;pwned\u{7}\u{1b}[2J</t></is></c>",
+    );
+    xlsx(
+        &p,
+        &[("S", sheet_xml(&body))],
+        None,
+        Some(workbook_xml(&["a\u{1b}[31mRED"])),
+    );
+    let run = run_verify(&p, false);
+    assert!(matches!(run.code, 0..=2));
+    assert_eq!(run.json["files"][0]["sheets"][0]["sheet"], "a\u{1b}[31mRED");
+    let out = Command::cargo_bin("knights-tour")
+        .unwrap()
+        .arg("verify")
+        .arg(&p)
+        .output()
+        .unwrap();
+    assert!(
+        !out.stdout.contains(&0x1b),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains(r"\u{1b}"));
+}
+
+/// Our own xlsx streaming reader and calamine's agree on every workbook in ../shared.
+#[test]
+fn own_xlsx_reader_agrees_with_calamine_on_the_shared_samples() {
+    let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared");
+    let mut files: Vec<PathBuf> = Vec::new();
+    for sub in ["samples", "samples2", "realworld"] {
+        if let Ok(entries) = std::fs::read_dir(shared.join(sub)) {
+            files.extend(entries.flatten().map(|e| e.path()));
+        }
+    }
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    for sub in ["samples", "extra"] {
+        if let Ok(entries) = std::fs::read_dir(fixtures.join(sub)) {
+            files.extend(entries.flatten().map(|e| e.path()));
+        }
+    }
+    let mut compared = 0;
+    for f in files {
+        let ext = f.extension().and_then(|e| e.to_str()).unwrap_or("");
+        if !matches!(ext, "xlsx" | "xlsm") {
+            continue;
+        }
+        let (Ok(mut own), Ok(mut theirs)) = (
+            Workbook::open(&f),
+            Workbook::from_reader(
+                std::io::BufReader::new(std::fs::File::open(&f).unwrap()),
+                None,
+            ),
+        ) else {
+            continue;
+        };
+        for name in own.sheet_names().to_vec() {
+            let a = own.read_sheet(&name);
+            let b = theirs.read_sheet(&name);
+            match (&a, &b) {
+                (Ok(a), Ok(b)) => {
+                    assert_eq!(a.cells().len(), b.cells().len(), "{} '{name}'", f.display());
+                    for (x, y) in a.cells().iter().zip(b.cells()) {
+                        assert_eq!(x, y, "{} '{name}'", f.display());
+                    }
+                    compared += 1;
+                }
+                _ => assert_eq!(
+                    a.is_ok(),
+                    b.is_ok(),
+                    "{} '{name}': {a:?} / {b:?}",
+                    f.display()
+                ),
+            }
+        }
+    }
+    eprintln!("{compared} sheets compared");
+}
