@@ -3,7 +3,7 @@
 //! and Gnumeric, and takes a minute); run with
 //! `cargo test --test libreoffice_print -- --ignored --nocapture`.
 //!
-//! Checked: each tour sheet and the Summary print one page wide (a 100x100 board on a couple
+//! Checked: each tour sheet and the Summary print one page wide (a 100x100 board on one or two
 //! of pages one above the other, an 8x8 board and the Summary on one page each), tour sheets
 //! print landscape, the template's board is at least 5 inches wide, and Gnumeric's `ssconvert`
 //! converts every file to .ods without an error. PNGs of the pages are left in

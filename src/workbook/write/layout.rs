@@ -310,10 +310,15 @@ pub(crate) fn set_print_page(
         .set_margins(0.4, 0.4, 0.5, 0.5, 0.2, 0.2)
         .set_print_center_horizontally(true);
     // LibreOffice draws columns up to ~6% wider than Excel: leave that much room.
-    let fill =
-        (pw / f64::from(area.width_px.max(1))).min(ph / f64::from(area.height_px.max(1))) * 0.92;
+    let fill_w = pw / f64::from(area.width_px.max(1)) * 0.92;
+    let fill_h = ph / f64::from(area.height_px.max(1)) * 0.92;
+    let fill = fill_w.min(fill_h);
     if grow && fill > 1.0 {
         sheet.set_print_scale((fill * 100.0).min(400.0) as u16);
+    } else if fill_h >= fill_w * 0.75 {
+        // Nearly as tall as wide: a quarter smaller at most puts it all on one page, rather
+        // than a few rows on a second.
+        sheet.set_print_fit_to_pages(1, 1);
     } else {
         sheet.set_print_fit_to_pages(1, 0);
     }
@@ -343,6 +348,8 @@ pub(crate) fn set_table_print_page(
         height_px: (last_row + 1).min(30) * DEFAULT_ROW_PX,
     };
     set_print_page(sheet, area, false)?;
+    // One page wide, as many tall as the rows need.
+    sheet.set_print_fit_to_pages(1, 0);
     sheet.set_repeat_rows(header, header)?;
     Ok(())
 }
