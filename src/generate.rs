@@ -155,6 +155,10 @@ pub fn run(job: &Job, progress: &mut dyn FnMut(&str)) -> Result<Report> {
         ));
     };
     let mut full = false;
+    // What the run is doing, and how many tours it has found, for the progress line.
+    let mut phase = String::new();
+    let mut tours_so_far = 0u64;
+    let mut shown = std::time::Instant::now();
     let report = match job.format {
         Format::Xlsx => {
             let mut sheets = Vec::new();
@@ -162,11 +166,17 @@ pub fn run(job: &Job, progress: &mut dyn FnMut(&str)) -> Result<Report> {
             let report =
                 runner::run_with(&job.request, &plan, &mut rng, &mut |event| match event {
                     Event::Progress(p) => {
+                        phase = p.to_string();
                         progress(p);
                         true
                     }
                     Event::Attempt(a) => {
                         listed(&a, &mut summary);
+                        tours_so_far += u64::from(a.solved);
+                        if shown.elapsed() >= std::time::Duration::from_millis(100) {
+                            shown = std::time::Instant::now();
+                            progress(&format!("{phase}: {}", count(tours_so_far, "tour")));
+                        }
                         held += a.tour.len() as u64;
                         sheets.push(sheet_attempt(a));
                         full =
@@ -193,11 +203,17 @@ pub fn run(job: &Job, progress: &mut dyn FnMut(&str)) -> Result<Report> {
                 let report =
                     runner::run_with(&job.request, &plan, &mut rng, &mut |event| match event {
                         Event::Progress(p) => {
+                            phase = p.to_string();
                             progress(p);
                             true
                         }
                         Event::Attempt(a) => {
                             listed(&a, &mut summary);
+                            tours_so_far += u64::from(a.solved);
+                            if shown.elapsed() >= std::time::Duration::from_millis(100) {
+                                shown = std::time::Instant::now();
+                                progress(&format!("{phase}: {}", count(tours_so_far, "tour")));
+                            }
                             if !a.solved {
                                 stream.failed(&a.tour);
                                 return true;

@@ -14,6 +14,10 @@ impl Spinner {
             return Spinner(None);
         }
         let bar = indicatif::ProgressBar::new_spinner();
+        // The elapsed time shows a long search is alive and how long it has run.
+        if let Ok(style) = indicatif::ProgressStyle::with_template("{spinner} {msg} [{elapsed}]") {
+            bar.set_style(style);
+        }
         bar.enable_steady_tick(Duration::from_millis(120));
         Spinner(Some(bar))
     }
