@@ -181,9 +181,10 @@ fn read_constraints(path: &Path, board: Board) -> Result<String> {
         .map_err(|e| Error::io(path, e))?;
     if bytes.len() as u64 > cap {
         return Err(Error::Usage(format!(
-            "--constraints {}: larger than a {board} board could need (over {cap} bytes); \
+            "--constraints {}: larger than {} could need (over {cap} bytes); \
              is it the right file?",
-            path.display()
+            path.display(),
+            crate::english::a_board(board)
         )));
     }
     String::from_utf8(bytes).map_err(|_| {

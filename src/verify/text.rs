@@ -81,10 +81,9 @@ fn render_board(sheet: &str, b: &BoardReport) -> String {
         (Notation::List, Some(cells)) => {
             let _ = write!(
                 out,
-                ", list of {} squares at {cells} on a {}x{} board",
+                ", list of {} squares at {cells} on {}",
                 cells.rows().max(cells.cols()),
-                p.rows,
-                p.cols
+                crate::english::with_article(&format!("{}x{} board", p.rows, p.cols))
             );
         }
         _ => {

@@ -1,0 +1,307 @@
+//! The tool reads back what it writes, also after a person types into it: every sheet of a
+//! generated workbook (tour sheets are one board each; Summary and Path data are no boards), a
+//! template with moves typed in by an independent writer (partial at the board, no problems,
+//! and `--complete` completes it), and the `--complete` output itself. Plus the CLI around
+//! several boards: `--format csv`, exit codes for files without a board, `--board`.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use knights_tour::verify::{verify_path, Notation, Verdict, VerifyOptions};
+use predicates::prelude::PredicateBooleanExt;
+use predicates::str::contains;
+
+fn cmd() -> Command {
+    Command::cargo_bin("knights-tour").unwrap()
+}
+
+fn fixture(rel: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures")
+        .join(rel)
+}
+
+#[test]
+fn every_generated_sheet_reads_back_as_one_board_and_the_rest_as_none() {
+    let dir = tempfile::tempdir().unwrap();
+    for (i, args) in [
+        vec!["--size", "5", "--attempts", "3"],
+        vec!["--size", "6", "--closed"],
+        vec!["--rows", "3", "--cols", "4"],
+        vec!["--size", "8", "--start", "d4"],
+    ]
+    .iter()
+    .enumerate()
+    {
+        let out = dir.path().join(format!("g{i}.xlsx"));
+        cmd()
+            .arg("generate")
+            .args(args)
+            .args(["--seed", "7", "-o"])
+            .arg(&out)
+            .assert()
+            .success();
+        let report = verify_path(&out, &VerifyOptions::default());
+        assert!(report.readable, "{:?}", report.error);
+        let mut tours = 0;
+        for s in &report.sheets {
+            if s.sheet == "Summary" || s.sheet == "Path data" {
+                assert!(s.boards.is_empty(), "{args:?} {}: {:?}", s.sheet, s.boards);
+                assert_eq!(s.verdict, Verdict::NoBoard);
+                continue;
+            }
+            tours += 1;
+            assert_eq!(s.boards.len(), 1, "{args:?} {}: {:?}", s.sheet, s.boards);
+            let b = &s.boards[0];
+            assert!(
+                b.problems.is_empty(),
+                "{args:?} {}: {:?}",
+                s.sheet,
+                b.problems
+            );
+            assert_ne!(b.verdict, Verdict::Invalid);
+            assert_eq!(b.notation, Notation::Grid);
+            assert_eq!(b.numbering_from, 1);
+            assert!(b.tour.is_some());
+            assert_eq!(b.start_square.is_some(), b.start.is_some());
+        }
+        assert!(tours >= 1, "{args:?}");
+    }
+}
+
+/// Put numbers into cells of the first sheet by editing its XML (no spreadsheet library).
+fn type_into(src: &Path, dst: &Path, values: &[(&str, u32)]) {
+    let mut zin = zip::ZipArchive::new(std::fs::File::open(src).unwrap()).unwrap();
+    let mut zout = zip::ZipWriter::new(std::fs::File::create(dst).unwrap());
+    for i in 0..zin.len() {
+        let mut file = zin.by_index(i).unwrap();
+        let name = file.name().unwrap().to_string();
+        let mut data = Vec::new();
+        file.read_to_end(&mut data).unwrap();
+        if name == "xl/worksheets/sheet1.xml" {
+            let mut xml = String::from_utf8(data).unwrap();
+            for (cell, value) in values {
+                let open = format!("<c r=\"{cell}\" ");
+                let start = xml.find(&open).unwrap_or_else(|| panic!("no {cell}"));
+                let end = start + xml[start..].find("/>").unwrap();
+                let style = xml[start + open.len()..end].to_string();
+                xml.replace_range(
+                    start..end + 2,
+                    &format!("<c r=\"{cell}\" {style}><v>{value}</v></c>"),
+                );
+            }
+            data = xml.into_bytes();
+        }
+        zout.start_file(name, zip::write::SimpleFileOptions::default())
+            .unwrap();
+        zout.write_all(&data).unwrap();
+    }
+    zout.finish().unwrap();
+}
+
+#[test]
+fn a_template_with_moves_typed_in_is_partial_at_the_board_and_completes() {
+    let dir = tempfile::tempdir().unwrap();
+    let template = dir.path().join("t.xlsx");
+    cmd()
+        .arg("template")
+        .arg("-o")
+        .arg(&template)
+        .assert()
+        .success();
+    // The board is C3:J10: d4 is F7, c2 is E9, a1 is C10.
+    let typed = dir.path().join("typed.xlsx");
+    type_into(&template, &typed, &[("F7", 1), ("E9", 2), ("C10", 3)]);
+    let report = verify_path(&typed, &VerifyOptions::default());
+    let s = &report.sheets[0];
+    assert_eq!(s.boards.len(), 1, "{:?}", s.boards);
+    let b = &s.boards[0];
+    assert_eq!(b.verdict, Verdict::Partial, "{:?}", b.problems);
+    assert!(b.problems.is_empty(), "{:?}", b.problems);
+    assert_eq!(
+        (b.board.top_left.to_string(), b.board.rows, b.board.cols),
+        ("C3".to_string(), 8, 8)
+    );
+    assert_eq!(b.start_square.unwrap().to_string(), "d4");
+    assert_eq!(b.end_square.unwrap().to_string(), "a1");
+    assert_eq!(b.moves, 3);
+
+    // --complete completes it, and what it writes reads back as a complete tour.
+    let done = dir.path().join("done.xlsx");
+    cmd()
+        .arg("verify")
+        .arg(&typed)
+        .arg("--complete")
+        .arg(&done)
+        .assert()
+        .code(1)
+        .stdout(contains("board at C3: completed: kept moves 1-3"));
+    let back = verify_path(&done, &VerifyOptions::default());
+    let boards: Vec<_> = back.sheets.iter().flat_map(|s| &s.boards).collect();
+    assert_eq!(boards.len(), 1, "{back:?}");
+    assert!(boards[0].verdict.is_complete_tour(), "{:?}", boards[0]);
+    assert_eq!(boards[0].board.top_left.to_string(), "C3");
+    let tour = boards[0].tour.as_ref().unwrap();
+    let kept: Vec<String> = tour
+        .squares()
+        .take(3)
+        .map(|q| tour.board().algebraic(q))
+        .collect();
+    assert_eq!(kept, ["d4", "c2", "a1"]);
+    assert_eq!(back.exit_code(), 0);
+    let summary = back.sheets.iter().find(|s| s.sheet == "Summary").unwrap();
+    assert!(summary.boards.is_empty());
+}
+
+#[test]
+fn csv_has_one_row_per_board_and_one_per_file_without_boards() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty.xlsx");
+    cmd()
+        .arg("template")
+        .arg("-o")
+        .arg(&empty)
+        .assert()
+        .success();
+    let out = cmd()
+        .arg("verify")
+        .args(["--format", "csv"])
+        .arg(fixture("samples2/tries.xlsx"))
+        .arg(&empty)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[0],
+        "file,sheet,board,notation,verdict,moves,start,end,problems,first_problem"
+    );
+    // tries.xlsx: three boards on 'attempts', two on 'stacked'; the template: one no-board row.
+    assert_eq!(lines.len(), 1 + 5 + 1, "{text}");
+    assert!(
+        lines[1].contains(",attempts,B3:F7,grid,open,25,b4,"),
+        "{}",
+        lines[1]
+    );
+    assert!(
+        lines[2].contains(",attempts,H3:L7,grid,invalid,25,"),
+        "{}",
+        lines[2]
+    );
+    assert!(
+        lines[2].contains("not-a-knight-move: move 5 at"),
+        "{}",
+        lines[2]
+    );
+    assert!(
+        lines[5].contains(",stacked,A12:H19,grid,partial,54,"),
+        "{}",
+        lines[5]
+    );
+    assert!(lines[6].contains(",,,,no-board,0,,,0,"), "{}", lines[6]);
+    assert!(String::from_utf8(out.stderr)
+        .unwrap()
+        .contains("no board found in"));
+}
+
+#[test]
+fn files_without_a_board_fail_and_complete_tours_pass() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty.xlsx");
+    cmd()
+        .arg("template")
+        .arg("-o")
+        .arg(&empty)
+        .assert()
+        .success();
+    cmd()
+        .arg("verify")
+        .arg("--quiet")
+        .arg(&empty)
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr("");
+    cmd()
+        .arg("verify")
+        .arg(&empty)
+        .assert()
+        .code(1)
+        .stderr(contains("no board found in"));
+    // Every board a complete tour: 0, also with --json, which carries every board.
+    let out = cmd()
+        .arg("verify")
+        .arg("--json")
+        .arg(fixture("samples2/row_of_boards.xls"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let sheet = &doc["files"][0]["sheets"][0];
+    let boards = sheet["boards"].as_array().unwrap();
+    assert_eq!(boards.len(), 3);
+    assert_eq!(boards[1]["board"]["top_left"], "H2");
+    assert_eq!(boards[1]["verdict"], "closed");
+    assert_eq!(boards[1]["notation"], "grid");
+    assert_eq!(boards[1]["numbering_from"], 1);
+    assert!(boards[1]["start_square"].is_string());
+    assert!(boards[1].get("cells").is_none());
+    // The sheet-level fields are the first board's.
+    assert_eq!(sheet["board"], boards[0]["board"]);
+    assert_eq!(sheet["start"], boards[0]["start"]);
+    // A list carries its cells.
+    let out = cmd()
+        .arg("verify")
+        .arg("--format")
+        .arg("json")
+        .arg(fixture("samples2/lists.xlsx"))
+        .output()
+        .unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let b = &doc["files"][0]["sheets"][0]["boards"][0];
+    assert_eq!(b["notation"], "list");
+    assert_eq!(b["cells"], "C3:C66");
+    assert_eq!(b["start_square"], "h2");
+}
+
+#[test]
+fn board_chooses_one_board_for_complete_and_draw() {
+    let dir = tempfile::tempdir().unwrap();
+    let done = dir.path().join("done.xlsx");
+    cmd()
+        .arg("verify")
+        .arg(fixture("samples2/tries.xlsx"))
+        .args(["--sheet", "stacked", "--board", "A12", "--complete"])
+        .arg(&done)
+        .assert()
+        .code(1)
+        .stdout(contains("sheet 'stacked', board at A12:"))
+        .stdout(contains("board at A2:").not());
+    // --board without --complete does not apply to verify: a usage error.
+    cmd()
+        .arg("verify")
+        .arg(fixture("samples2/tries.xlsx"))
+        .args(["--board", "A12"])
+        .assert()
+        .code(2);
+    let svg = dir.path().join("n3.svg");
+    cmd()
+        .arg("draw")
+        .arg(fixture("samples2/tries.xlsx"))
+        .args(["--sheet", "attempts", "--board", "N3", "-o"])
+        .arg(&svg)
+        .assert()
+        .success();
+    assert!(svg.is_file());
+    // The invalid board in the middle has no path to draw.
+    cmd()
+        .arg("draw")
+        .arg(fixture("samples2/tries.xlsx"))
+        .args(["--sheet", "attempts", "--board", "H3", "-o"])
+        .arg(dir.path().join("h3.svg"))
+        .assert()
+        .code(2)
+        .stderr(contains("invalid"));
+}
