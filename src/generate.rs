@@ -159,31 +159,38 @@ pub fn run(job: &Job, progress: &mut dyn FnMut(&str)) -> Result<Report> {
     let mut phase = String::new();
     let mut tours_so_far = 0u64;
     let mut shown = std::time::Instant::now();
+    // The bookkeeping every event gets, whatever the format: the progress line and the summary.
+    let mut track = |event: &Event, summary: &mut Summary| match event {
+        Event::Progress(p) => {
+            phase = p.to_string();
+            progress(p);
+        }
+        Event::Attempt(a) => {
+            listed(a, summary);
+            tours_so_far += u64::from(a.solved);
+            if shown.elapsed() >= std::time::Duration::from_millis(100) {
+                shown = std::time::Instant::now();
+                progress(&format!("{phase}: {}", count(tours_so_far, "tour")));
+            }
+        }
+    };
     let report = match job.format {
         Format::Xlsx => {
             let mut sheets = Vec::new();
             let mut held = 0u64;
-            let report =
-                runner::run_with(&job.request, &plan, &mut rng, &mut |event| match event {
-                    Event::Progress(p) => {
-                        phase = p.to_string();
-                        progress(p);
-                        true
-                    }
+            let report = runner::run_with(&job.request, &plan, &mut rng, &mut |event| {
+                track(&event, &mut summary);
+                match event {
+                    Event::Progress(_) => true,
                     Event::Attempt(a) => {
-                        listed(&a, &mut summary);
-                        tours_so_far += u64::from(a.solved);
-                        if shown.elapsed() >= std::time::Duration::from_millis(100) {
-                            shown = std::time::Instant::now();
-                            progress(&format!("{phase}: {}", count(tours_so_far, "tour")));
-                        }
                         held += a.tour.len() as u64;
                         sheets.push(sheet_attempt(a));
                         full =
                             sheets.len() as u64 >= MAX_WORKBOOK_SHEETS || held >= MAX_HELD_SQUARES;
                         !full
                     }
-                });
+                }
+            });
             if sheets.is_empty() {
                 return Err(Error::Impossible(format!(
                     "no tour meets the request: {}",
@@ -200,33 +207,23 @@ pub fn run(job: &Job, progress: &mut dyn FnMut(&str)) -> Result<Report> {
             let written = output::write_to(&job.dest, job.force, |w| {
                 let mut stream = TourStream::new(job.format, w, job.seed, single);
                 let mut failed = None;
-                let report =
-                    runner::run_with(&job.request, &plan, &mut rng, &mut |event| match event {
-                        Event::Progress(p) => {
-                            phase = p.to_string();
-                            progress(p);
-                            true
+                let report = runner::run_with(&job.request, &plan, &mut rng, &mut |event| {
+                    track(&event, &mut summary);
+                    let Event::Attempt(a) = event else {
+                        return true;
+                    };
+                    if !a.solved {
+                        stream.failed(&a.tour);
+                        return true;
+                    }
+                    match stream.tour(&a.tour) {
+                        Ok(()) => true,
+                        Err(e) => {
+                            failed = Some(e);
+                            false
                         }
-                        Event::Attempt(a) => {
-                            listed(&a, &mut summary);
-                            tours_so_far += u64::from(a.solved);
-                            if shown.elapsed() >= std::time::Duration::from_millis(100) {
-                                shown = std::time::Instant::now();
-                                progress(&format!("{phase}: {}", count(tours_so_far, "tour")));
-                            }
-                            if !a.solved {
-                                stream.failed(&a.tour);
-                                return true;
-                            }
-                            match stream.tour(&a.tour) {
-                                Ok(()) => true,
-                                Err(e) => {
-                                    failed = Some(e);
-                                    false
-                                }
-                            }
-                        }
-                    });
+                    }
+                });
                 let nothing = report.attempts == 0;
                 ran = Some(report);
                 match failed {

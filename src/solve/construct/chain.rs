@@ -22,7 +22,7 @@
 use std::collections::{HashMap, VecDeque};
 
 use super::fill::{odd_cuts, parts};
-use super::search::{find_in, Graph};
+use super::search::{find_in, knight_neighbours, Graph};
 use super::tiles::TILES;
 use super::END;
 use crate::board::KNIGHT_MOVES;
@@ -142,17 +142,7 @@ impl Searches {
 fn search_block(key: &SearchKey) -> Option<Vec<usize>> {
     let (h, w, entry, ends, required, banned) = key;
     let (h, w) = (*h as usize, *w as usize);
-    let mut nbrs = vec![Vec::new(); h * w];
-    for r in 0..h as i32 {
-        for c in 0..w as i32 {
-            for (dr, dc) in KNIGHT_MOVES {
-                let (r2, c2) = (r + dr, c + dc);
-                if r2 >= 0 && c2 >= 0 && r2 < h as i32 && c2 < w as i32 {
-                    nbrs[r as usize * w + c as usize].push(r2 as usize * w + c2 as usize);
-                }
-            }
-        }
-    }
+    let nbrs = knight_neighbours(h, w);
     let allowed: Vec<usize> = match ends {
         Ends::At(e) => e.clone(),
         &Ends::Beside(side, colour) => (0..h * w)

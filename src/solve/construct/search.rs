@@ -99,15 +99,10 @@ impl Dfs<'_> {
     }
 }
 
-/// A tour meeting `goal` as local indices in move order, or `None` if `attempts` seeded
-/// attempts of `budget` nodes each find none.
-pub(super) fn find(goal: &Goal, seed: u64, attempts: u32, budget: u64) -> Option<Vec<u8>> {
-    let (h, w) = (goal.rows, goal.cols);
-    let n = h * w;
-    if n > 256 || goal.start >= n {
-        return None;
-    }
-    let mut nbrs = vec![Vec::new(); n];
+/// Each square's knight moves inside an `h` x `w` block (row-major local indices): the small
+/// graphs the window searches run on.
+pub(super) fn knight_neighbours(h: usize, w: usize) -> Vec<Vec<usize>> {
+    let mut nbrs = vec![Vec::new(); h * w];
     for r in 0..h as i32 {
         for c in 0..w as i32 {
             for (dr, dc) in KNIGHT_MOVES {
@@ -118,6 +113,18 @@ pub(super) fn find(goal: &Goal, seed: u64, attempts: u32, budget: u64) -> Option
             }
         }
     }
+    nbrs
+}
+
+/// A tour meeting `goal` as local indices in move order, or `None` if `attempts` seeded
+/// attempts of `budget` nodes each find none.
+pub(super) fn find(goal: &Goal, seed: u64, attempts: u32, budget: u64) -> Option<Vec<u8>> {
+    let (h, w) = (goal.rows, goal.cols);
+    let n = h * w;
+    if n > 256 || goal.start >= n {
+        return None;
+    }
+    let mut nbrs = knight_neighbours(h, w);
     for &(a, b) in goal.jumps {
         nbrs[a].push(b);
         nbrs[b].push(a);
