@@ -143,11 +143,6 @@ fn every_samples2_sheet_reads_as_its_manifest_says() {
 
 fn realworld() -> Option<PathBuf> {
     let dir = project("../shared/realworld");
-    let dir = if dir.is_dir() {
-        dir
-    } else {
-        PathBuf::from("/work/shared/realworld")
-    };
     if dir.is_dir() {
         Some(dir)
     } else {
