@@ -1,50 +1,14 @@
 //! End-to-end tests of `knights-tour generate`: every flag, every bad input, the workbook read
 //! back with calamine.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use assert_cmd::Command;
 use calamine::{open_workbook, Data, Reader, Xlsx};
 use predicates::prelude::*;
 use serde_json::Value;
 
-/// A scratch folder to run the command in.
-struct WorkDir {
-    dir: tempfile::TempDir,
-}
-
-impl WorkDir {
-    fn new() -> WorkDir {
-        WorkDir {
-            dir: tempfile::tempdir().unwrap(),
-        }
-    }
-
-    fn cmd(&self) -> Command {
-        let mut cmd = Command::cargo_bin("knights-tour").unwrap();
-        cmd.current_dir(self.dir.path());
-        cmd
-    }
-
-    fn generate(&self, args: &[&str]) -> Command {
-        let mut cmd = self.cmd();
-        cmd.arg("generate").args(args);
-        cmd
-    }
-
-    fn path(&self, name: &str) -> PathBuf {
-        self.dir.path().join(name)
-    }
-
-    fn files(&self) -> Vec<String> {
-        let mut names: Vec<String> = std::fs::read_dir(self.dir.path())
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        names.sort();
-        names
-    }
-}
+mod workdir;
+use workdir::WorkDir;
 
 /// A worksheet's numeric cells as (row, col, value), rows/cols from 0.
 fn numbers(path: &Path, sheet: &str) -> Vec<(u32, u32, i64)> {
@@ -552,8 +516,7 @@ fn generated_workbooks_verify_with_the_verdicts_they_claim() {
         let claims = summary["sheets"].as_array().unwrap();
         let any_failed = claims.iter().any(|s| s["solved"] == false);
         let report = wd
-            .cmd()
-            .args(["verify", "--json", &out])
+            .cmd("verify", &["--json", &out])
             .assert()
             .code(if any_failed { 1 } else { 0 })
             .get_output()

@@ -2,52 +2,15 @@
 //! from the extension, the seed reported, flags that do not combine, bounded `--all` with
 //! `--timeout`, the broken pipe, the same tour in every format; and issue 9's constraints cap.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Stdio;
 
-use assert_cmd::Command;
 use calamine::{open_workbook, Data, Reader, Xlsx};
 use predicates::prelude::*;
 use serde_json::Value;
 
-struct WorkDir {
-    dir: tempfile::TempDir,
-}
-
-impl WorkDir {
-    fn new() -> WorkDir {
-        WorkDir {
-            dir: tempfile::tempdir().unwrap(),
-        }
-    }
-
-    fn cmd(&self, sub: &str, args: &[&str]) -> Command {
-        let mut cmd = Command::cargo_bin("knights-tour").unwrap();
-        cmd.current_dir(self.dir.path()).arg(sub).args(args);
-        cmd
-    }
-
-    fn generate(&self, args: &[&str]) -> Command {
-        self.cmd("generate", args)
-    }
-
-    fn path(&self, name: &str) -> PathBuf {
-        self.dir.path().join(name)
-    }
-
-    fn files(&self) -> Vec<String> {
-        let mut names: Vec<String> = std::fs::read_dir(self.dir.path())
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        names.sort();
-        names
-    }
-
-    fn read(&self, name: &str) -> String {
-        std::fs::read_to_string(self.path(name)).unwrap()
-    }
-}
+mod workdir;
+use workdir::WorkDir;
 
 /// The move numbers of the board on a workbook's first tour sheet, row by row.
 fn xlsx_grid(path: &Path) -> Vec<Vec<u32>> {
@@ -381,7 +344,7 @@ fn a_closed_pipe_ends_quietly() {
         &["--size", "5", "--all", "--format", "json", "-o", "-"][..],
     ] {
         let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("knights-tour"))
-            .current_dir(wd.dir.path())
+            .current_dir(wd.root())
             .arg("generate")
             .args(args)
             .stdout(Stdio::piped())
@@ -409,7 +372,7 @@ fn the_same_flags_give_the_same_tour_in_every_format() {
         &["--size", "120", "--seed", "1"][..],
         &["--size", "120", "--seed", "1", "--tiebreak", "center"][..],
     ] {
-        let _ = std::fs::remove_dir_all(wd.dir.path()).map(|()| std::fs::create_dir(wd.dir.path()));
+        let _ = std::fs::remove_dir_all(wd.root()).map(|()| std::fs::create_dir(wd.root()));
         for out in ["t.xlsx", "t.csv", "t.json", "t.txt"] {
             let mut args = flags.to_vec();
             args.extend(["-o", out]);
