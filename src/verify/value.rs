@@ -37,7 +37,9 @@ pub(crate) fn classify(value: Option<CellValueRef<'_>>) -> Kind {
 }
 
 fn number(f: f64) -> Kind {
-    if f.is_finite() && f.fract() == 0.0 && f.abs() <= MAX_EXACT {
+    // `as` truncates (and is one instruction, where `fract` is a library call); the bound
+    // rules out NaN and the infinities.
+    if f.abs() <= MAX_EXACT && (f as i64) as f64 == f {
         Kind::Int(f as i64)
     } else {
         Kind::NonInt(f)

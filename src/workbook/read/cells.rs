@@ -102,6 +102,20 @@ impl<'a> Cells<'a> {
         self.sheet.slots.get(i).map(|s| self.sheet.view(s))
     }
 
+    /// The `i`-th cell's value when it is a whole number from 0 to 2^31 - 1, without looking
+    /// at anything else (the fast path through a board's move numbers).
+    pub fn small_whole_number(&self, i: usize) -> Option<u32> {
+        let v = self.sheet.slots.get(i)?.value;
+        (v & INLINE != 0).then_some(v & !INLINE)
+    }
+
+    /// The cells' positions `(row, col)` in row-major order.
+    pub fn positions(
+        &self,
+    ) -> impl DoubleEndedIterator<Item = (u32, u32)> + ExactSizeIterator + 'a {
+        self.sheet.slots.iter().map(|s| (s.row, s.col))
+    }
+
     /// The cells in row-major order.
     pub fn iter(&self) -> CellIter<'a> {
         CellIter {

@@ -74,9 +74,9 @@ pub(super) struct Scanner<R> {
     buf: Vec<u8>,
     pos: usize,
     end: usize,
-    /// How far past `pos` the current piece of markup is known not to end (so that a long
-    /// tag arriving in many reads is not searched from its start every time).
-    searched: usize,
+    /// How far the current piece of markup has been searched for its end, so that a long tag
+    /// arriving in many reads is not searched from its start every time.
+    search: Search,
 }
 
 /// What kind of markup starts at a `<`, and where its end is looked for.
@@ -96,7 +96,7 @@ impl<R: Read> Scanner<R> {
             buf: vec![0; CHUNK],
             pos: 0,
             end: 0,
-            searched: 0,
+            search: Search::default(),
         }
     }
 
@@ -140,30 +140,30 @@ impl<R: Read> Scanner<R> {
                 self.pos += n;
                 return Ok(Token::Text(&self.buf[from..from + n]));
             }
-            let kind = if data.starts_with(b"<!--") {
-                Markup::Comment
-            } else if data.starts_with(b"<![CDATA[") {
-                Markup::CData
-            } else if data.starts_with(b"<?") {
-                Markup::Instruction
-            } else if data.starts_with(b"</") {
-                Markup::End
-            } else if data.starts_with(b"<!") {
-                Markup::Declaration
-            } else if data.len() < 9 && (b"<![CDATA[".starts_with(data) || data == b"<!-") {
-                // Too short to tell a comment or CDATA from a declaration: read on.
-                if !self.fill()? {
-                    return Err(ScanError::Unterminated("a tag"));
+            let kind = match data.get(1) {
+                Some(b'/') => Markup::End,
+                Some(b'?') => Markup::Instruction,
+                Some(b'!') if data.starts_with(b"<!--") => Markup::Comment,
+                Some(b'!') if data.starts_with(b"<![CDATA[") => Markup::CData,
+                Some(b'!')
+                    if data.len() >= 9 || !(b"<![CDATA[".starts_with(data) || data == b"<!-") =>
+                {
+                    Markup::Declaration
                 }
-                continue;
-            } else {
-                Markup::Tag
+                Some(b'!') | None => {
+                    // Too short to tell what it is: read on.
+                    if !self.fill()? {
+                        return Err(ScanError::Unterminated("a tag"));
+                    }
+                    continue;
+                }
+                Some(_) => Markup::Tag,
             };
-            match markup_end(&kind, data, self.searched) {
-                Ok(len) => {
+            match markup_end(&kind, data, &mut self.search) {
+                Some(len) => {
                     let from = self.pos;
                     self.pos += len;
-                    self.searched = 0;
+                    self.search = Search::default();
                     if matches!(
                         kind,
                         Markup::Comment | Markup::Instruction | Markup::Declaration
@@ -192,8 +192,7 @@ impl<R: Read> Scanner<R> {
                     };
                     return Ok(token);
                 }
-                Err(searched) => {
-                    self.searched = searched;
+                None => {
                     if !self.fill()? {
                         return Err(ScanError::Unterminated(match kind {
                             Markup::Comment => "a comment",
@@ -207,48 +206,67 @@ impl<R: Read> Scanner<R> {
     }
 }
 
-/// The length of the markup at the start of `data`, or `Err(how far it is known not to end)`.
-fn markup_end(kind: &Markup, data: &[u8], searched: usize) -> Result<usize, usize> {
-    let find = |pat: &[u8], from: usize| {
-        let from = from.max(searched);
-        data.get(from..)
-            .and_then(|d| d.windows(pat.len()).position(|w| w == pat))
-            .map(|i| from + i + pat.len())
-            .ok_or_else(|| data.len().saturating_sub(pat.len() - 1).max(from))
+/// Where the search for the end of a piece of markup stopped, and the quoting and bracket
+/// depth there.
+#[derive(Clone, Copy, Debug, Default)]
+struct Search {
+    /// Bytes from the markup's `<` searched so far.
+    done: usize,
+    /// The quote character of the attribute value (or literal) being read.
+    quote: Option<u8>,
+    /// How deep in `[...]` a declaration is.
+    depth: u32,
+}
+
+/// The length of the markup at the start of `data`, or `None` when it does not end in `data`
+/// (`search` then records how far it was searched).
+fn markup_end(kind: &Markup, data: &[u8], search: &mut Search) -> Option<usize> {
+    let mut find = |pat: &[u8], skip: usize| {
+        let from = search.done.max(skip);
+        let found = data
+            .get(from..)
+            .and_then(|d| d.windows(pat.len()).position(|w| w == pat));
+        match found {
+            Some(i) => Some(from + i + pat.len()),
+            None => {
+                search.done = data.len().saturating_sub(pat.len() - 1).max(from);
+                None
+            }
+        }
     };
     match kind {
         Markup::Comment => find(b"-->", 4),
         Markup::CData => find(b"]]>", 9),
         Markup::Instruction => find(b"?>", 2),
-        Markup::End => find(b">", 2),
-        // Quotes and brackets: rescan from the start (declarations are rare and short).
-        Markup::Declaration => {
-            let (mut depth, mut quote) = (0u32, None);
-            for (i, &b) in data.iter().enumerate().skip(2) {
-                match (quote, b) {
-                    (Some(q), b) if b == q => quote = None,
-                    (Some(_), _) => {}
-                    (None, b'"' | b'\'') => quote = Some(b),
-                    (None, b'[') => depth += 1,
-                    (None, b']') => depth = depth.saturating_sub(1),
-                    (None, b'>') if depth == 0 => return Ok(i + 1),
-                    _ => {}
+        Markup::End => {
+            let from = search.done.max(2);
+            match data
+                .get(from..)
+                .and_then(|d| d.iter().position(|&b| b == b'>'))
+            {
+                Some(i) => Some(from + i + 1),
+                None => {
+                    search.done = data.len().max(from);
+                    None
                 }
             }
-            Err(0)
         }
-        Markup::Tag => {
-            let mut quote = None;
-            for (i, &b) in data.iter().enumerate().skip(1) {
-                match (quote, b) {
-                    (Some(q), b) if b == q => quote = None,
+        Markup::Declaration | Markup::Tag => {
+            let brackets = matches!(kind, Markup::Declaration);
+            let from = search.done.max(1);
+            for (i, &b) in data.iter().enumerate().skip(from) {
+                match (search.quote, b) {
+                    (Some(q), b) if b == q => search.quote = None,
                     (Some(_), _) => {}
-                    (None, b'"' | b'\'') => quote = Some(b),
-                    (None, b'>') => return Ok(i + 1),
+                    (None, b'"' | b'\'') => search.quote = Some(b),
+                    (None, b'[') if brackets => search.depth += 1,
+                    (None, b']') if brackets => search.depth = search.depth.saturating_sub(1),
+                    (None, b'>') if search.depth == 0 => return Some(i + 1),
                     _ => {}
                 }
             }
-            Err(0)
+            search.done = data.len().max(from);
+            None
         }
     }
 }
@@ -301,7 +319,10 @@ fn skip_ws(s: &[u8]) -> &[u8] {
 /// normalised as XML 1.0 says, invalid UTF-8 replaced.
 pub(super) fn decode_text(raw: &[u8], out: &mut String) {
     if !raw.iter().any(|&b| b == b'&' || b == b'\r') {
-        out.push_str(&String::from_utf8_lossy(raw));
+        match std::str::from_utf8(raw) {
+            Ok(s) => out.push_str(s),
+            Err(_) => out.push_str(&String::from_utf8_lossy(raw)),
+        }
         return;
     }
     let text = String::from_utf8_lossy(raw);
