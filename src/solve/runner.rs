@@ -140,7 +140,8 @@ impl Attempt {
     /// use knights_tour::board::Board;
     /// use knights_tour::solve::{Attempt, Method};
     /// use knights_tour::tour::Tour;
-    /// let a = Attempt::new(Tour::new(Board::new(5, 5).unwrap()), false, Method::Warnsdorff);
+    /// let path = Tour::from_indices(Board::new(5, 5).unwrap(), vec![0, 7]).unwrap();
+    /// let a = Attempt::new(path, false, Method::Warnsdorff);
     /// assert!(!a.solved && a.note.is_none());
     /// ```
     pub fn new(tour: Tour, solved: bool, method: Method) -> Attempt {
