@@ -159,7 +159,7 @@ pub(crate) fn check_board(
             }
             Kind::Text => {
                 holes.push(i);
-                let value = grid.cell(i / cols, i % cols).and_then(|c| c.value.as_ref());
+                let value = grid.cell(i / cols, i % cols).and_then(|c| c.value);
                 problems.push(Problem {
                     kind: ProblemKind::TextCell,
                     cells: vec![sq.cell_ref(i)],

@@ -46,7 +46,7 @@
 use std::collections::HashMap;
 
 use crate::workbook::cellref::{CellRange, CellRef};
-use crate::workbook::read::{SheetCell, SheetCells};
+use crate::workbook::read::{CellView, SheetCells};
 
 use super::labels::{self, Labels};
 use super::list::{find_lists, ListRun};
@@ -105,9 +105,8 @@ impl<'a> BlockGrid<'a> {
     pub(crate) fn new(sheet: &'a SheetCells, range: CellRange) -> BlockGrid<'a> {
         let (rows, cols) = (range.rows() as usize, range.cols() as usize);
         let mut idx = vec![NONE; rows * cols];
-        let cells = sheet.cells();
-        let first = cells.partition_point(|c| c.row < range.first.row);
-        for (i, c) in cells.iter().enumerate().skip(first) {
+        let first = sheet.first_in_row(range.first.row);
+        for (i, c) in sheet.cells().iter().enumerate().skip(first) {
             if c.row > range.last.row {
                 break;
             }
@@ -121,14 +120,17 @@ impl<'a> BlockGrid<'a> {
     }
 
     /// The cell at block-relative `(r, c)`, if the sheet has one there.
-    pub(crate) fn cell(&self, r: u32, c: u32) -> Option<&'a SheetCell> {
+    pub(crate) fn cell(&self, r: u32, c: u32) -> Option<CellView<'a>> {
         let i = self.idx[(r * self.range.cols() + c) as usize];
-        (i != NONE).then(|| &self.sheet.cells()[i as usize])
+        if i == NONE {
+            return None;
+        }
+        self.sheet.cells().get(i as usize)
     }
 
     /// The kind of the value at block-relative `(r, c)`.
     pub(crate) fn kind(&self, r: u32, c: u32) -> Kind {
-        classify(self.cell(r, c).and_then(|c| c.value.as_ref()))
+        classify(self.cell(r, c).and_then(|c| c.value))
     }
 }
 
@@ -414,7 +416,7 @@ fn dense_rectangle(sheet: &SheetCells) -> Option<CellRange> {
     let (mut top, mut left, mut bottom, mut right) = (u32::MAX, u32::MAX, 0u32, 0u32);
     let (mut count, mut ints) = (0u64, 0u64);
     for c in sheet.cells() {
-        match classify(c.value.as_ref()) {
+        match classify(c.value) {
             Kind::Blank => continue,
             Kind::Int(_) => ints += 1,
             _ => {}
@@ -436,7 +438,7 @@ fn pieces(sheet: &SheetCells, labels: &Labels) -> Vec<Piece> {
         .cells()
         .iter()
         .filter_map(|c| {
-            let k = classify(c.value.as_ref());
+            let k = classify(c.value);
             (k.is_numeric() && !labels.numeric_cells.contains(&(c.row, c.col)))
                 .then_some((c.row, c.col, k))
         })
@@ -593,7 +595,7 @@ fn extend_by_borders(sheet: &SheetCells, grid: &BlockGrid<'_>, block: CellRange)
     }
     let blank_bordered = |row: u32, col: u32| {
         lookup(sheet, row, col)
-            .is_some_and(|x| x.format.bordered && classify(x.value.as_ref()) == Kind::Blank)
+            .is_some_and(|x| x.format.bordered && classify(x.value) == Kind::Blank)
     };
     let (mut first, mut last) = (block.first, block.last);
     let limit = |first: CellRef, last: CellRef| {
@@ -631,12 +633,8 @@ fn extend_by_borders(sheet: &SheetCells, grid: &BlockGrid<'_>, block: CellRange)
 }
 
 /// The sheet's cell at an absolute position (binary search).
-pub(crate) fn lookup(sheet: &SheetCells, row: u32, col: u32) -> Option<&SheetCell> {
-    let cells = sheet.cells();
-    cells
-        .binary_search_by_key(&(row, col), |c| (c.row, c.col))
-        .ok()
-        .map(|i| &cells[i])
+pub(crate) fn lookup(sheet: &SheetCells, row: u32, col: u32) -> Option<CellView<'_>> {
+    sheet.find(row, col)
 }
 
 /// Union-find with path halving and union by size.
