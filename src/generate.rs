@@ -184,7 +184,7 @@ pub fn run(job: &Job, progress: &mut dyn FnMut(&str)) -> Result<Report> {
                     Event::Progress(_) => true,
                     Event::Attempt(a) => {
                         held += a.tour.len() as u64;
-                        sheets.push(sheet_attempt(a));
+                        sheets.push(a);
                         full =
                             sheets.len() as u64 >= MAX_WORKBOOK_SHEETS || held >= MAX_HELD_SQUARES;
                         !full
@@ -302,17 +302,7 @@ fn streamed_grid(job: &Job) -> Result<Option<Report>> {
     Ok(Some(Report { summary }))
 }
 
-fn sheet_attempt(a: Attempt) -> xlsx::SheetAttempt {
-    xlsx::SheetAttempt {
-        tour: a.tour,
-        solved: a.solved,
-        method: a.method.name().to_string(),
-        tiebreak: a.tiebreak.map(|t| t.name().to_string()),
-        note: a.note,
-    }
-}
-
-fn write_workbook(job: &Job, attempts: Vec<xlsx::SheetAttempt>) -> Result<()> {
+fn write_workbook(job: &Job, attempts: Vec<Attempt>) -> Result<()> {
     let Destination::File(path) = &job.dest else {
         return Err(export::format::xlsx_to_stdout());
     };

@@ -8,9 +8,10 @@ use assert_cmd::Command;
 use calamine::{Data, Reader, Xlsx};
 use knights_tour::board::{Board, Square};
 use knights_tour::draw::{self, raster::Ink, DrawOptions, Geometry, Numbers};
+use knights_tour::solve::{Attempt, Method};
 use knights_tour::tour::Tour;
 use knights_tour::verify::{verify_path, Verdict, VerifyOptions};
-use knights_tour::workbook::write::{write_workbook, PathDrawing, SheetAttempt, WorkbookSpec};
+use knights_tour::workbook::write::{write_workbook, PathDrawing, WorkbookSpec};
 
 mod common;
 use common::CLOSED_8X8;
@@ -126,7 +127,7 @@ fn a1_is_dark_on_odd_and_even_templates() {
 #[test]
 fn a_closed_tours_chart_draws_the_closing_move() {
     let tour = closed_8x8();
-    let mut spec = WorkbookSpec::new(vec![SheetAttempt::new(tour.clone(), true, "w")]);
+    let mut spec = WorkbookSpec::new(vec![Attempt::new(tour.clone(), true, Method::Warnsdorff)]);
     spec.created = Some(std::time::UNIX_EPOCH);
     spec.draw_path = PathDrawing::On;
     let bytes = write(&spec);
@@ -148,7 +149,7 @@ fn a_closed_tours_chart_draws_the_closing_move() {
     assert_eq!(chart.matches("<c:ser>").count(), 1, "one series: the path");
     // An open tour stops at its last square.
     let open_tour = tour.truncated(63);
-    let mut spec = WorkbookSpec::new(vec![SheetAttempt::new(open_tour, true, "w")]);
+    let mut spec = WorkbookSpec::new(vec![Attempt::new(open_tour, true, Method::Warnsdorff)]);
     spec.created = Some(std::time::UNIX_EPOCH);
     spec.draw_path = PathDrawing::On;
     let chart = part(&write(&spec), "xl/charts/chart1.xml");
@@ -158,7 +159,7 @@ fn a_closed_tours_chart_draws_the_closing_move() {
 #[test]
 fn start_and_end_are_marked_by_cell_styles_and_labels_are_text() {
     let tour = closed_8x8();
-    let mut spec = WorkbookSpec::new(vec![SheetAttempt::new(tour.clone(), true, "w")]);
+    let mut spec = WorkbookSpec::new(vec![Attempt::new(tour.clone(), true, Method::Warnsdorff)]);
     spec.created = Some(std::time::UNIX_EPOCH);
     let bytes = write(&spec);
     let (s, e) = (tour.start().unwrap(), tour.end().unwrap());
@@ -204,8 +205,8 @@ fn print_setup(bytes: &[u8], sheet_index: usize) -> (String, String) {
 fn every_sheet_prints_one_page_wide_with_its_labels_and_notes() {
     let tour = closed_8x8();
     let mut spec = WorkbookSpec::new(vec![
-        SheetAttempt::new(tour.truncated(20), false, "w"),
-        SheetAttempt::new(tour, true, "w"),
+        Attempt::new(tour.truncated(20), false, Method::Warnsdorff),
+        Attempt::new(tour, true, Method::Warnsdorff),
     ]);
     spec.created = Some(std::time::UNIX_EPOCH);
     let bytes = write(&spec);

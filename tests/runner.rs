@@ -443,3 +443,25 @@ fn construct_between_fixed_ends_on_a_million_squares() {
     let tour = knights_tour::solve::construct::solve(&req).expect("a tour");
     assert!(req.is_satisfied_by(&tour));
 }
+
+/// A long search shows it is alive: the nodes it spends reach the plan's meter as it goes (the
+/// progress line reads them from another thread), never more than the run reports.
+#[test]
+fn searches_add_their_nodes_to_the_plans_meter() {
+    use knights_tour::solve::{Meter, METER_STEP};
+    use std::sync::atomic::AtomicU64;
+    static NODES: AtomicU64 = AtomicU64::new(0);
+    let meter = Meter::new(&NODES);
+    let mut req = Request::open(board(6, 6));
+    req.start = Some(Square::new(5, 0));
+    let p = Plan {
+        meter: Some(meter),
+        ..plan(Method::Backtrack, Goal::All { limit: Some(5000) })
+    };
+    let outcome = run(&req, &p, &mut rng_from_seed(1), &mut |_| {});
+    assert_eq!(outcome.report.tours, 5000);
+    let (metered, spent) = (meter.read(), outcome.report.nodes);
+    assert!(spent >= 2 * METER_STEP, "{spent} nodes");
+    assert!(metered > 0 && metered <= spent, "{metered} of {spent}");
+    assert!(spent - metered < METER_STEP, "{metered} of {spent}");
+}
