@@ -2,37 +2,24 @@
 //! draw their closing move, sheets carry text rank/file labels and a print setup, start and end
 //! are marked by cell styles, and the creation time is real (or `SOURCE_DATE_EPOCH`).
 
-use std::io::{Cursor, Read};
+use std::io::Cursor;
 
 use assert_cmd::Command;
-use calamine::{Data, Reader, Xlsx};
+use calamine::{Data, Reader};
 use knights_tour::board::{Board, Square};
 use knights_tour::draw::{self, raster::Ink, DrawOptions, Geometry, Numbers};
 use knights_tour::solve::{Attempt, Method};
 use knights_tour::tour::Tour;
 use knights_tour::verify::{verify_path, Verdict, VerifyOptions};
-use knights_tour::workbook::write::{write_workbook, PathDrawing, WorkbookSpec};
+use knights_tour::workbook::write::{PathDrawing, WorkbookSpec};
 
 mod common;
+mod xlsx_bytes;
 use common::CLOSED_8X8;
+use xlsx_bytes::{open, part, write};
 
 fn cmd() -> Command {
     Command::cargo_bin("knights-tour").unwrap()
-}
-
-fn open(bytes: &[u8]) -> Xlsx<Cursor<Vec<u8>>> {
-    Xlsx::new(Cursor::new(bytes.to_vec())).unwrap()
-}
-
-/// The text of one part of the xlsx zip.
-fn part(bytes: &[u8], name: &str) -> String {
-    let mut zip = zip::ZipArchive::new(Cursor::new(bytes)).unwrap();
-    let mut text = String::new();
-    zip.by_name(name)
-        .unwrap_or_else(|e| panic!("{name}: {e}"))
-        .read_to_string(&mut text)
-        .unwrap();
-    text
 }
 
 /// The solid fill colour of a cell, if any.
@@ -51,12 +38,6 @@ fn closed_8x8() -> Tour {
     let tour = Tour::from_squares(Board::new(8, 8).unwrap(), squares).unwrap();
     assert!(tour.is_closed());
     tour
-}
-
-fn write(spec: &WorkbookSpec) -> Vec<u8> {
-    let mut out = Cursor::new(Vec::new());
-    write_workbook(spec, &mut out).unwrap();
-    out.into_inner()
 }
 
 #[test]

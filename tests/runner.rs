@@ -10,26 +10,15 @@ use knights_tour::board::{Board, Square};
 use knights_tour::solve::runner::{self, numbering, run, run_with};
 use knights_tour::solve::{existence, rng_from_seed, Ending, Event, Goal, Method, Plan, Request};
 use knights_tour::tour::Tour;
-use knights_tour::verify::{verify_grid, Verdict, VerifyOptions};
-use knights_tour::workbook::read::{CellValue, SheetCells};
 use proptest::prelude::*;
+
+mod grid_check;
+use grid_check::{expected_verdict, grid_verdict};
 
 /// The verifier, fed the numbering as a person would type it, agrees the tour is complete
 /// (closed when it is).
 fn verified(tour: &Tour) -> bool {
-    let board = tour.board();
-    let numbering = tour.numbering();
-    let cells = SheetCells::from_values(board.squares().map(|sq| {
-        let n = numbering[board.index(sq) as usize];
-        (sq.row, sq.col, CellValue::Number(f64::from(n)))
-    }));
-    let report = verify_grid("t", 0, &cells, &VerifyOptions::default());
-    let expected = if tour.is_closed() {
-        Verdict::Closed
-    } else {
-        Verdict::Open
-    };
-    report.verdict == expected
+    grid_verdict(tour) == expected_verdict(tour)
 }
 
 fn board(r: u32, c: u32) -> Board {

@@ -4,11 +4,14 @@
 
 #[path = "../examples/support/knight_paths.rs"]
 mod knight_paths;
+mod xlsx_bytes;
 
 use std::collections::BTreeSet;
-use std::io::{Cursor, Read};
 
-use calamine::{Data, DataType, Reader, SheetVisible, Xlsx};
+use std::io::Cursor;
+use xlsx_bytes::{open, part, write};
+
+use calamine::{Data, DataType, Reader, SheetVisible};
 use knights_tour::board::{Board, Square};
 use knights_tour::solve::{Attempt, Method, Tiebreak};
 use knights_tour::tour::Tour;
@@ -17,27 +20,6 @@ use knights_tour::workbook::write::{
     check_fits, save_workbook, write_workbook, PathDrawing, WorkbookSpec, WriteError,
     PATH_DATA_SHEET, SUMMARY_COLUMNS, SUMMARY_HEADER_ROW, SUMMARY_SHEET,
 };
-
-fn write(spec: &WorkbookSpec) -> Vec<u8> {
-    let mut out = Cursor::new(Vec::new());
-    write_workbook(spec, &mut out).unwrap();
-    out.into_inner()
-}
-
-fn open(bytes: &[u8]) -> Xlsx<Cursor<Vec<u8>>> {
-    Xlsx::new(Cursor::new(bytes.to_vec())).unwrap()
-}
-
-/// The text of one part of the xlsx zip.
-fn part(bytes: &[u8], name: &str) -> String {
-    let mut zip = zip::ZipArchive::new(Cursor::new(bytes)).unwrap();
-    let mut text = String::new();
-    zip.by_name(name)
-        .unwrap_or_else(|e| panic!("{name}: {e}"))
-        .read_to_string(&mut text)
-        .unwrap();
-    text
-}
 
 fn has_part(bytes: &[u8], name: &str) -> bool {
     let zip = zip::ZipArchive::new(Cursor::new(bytes)).unwrap();
