@@ -17,13 +17,14 @@ mod knight_paths;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use knights_tour::board::{Board, Square};
-use knights_tour::workbook::write::{write_workbook, SheetAttempt, WorkbookSpec};
+use knights_tour::solve::{Attempt, Method};
+use knights_tour::workbook::write::{write_workbook, WorkbookSpec};
 
 fn bench_write(c: &mut Criterion) {
     let board = Board::new(1000, 1000).unwrap();
     let tour = knight_paths::warnsdorff(board, Square::new(0, 0));
     assert!(tour.is_complete(), "the bench needs a complete tour");
-    let spec = WorkbookSpec::new(vec![SheetAttempt::new(tour.clone(), true, "warnsdorff")]);
+    let spec = WorkbookSpec::new(vec![Attempt::new(tour.clone(), true, Method::Warnsdorff)]);
     let mut group = c.benchmark_group("write_1000x1000");
     group.sample_size(10);
     group.bench_function("floor_plain_integers", |b| {

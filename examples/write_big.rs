@@ -19,7 +19,8 @@ mod knight_paths;
 use std::time::Instant;
 
 use knights_tour::board::{Board, Square};
-use knights_tour::workbook::write::{write_workbook, SheetAttempt, WorkbookSpec};
+use knights_tour::solve::{Attempt, Method};
+use knights_tour::workbook::write::{write_workbook, WorkbookSpec};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -44,7 +45,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "floor" => floor::write_floor(&tour, file)?,
         "ours" => {
             let solved = tour.is_complete();
-            let spec = WorkbookSpec::new(vec![SheetAttempt::new(tour, solved, "warnsdorff")]);
+            let spec = WorkbookSpec::new(vec![Attempt::new(tour, solved, Method::Warnsdorff)]);
             write_workbook(&spec, file)?;
         }
         other => return Err(format!("mode must be 'ours' or 'floor', not '{other}'").into()),

@@ -9,7 +9,8 @@
 mod knight_paths;
 
 use knights_tour::board::{Board, Square};
-use knights_tour::workbook::write::{write_workbook, SheetAttempt, WorkbookSpec};
+use knights_tour::solve::{Attempt, Method, Tiebreak};
+use knights_tour::workbook::write::{write_workbook, WorkbookSpec};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -20,18 +21,18 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let start = Square::new(rows - 1, 0);
     let mut attempts = Vec::new();
     for seed in 1..=2 {
-        let mut a = SheetAttempt::new(
+        let mut a = Attempt::new(
             knight_paths::random_walk(board, start, seed),
             false,
-            "random walk",
+            Method::Warnsdorff,
         );
         a.note = Some(format!("a random walk with seed {seed}"));
         attempts.push(a);
     }
     let tour = knight_paths::warnsdorff(board, start);
     let solved = tour.is_complete();
-    let mut a = SheetAttempt::new(tour, solved, "warnsdorff");
-    a.tiebreak = Some("center".to_string());
+    let mut a = Attempt::new(tour, solved, Method::Warnsdorff);
+    a.tiebreak = Some(Tiebreak::Center);
     attempts.push(a);
     let mut spec = WorkbookSpec::new(attempts);
     spec.seed = 42;

@@ -184,7 +184,7 @@ pub fn run(job: &Job, progress: &mut dyn FnMut(&str)) -> Result<Report> {
                     Event::Progress(_) => true,
                     Event::Attempt(a) => {
                         held += a.tour.len() as u64;
-                        sheets.push(sheet_attempt(a));
+                        sheets.push(a);
                         full =
                             sheets.len() as u64 >= MAX_WORKBOOK_SHEETS || held >= MAX_HELD_SQUARES;
                         !full
@@ -192,10 +192,7 @@ pub fn run(job: &Job, progress: &mut dyn FnMut(&str)) -> Result<Report> {
                 }
             });
             if sheets.is_empty() {
-                return Err(Error::Impossible(format!(
-                    "no tour meets the request: {}",
-                    report.reason()
-                )));
+                return nothing_written(job, &report);
             }
             progress("writing");
             write_workbook(job, sheets)?;
@@ -235,10 +232,7 @@ pub fn run(job: &Job, progress: &mut dyn FnMut(&str)) -> Result<Report> {
             });
             let report = ran.ok_or_else(|| Error::Other("the solver did not run".into()))?;
             if report.attempts == 0 {
-                return Err(Error::Impossible(format!(
-                    "no tour meets the request: {}",
-                    report.reason()
-                )));
+                return nothing_written(job, &report);
             }
             written?;
             report
@@ -302,17 +296,32 @@ fn streamed_grid(job: &Job) -> Result<Option<Report>> {
     Ok(Some(Report { summary }))
 }
 
-fn sheet_attempt(a: Attempt) -> xlsx::SheetAttempt {
-    xlsx::SheetAttempt {
-        tour: a.tour,
-        solved: a.solved,
-        method: a.method.name().to_string(),
-        tiebreak: a.tiebreak.map(|t| t.name().to_string()),
-        note: a.note,
+/// A run that made no attempt at all. When an exhaustive search proved there is no tour (or
+/// the method cannot meet the request), the request is impossible: an error, exit 2. A limit
+/// that ran out first proves nothing: a report saying so honestly, exit 1, and no file (there
+/// is nothing to put in one).
+fn nothing_written(job: &Job, report: &runner::Report) -> Result<Report> {
+    let proved = matches!(
+        report.ending,
+        Ending::NoTour | Ending::NoMore { .. } | Ending::Cannot(_) | Ending::Done
+    );
+    if proved {
+        return Err(Error::Impossible(format!(
+            "no tour meets the request: {}",
+            report.reason()
+        )));
     }
+    let message = format!(
+        "Nothing written to {}: {}",
+        job.dest.display(),
+        report.reason()
+    );
+    let mut summary = summary_head(job, false, message, 0, 0);
+    summary.timed_out = matches!(report.ending, Ending::TimeLimit { .. });
+    Ok(Report { summary })
 }
 
-fn write_workbook(job: &Job, attempts: Vec<xlsx::SheetAttempt>) -> Result<()> {
+fn write_workbook(job: &Job, attempts: Vec<Attempt>) -> Result<()> {
     let Destination::File(path) = &job.dest else {
         return Err(export::format::xlsx_to_stdout());
     };
@@ -508,5 +517,67 @@ impl PathFacts {
             closed: self.closed,
             note,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Board;
+
+    /// A job for `board` writing `format` into a fresh folder.
+    fn job(board: Board, format: Format, dir: &std::path::Path) -> Job {
+        let mut request = Request::open(board);
+        request.start = Some(Square::new(board.rows() - 1, 0));
+        request.end = Some(Square::new(board.rows() - 1, 1));
+        Job {
+            request,
+            plan: Plan {
+                method: Method::Backtrack,
+                max_nodes: Some(1),
+                ..Plan::default()
+            },
+            seed: 1,
+            format,
+            dest: Destination::File(dir.join(format!("out.{}", format.extension()))),
+            force: false,
+            workbook: WorkbookOptions::default(),
+        }
+    }
+
+    #[test]
+    fn a_search_that_runs_out_before_any_tour_reports_exit_1_and_writes_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        for format in [Format::Xlsx, Format::Csv, Format::Json, Format::Text] {
+            let job = job(Board::new(6, 6).unwrap(), format, dir.path());
+            let report = run(&job, &mut |_| {}).unwrap();
+            assert_eq!(report.exit_code(), exit_codes::FAILURE);
+            let msg = &report.summary.message;
+            assert!(
+                msg.contains("no tour found within the search limit; one may exist"),
+                "{msg}"
+            );
+            assert!(msg.starts_with("Nothing written to "), "{msg}");
+        }
+        let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert!(left.is_empty(), "{left:?}");
+    }
+
+    #[test]
+    fn a_proof_that_no_tour_exists_is_an_impossible_request() {
+        let dir = tempfile::tempdir().unwrap();
+        // 3x4 from a1: tours exist, but none has move 4 on a2 (the search proves it).
+        let mut job = job(Board::new(3, 4).unwrap(), Format::Csv, dir.path());
+        job.plan.max_nodes = None;
+        job.request.end = None;
+        job.request.constraints = vec![crate::solve::Constraint {
+            move_number: 4,
+            square: Square::new(1, 0),
+        }];
+        match run(&job, &mut |_| {}) {
+            Err(Error::Impossible(why)) => assert!(why.contains("proved"), "{why}"),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
     }
 }

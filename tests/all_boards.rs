@@ -6,8 +6,10 @@ use knights_tour::board::Board;
 use knights_tour::solve::runner::{self, Plan};
 use knights_tour::solve::{existence, rng_from_seed, Request};
 use knights_tour::tour::Tour;
-use knights_tour::verify::{verify_grid, Verdict, VerifyOptions};
-use knights_tour::workbook::read::{CellValue, SheetCells};
+use knights_tour::verify::Verdict;
+
+mod grid_check;
+use grid_check::{expected_verdict, grid_verdict};
 
 fn plan() -> Plan {
     Plan {
@@ -23,25 +25,10 @@ fn assert_verifies(tour: &Tour, closed: bool) {
     if board.len() == 1 {
         return; // a lone number on a sheet is no board to a verifier
     }
-    let numbering = tour.numbering();
-    let cells = SheetCells::from_values(board.squares().map(|sq| {
-        let n = numbering[board.index(sq) as usize];
-        (sq.row, sq.col, CellValue::Number(f64::from(n)))
-    }));
-    let report = verify_grid("t", 0, &cells, &VerifyOptions::default());
-    let expected = if tour.is_closed() {
-        Verdict::Closed
-    } else {
-        Verdict::Open
-    };
-    assert_eq!(
-        report.verdict,
-        expected,
-        "{board} tour from {:?}",
-        tour.start()
-    );
+    let (verdict, expected) = (grid_verdict(tour), expected_verdict(tour));
+    assert_eq!(verdict, expected, "{board} tour from {:?}", tour.start());
     if closed {
-        assert_eq!(report.verdict, Verdict::Closed);
+        assert_eq!(verdict, Verdict::Closed);
     }
 }
 

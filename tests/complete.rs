@@ -10,6 +10,7 @@ use knights_tour::board::{Board, Square};
 use knights_tour::solve::backtrack::{enumerate, Budget};
 use knights_tour::solve::warnsdorff;
 use knights_tour::solve::{rng_from_seed, Constraint, Request, Tiebreak};
+use knights_tour::solve::{Attempt, Method};
 use knights_tour::tour::Tour;
 use knights_tour::verify::complete::{
     complete_file, complete_tour, save_completions, Completion, SheetCompletion,
@@ -19,7 +20,7 @@ use knights_tour::verify::{verify_bytes, verify_path, Verdict, VerifyOptions};
 use knights_tour::workbook::write::completion::{
     write_completions, CompletedSheet, SheetResult, ADDED_FILL, ADDED_FONT,
 };
-use knights_tour::workbook::write::{write_workbook, SheetAttempt, WorkbookSpec};
+use knights_tour::workbook::write::{write_workbook, WorkbookSpec};
 
 fn board8() -> Board {
     Board::new(8, 8).unwrap()
@@ -53,7 +54,7 @@ fn prefix(tour: &Tour, k: usize) -> Tour {
 fn write_attempts(paths: &[Tour], file: &Path) {
     let attempts = paths
         .iter()
-        .map(|t| SheetAttempt::new(t.clone(), false, "warnsdorff"))
+        .map(|t| Attempt::new(t.clone(), false, Method::Warnsdorff))
         .collect();
     let spec = WorkbookSpec::new(attempts);
     let mut bytes = Cursor::new(Vec::new());

@@ -2,36 +2,24 @@
 //! draw their closing move, sheets carry text rank/file labels and a print setup, start and end
 //! are marked by cell styles, and the creation time is real (or `SOURCE_DATE_EPOCH`).
 
-use std::io::{Cursor, Read};
+use std::io::Cursor;
 
 use assert_cmd::Command;
-use calamine::{Data, Reader, Xlsx};
+use calamine::{Data, Reader};
 use knights_tour::board::{Board, Square};
 use knights_tour::draw::{self, raster::Ink, DrawOptions, Geometry, Numbers};
+use knights_tour::solve::{Attempt, Method};
 use knights_tour::tour::Tour;
 use knights_tour::verify::{verify_path, Verdict, VerifyOptions};
-use knights_tour::workbook::write::{write_workbook, PathDrawing, SheetAttempt, WorkbookSpec};
+use knights_tour::workbook::write::{PathDrawing, WorkbookSpec};
 
 mod common;
+mod xlsx_bytes;
 use common::CLOSED_8X8;
+use xlsx_bytes::{open, part, write};
 
 fn cmd() -> Command {
     Command::cargo_bin("knights-tour").unwrap()
-}
-
-fn open(bytes: &[u8]) -> Xlsx<Cursor<Vec<u8>>> {
-    Xlsx::new(Cursor::new(bytes.to_vec())).unwrap()
-}
-
-/// The text of one part of the xlsx zip.
-fn part(bytes: &[u8], name: &str) -> String {
-    let mut zip = zip::ZipArchive::new(Cursor::new(bytes)).unwrap();
-    let mut text = String::new();
-    zip.by_name(name)
-        .unwrap_or_else(|e| panic!("{name}: {e}"))
-        .read_to_string(&mut text)
-        .unwrap();
-    text
 }
 
 /// The solid fill colour of a cell, if any.
@@ -50,12 +38,6 @@ fn closed_8x8() -> Tour {
     let tour = Tour::from_squares(Board::new(8, 8).unwrap(), squares).unwrap();
     assert!(tour.is_closed());
     tour
-}
-
-fn write(spec: &WorkbookSpec) -> Vec<u8> {
-    let mut out = Cursor::new(Vec::new());
-    write_workbook(spec, &mut out).unwrap();
-    out.into_inner()
 }
 
 #[test]
@@ -126,7 +108,7 @@ fn a1_is_dark_on_odd_and_even_templates() {
 #[test]
 fn a_closed_tours_chart_draws_the_closing_move() {
     let tour = closed_8x8();
-    let mut spec = WorkbookSpec::new(vec![SheetAttempt::new(tour.clone(), true, "w")]);
+    let mut spec = WorkbookSpec::new(vec![Attempt::new(tour.clone(), true, Method::Warnsdorff)]);
     spec.created = Some(std::time::UNIX_EPOCH);
     spec.draw_path = PathDrawing::On;
     let bytes = write(&spec);
@@ -148,7 +130,7 @@ fn a_closed_tours_chart_draws_the_closing_move() {
     assert_eq!(chart.matches("<c:ser>").count(), 1, "one series: the path");
     // An open tour stops at its last square.
     let open_tour = tour.truncated(63);
-    let mut spec = WorkbookSpec::new(vec![SheetAttempt::new(open_tour, true, "w")]);
+    let mut spec = WorkbookSpec::new(vec![Attempt::new(open_tour, true, Method::Warnsdorff)]);
     spec.created = Some(std::time::UNIX_EPOCH);
     spec.draw_path = PathDrawing::On;
     let chart = part(&write(&spec), "xl/charts/chart1.xml");
@@ -158,7 +140,7 @@ fn a_closed_tours_chart_draws_the_closing_move() {
 #[test]
 fn start_and_end_are_marked_by_cell_styles_and_labels_are_text() {
     let tour = closed_8x8();
-    let mut spec = WorkbookSpec::new(vec![SheetAttempt::new(tour.clone(), true, "w")]);
+    let mut spec = WorkbookSpec::new(vec![Attempt::new(tour.clone(), true, Method::Warnsdorff)]);
     spec.created = Some(std::time::UNIX_EPOCH);
     let bytes = write(&spec);
     let (s, e) = (tour.start().unwrap(), tour.end().unwrap());
@@ -204,8 +186,8 @@ fn print_setup(bytes: &[u8], sheet_index: usize) -> (String, String) {
 fn every_sheet_prints_one_page_wide_with_its_labels_and_notes() {
     let tour = closed_8x8();
     let mut spec = WorkbookSpec::new(vec![
-        SheetAttempt::new(tour.truncated(20), false, "w"),
-        SheetAttempt::new(tour, true, "w"),
+        Attempt::new(tour.truncated(20), false, Method::Warnsdorff),
+        Attempt::new(tour, true, Method::Warnsdorff),
     ]);
     spec.created = Some(std::time::UNIX_EPOCH);
     let bytes = write(&spec);

@@ -4,13 +4,17 @@
 //! and `--complete` completes it), and the `--complete` output itself. Plus the CLI around
 //! several boards: `--format csv`, exit codes for files without a board, `--board`.
 
-use std::io::{Read, Write};
-use std::path::{Path, PathBuf};
+use std::collections::HashMap;
+use std::path::PathBuf;
 
 use assert_cmd::Command;
 use knights_tour::verify::{verify_path, Notation, Verdict, VerifyOptions};
+use knights_tour::workbook::cellref::CellRef;
 use predicates::prelude::PredicateBooleanExt;
 use predicates::str::contains;
+
+mod typing;
+use typing::type_into;
 
 fn cmd() -> Command {
     Command::cargo_bin("knights-tour").unwrap()
@@ -70,36 +74,6 @@ fn every_generated_sheet_reads_back_as_one_board_and_the_rest_as_none() {
     }
 }
 
-/// Put numbers into cells of the first sheet by editing its XML (no spreadsheet library).
-fn type_into(src: &Path, dst: &Path, values: &[(&str, u32)]) {
-    let mut zin = zip::ZipArchive::new(std::fs::File::open(src).unwrap()).unwrap();
-    let mut zout = zip::ZipWriter::new(std::fs::File::create(dst).unwrap());
-    for i in 0..zin.len() {
-        let mut file = zin.by_index(i).unwrap();
-        let name = file.name().unwrap().to_string();
-        let mut data = Vec::new();
-        file.read_to_end(&mut data).unwrap();
-        if name == "xl/worksheets/sheet1.xml" {
-            let mut xml = String::from_utf8(data).unwrap();
-            for (cell, value) in values {
-                let open = format!("<c r=\"{cell}\" ");
-                let start = xml.find(&open).unwrap_or_else(|| panic!("no {cell}"));
-                let end = start + xml[start..].find("/>").unwrap();
-                let style = xml[start + open.len()..end].to_string();
-                xml.replace_range(
-                    start..end + 2,
-                    &format!("<c r=\"{cell}\" {style}><v>{value}</v></c>"),
-                );
-            }
-            data = xml.into_bytes();
-        }
-        zout.start_file(name, zip::write::SimpleFileOptions::default())
-            .unwrap();
-        zout.write_all(&data).unwrap();
-    }
-    zout.finish().unwrap();
-}
-
 #[test]
 fn a_template_with_moves_typed_in_is_partial_at_the_board_and_completes() {
     let dir = tempfile::tempdir().unwrap();
@@ -112,7 +86,9 @@ fn a_template_with_moves_typed_in_is_partial_at_the_board_and_completes() {
         .success();
     // The board is C3:J10: d4 is F7, c2 is E9, a1 is C10.
     let typed = dir.path().join("typed.xlsx");
-    type_into(&template, &typed, &[("F7", 1), ("E9", 2), ("C10", 3)]);
+    let moves = [("F7", 1), ("E9", 2), ("C10", 3)]
+        .map(|(cell, n)| (cell.parse::<CellRef>().unwrap(), n.to_string()));
+    type_into(&template, &typed, &HashMap::from(moves), &[]);
     let report = verify_path(&typed, &VerifyOptions::default());
     let s = &report.sheets[0];
     assert_eq!(s.boards.len(), 1, "{:?}", s.boards);

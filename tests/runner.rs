@@ -10,26 +10,15 @@ use knights_tour::board::{Board, Square};
 use knights_tour::solve::runner::{self, numbering, run, run_with};
 use knights_tour::solve::{existence, rng_from_seed, Ending, Event, Goal, Method, Plan, Request};
 use knights_tour::tour::Tour;
-use knights_tour::verify::{verify_grid, Verdict, VerifyOptions};
-use knights_tour::workbook::read::{CellValue, SheetCells};
 use proptest::prelude::*;
+
+mod grid_check;
+use grid_check::{expected_verdict, grid_verdict};
 
 /// The verifier, fed the numbering as a person would type it, agrees the tour is complete
 /// (closed when it is).
 fn verified(tour: &Tour) -> bool {
-    let board = tour.board();
-    let numbering = tour.numbering();
-    let cells = SheetCells::from_values(board.squares().map(|sq| {
-        let n = numbering[board.index(sq) as usize];
-        (sq.row, sq.col, CellValue::Number(f64::from(n)))
-    }));
-    let report = verify_grid("t", 0, &cells, &VerifyOptions::default());
-    let expected = if tour.is_closed() {
-        Verdict::Closed
-    } else {
-        Verdict::Open
-    };
-    report.verdict == expected
+    grid_verdict(tour) == expected_verdict(tour)
 }
 
 fn board(r: u32, c: u32) -> Board {
@@ -442,4 +431,26 @@ fn construct_between_fixed_ends_on_a_million_squares() {
     let req = ends_request(b, &mut rng_from_seed(3));
     let tour = knights_tour::solve::construct::solve(&req).expect("a tour");
     assert!(req.is_satisfied_by(&tour));
+}
+
+/// A long search shows it is alive: the nodes it spends reach the plan's meter as it goes (the
+/// progress line reads them from another thread), never more than the run reports.
+#[test]
+fn searches_add_their_nodes_to_the_plans_meter() {
+    use knights_tour::solve::{Meter, METER_STEP};
+    use std::sync::atomic::AtomicU64;
+    static NODES: AtomicU64 = AtomicU64::new(0);
+    let meter = Meter::new(&NODES);
+    let mut req = Request::open(board(6, 6));
+    req.start = Some(Square::new(5, 0));
+    let p = Plan {
+        meter: Some(meter),
+        ..plan(Method::Backtrack, Goal::All { limit: Some(5000) })
+    };
+    let outcome = run(&req, &p, &mut rng_from_seed(1), &mut |_| {});
+    assert_eq!(outcome.report.tours, 5000);
+    let (metered, spent) = (meter.read(), outcome.report.nodes);
+    assert!(spent >= 2 * METER_STEP, "{spent} nodes");
+    assert!(metered > 0 && metered <= spent, "{metered} of {spent}");
+    assert!(spent - metered < METER_STEP, "{metered} of {spent}");
 }

@@ -19,6 +19,7 @@ use proptest::prelude::*;
 const BOUND: Budget = Budget {
     max_nodes: Some(50_000_000),
     deadline: None,
+    meter: None,
 };
 
 /// A tour the runner finds on `board`.

@@ -3,7 +3,7 @@
 //! the sheet XML directly, and refusals of bad input.
 
 use std::collections::HashMap;
-use std::io::{Read, Write};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
@@ -17,7 +17,9 @@ use predicates::prelude::*;
 use predicates::str::contains;
 
 mod common;
+mod typing;
 use common::CLOSED_8X8;
+use typing::type_into;
 
 fn cmd() -> Command {
     Command::cargo_bin("knights-tour").unwrap()
@@ -163,49 +165,6 @@ fn validation_and_conditional_formats_cover_exactly_the_board() {
     }
 }
 
-/// Write values into the board cells of a template by editing its sheet XML (an independent
-/// writer: no spreadsheet library), plus formula cells if given, into a new file.
-fn fill(src: &Path, dst: &Path, values: &HashMap<CellRef, String>, formulas: &[(CellRef, String)]) {
-    let mut zin = zip::ZipArchive::new(std::fs::File::open(src).unwrap()).unwrap();
-    let mut zout = zip::ZipWriter::new(std::fs::File::create(dst).unwrap());
-    for i in 0..zin.len() {
-        let mut file = zin.by_index(i).unwrap();
-        let name = file.name().unwrap().to_string();
-        let mut data = Vec::new();
-        file.read_to_end(&mut data).unwrap();
-        if name == "xl/worksheets/sheet1.xml" {
-            let mut xml = String::from_utf8(data).unwrap();
-            for (cell, value) in values {
-                let open = format!("<c r=\"{cell}\" ");
-                let start = xml.find(&open).unwrap_or_else(|| panic!("no {cell}"));
-                let end = start + xml[start..].find("/>").unwrap();
-                let style = &xml[start + open.len()..end];
-                let new = if value.parse::<f64>().is_ok() {
-                    format!("<c r=\"{cell}\" {style}><v>{value}</v></c>")
-                } else {
-                    format!("<c r=\"{cell}\" {style} t=\"inlineStr\"><is><t>{value}</t></is></c>")
-                };
-                xml.replace_range(start..end + 2, &new);
-            }
-            for (cell, formula) in formulas {
-                let row = format!("<row r=\"{}\"", cell.row + 1);
-                let start = xml.find(&row).unwrap();
-                let end = start + xml[start..].find("</row>").unwrap();
-                let f = formula
-                    .replace('&', "&amp;")
-                    .replace('<', "&lt;")
-                    .replace('>', "&gt;");
-                xml.insert_str(end, &format!("<c r=\"{cell}\"><f>{f}</f></c>"));
-            }
-            data = xml.into_bytes();
-        }
-        zout.start_file(name, zip::write::SimpleFileOptions::default())
-            .unwrap();
-        zout.write_all(&data).unwrap();
-    }
-    zout.finish().unwrap();
-}
-
 fn tour_values(at: CellRef) -> HashMap<CellRef, String> {
     CLOSED_8X8
         .iter()
@@ -219,7 +178,7 @@ fn filled_with_a_valid_tour_it_reads_back_as_that_tour() {
     let (dir, path) = write_template(&["--at", "D5"]);
     let at = CellRef::new(4, 3);
     let filled = dir.path().join("filled.xlsx");
-    fill(&path, &filled, &tour_values(at), &[]);
+    type_into(&path, &filled, &tour_values(at), &[]);
     let read = cells(&filled);
     let mut by_move = vec![None; 64];
     for (&(r, c), d) in &read {
@@ -237,7 +196,7 @@ fn filled_with_a_valid_tour_it_reads_back_as_that_tour() {
     let mut values = tour_values(at);
     values.insert(at.offset(0, 1), "1".into());
     let dup = dir.path().join("dup.xlsx");
-    fill(&path, &dup, &values, &[]);
+    type_into(&path, &dup, &values, &[]);
     let xml = sheet_xml(&dup);
     let cf = element(&xml, "conditionalFormatting", "sqref=\"D5:K12\"");
     assert!(cf.contains("COUNTIF($D$5:$K$12,D5)&gt;1"), "{cf}");
@@ -380,7 +339,7 @@ fn libreoffice_evaluates_the_rules_as_intended() {
             }
         }
         let file = dir.path().join(format!("{name}.xlsx"));
-        fill(&path, &file, values, &formulas);
+        type_into(&path, &file, values, &formulas);
         files.push(file);
     }
     let status = std::process::Command::new("soffice")

@@ -4,39 +4,22 @@
 
 #[path = "../examples/support/knight_paths.rs"]
 mod knight_paths;
+mod xlsx_bytes;
 
 use std::collections::BTreeSet;
-use std::io::{Cursor, Read};
 
-use calamine::{Data, DataType, Reader, SheetVisible, Xlsx};
+use std::io::Cursor;
+use xlsx_bytes::{open, part, write};
+
+use calamine::{Data, DataType, Reader, SheetVisible};
 use knights_tour::board::{Board, Square};
+use knights_tour::solve::{Attempt, Method, Tiebreak};
 use knights_tour::tour::Tour;
 use knights_tour::workbook::cellref::{CellRef, SHEET_COLS};
 use knights_tour::workbook::write::{
-    check_fits, save_workbook, write_workbook, PathDrawing, SheetAttempt, WorkbookSpec, WriteError,
+    check_fits, save_workbook, write_workbook, PathDrawing, WorkbookSpec, WriteError,
     PATH_DATA_SHEET, SUMMARY_COLUMNS, SUMMARY_HEADER_ROW, SUMMARY_SHEET,
 };
-
-fn write(spec: &WorkbookSpec) -> Vec<u8> {
-    let mut out = Cursor::new(Vec::new());
-    write_workbook(spec, &mut out).unwrap();
-    out.into_inner()
-}
-
-fn open(bytes: &[u8]) -> Xlsx<Cursor<Vec<u8>>> {
-    Xlsx::new(Cursor::new(bytes.to_vec())).unwrap()
-}
-
-/// The text of one part of the xlsx zip.
-fn part(bytes: &[u8], name: &str) -> String {
-    let mut zip = zip::ZipArchive::new(Cursor::new(bytes)).unwrap();
-    let mut text = String::new();
-    zip.by_name(name)
-        .unwrap_or_else(|e| panic!("{name}: {e}"))
-        .read_to_string(&mut text)
-        .unwrap();
-    text
-}
 
 fn has_part(bytes: &[u8], name: &str) -> bool {
     let zip = zip::ZipArchive::new(Cursor::new(bytes)).unwrap();
@@ -131,7 +114,7 @@ fn sheet_text(bytes: &[u8], sheet: &str) -> String {
         .join("\n")
 }
 
-fn spec_of(attempts: Vec<SheetAttempt>) -> WorkbookSpec {
+fn spec_of(attempts: Vec<Attempt>) -> WorkbookSpec {
     let mut spec = WorkbookSpec::new(attempts);
     spec.seed = 7;
     spec.title = "Knight's tour test".to_string();
@@ -144,10 +127,10 @@ fn spec_of(attempts: Vec<SheetAttempt>) -> WorkbookSpec {
 #[test]
 fn a_complete_tour_is_written_at_c3_with_a_yellow_start() {
     let tour = full_tour(eight());
-    let bytes = write(&spec_of(vec![SheetAttempt::new(
+    let bytes = write(&spec_of(vec![Attempt::new(
         tour.clone(),
         true,
-        "warnsdorff",
+        Method::Warnsdorff,
     )]));
     let c3 = CellRef::new(2, 2);
     assert_board_is(&bytes, "Tour 1", &tour, c3);
@@ -166,10 +149,10 @@ fn a_complete_tour_is_written_at_c3_with_a_yellow_start() {
 fn a_stuck_attempt_shows_its_partial_path_and_where_it_got_stuck() {
     let board = eight();
     let walk = stuck_walk(board, 1);
-    let bytes = write(&spec_of(vec![SheetAttempt::new(
+    let bytes = write(&spec_of(vec![Attempt::new(
         walk.clone(),
         false,
-        "random",
+        Method::Warnsdorff,
     )]));
     let name = "Attempt 1 (stuck)";
     assert_board_is(&bytes, name, &walk, CellRef::new(2, 2));
@@ -192,9 +175,9 @@ fn sheets_are_named_by_outcome_in_order_with_summary_and_hidden_path_data() {
     let walk = stuck_walk(board, 3);
     let stopped = full_tour(board).truncated(20);
     let attempts = vec![
-        SheetAttempt::new(walk, false, "random"),
-        SheetAttempt::new(stopped, false, "backtrack"),
-        SheetAttempt::new(full_tour(board), true, "warnsdorff"),
+        Attempt::new(walk, false, Method::Warnsdorff),
+        Attempt::new(stopped, false, Method::Backtrack),
+        Attempt::new(full_tour(board), true, Method::Warnsdorff),
     ];
     let bytes = write(&spec_of(attempts));
     let wb = open(&bytes);
@@ -229,10 +212,13 @@ fn the_summary_lists_every_attempt_and_the_result() {
     let board = eight();
     let walk = stuck_walk(board, 5);
     let tour = full_tour(board);
-    let mut solved = SheetAttempt::new(tour.clone(), true, "warnsdorff");
-    solved.tiebreak = Some("center".into());
+    let mut solved = Attempt::new(tour.clone(), true, Method::Warnsdorff);
+    solved.tiebreak = Some(Tiebreak::Center);
     solved.note = Some("lucky".into());
-    let attempts = vec![SheetAttempt::new(walk.clone(), false, "random"), solved];
+    let attempts = vec![
+        Attempt::new(walk.clone(), false, Method::Warnsdorff),
+        solved,
+    ];
     let mut spec = spec_of(attempts);
     spec.seed = u64::MAX;
     let bytes = write(&spec);
@@ -247,7 +233,14 @@ fn the_summary_lists_every_attempt_and_the_result() {
         assert_eq!(at(h, c as u32), s(title));
     }
     let rows = [
-        (&walk, "Attempt 1 (stuck)", "stuck", "partial", "random", ""),
+        (
+            &walk,
+            "Attempt 1 (stuck)",
+            "stuck",
+            "partial",
+            "warnsdorff",
+            "",
+        ),
         (&tour, "Tour 2", "solved", "open", "warnsdorff", "center"),
     ];
     for (i, (t, name, result, path, method, tie)) in rows.iter().enumerate() {
@@ -279,7 +272,7 @@ fn the_summary_lists_every_attempt_and_the_result() {
 fn failure_is_reported_as_the_macro_did() {
     let board = eight();
     let attempts = (1..=3)
-        .map(|seed| SheetAttempt::new(stuck_walk(board, seed), false, "random"))
+        .map(|seed| Attempt::new(stuck_walk(board, seed), false, Method::Warnsdorff))
         .collect();
     let bytes = write(&spec_of(attempts));
     let mut wb = open(&bytes);
@@ -314,8 +307,8 @@ fn path_data_holds_square_centres_in_move_order() {
     let walk = knight_paths::random_walk(board, Square::new(0, 0), 11);
     let tour = full_tour(eight());
     let attempts = vec![
-        SheetAttempt::new(walk.clone(), false, "random"),
-        SheetAttempt::new(tour.clone(), true, "warnsdorff"),
+        Attempt::new(walk.clone(), false, Method::Warnsdorff),
+        Attempt::new(tour.clone(), true, Method::Warnsdorff),
     ];
     let bytes = write(&spec_of(attempts));
     for (slot, t) in [(0, &walk), (1, &tour)] {
@@ -336,7 +329,7 @@ fn path_data_holds_square_centres_in_move_order() {
 fn the_chart_covers_the_board_exactly_with_axes_on_the_squares() {
     let board = Board::new(6, 7).unwrap();
     let walk = knight_paths::random_walk(board, Square::new(0, 0), 11);
-    let mut spec = spec_of(vec![SheetAttempt::new(walk.clone(), false, "random")]);
+    let mut spec = spec_of(vec![Attempt::new(walk.clone(), false, Method::Warnsdorff)]);
     spec.top_left = "E4".parse().unwrap();
     let bytes = write(&spec);
     let drawing = part(&bytes, "xl/drawings/drawing1.xml");
@@ -389,10 +382,10 @@ fn expand_sqref(sqref: &str) -> BTreeSet<CellRef> {
 fn the_colour_scale_spares_the_start_and_stuck_squares() {
     let board = eight();
     let walk = stuck_walk(board, 2);
-    let bytes = write(&spec_of(vec![SheetAttempt::new(
+    let bytes = write(&spec_of(vec![Attempt::new(
         walk.clone(),
         false,
-        "random",
+        Method::Warnsdorff,
     )]));
     let sheet = part(&bytes, "xl/worksheets/sheet1.xml");
     let start = sheet
@@ -413,7 +406,7 @@ fn the_colour_scale_spares_the_start_and_stuck_squares() {
 fn decorations_follow_the_settings() {
     let board = eight();
     let tour = full_tour(board);
-    let mut spec = spec_of(vec![SheetAttempt::new(tour.clone(), true, "w")]);
+    let mut spec = spec_of(vec![Attempt::new(tour.clone(), true, Method::Warnsdorff)]);
     spec.draw_path = PathDrawing::Off;
     spec.colour_scale = PathDrawing::Off;
     let bytes = write(&spec);
@@ -424,7 +417,7 @@ fn decorations_follow_the_settings() {
     // Auto draws nothing beyond 30 squares a side; On draws anyway.
     let big = Board::new(31, 31).unwrap();
     let walk = knight_paths::random_walk(big, Square::new(0, 0), 1);
-    let mut spec = spec_of(vec![SheetAttempt::new(walk, false, "random")]);
+    let mut spec = spec_of(vec![Attempt::new(walk, false, Method::Warnsdorff)]);
     assert!(!has_part(&write(&spec), "xl/charts/chart1.xml"));
     spec.draw_path = PathDrawing::On;
     assert!(has_part(&write(&spec), "xl/charts/chart1.xml"));
@@ -434,7 +427,7 @@ fn decorations_follow_the_settings() {
 fn the_board_goes_wherever_asked() {
     let tour = full_tour(Board::new(5, 6).unwrap());
     for cell in ["A1", "B2", "AA100"] {
-        let mut spec = spec_of(vec![SheetAttempt::new(tour.clone(), true, "w")]);
+        let mut spec = spec_of(vec![Attempt::new(tour.clone(), true, Method::Warnsdorff)]);
         spec.top_left = cell.parse().unwrap();
         let bytes = write(&spec);
         assert_board_is(&bytes, "Tour 1", &tour, spec.top_left);
@@ -447,7 +440,7 @@ fn the_board_goes_wherever_asked() {
 #[test]
 fn a_board_that_does_not_fit_is_refused_with_the_reason() {
     let tour = full_tour(eight());
-    let mut spec = spec_of(vec![SheetAttempt::new(tour, true, "w")]);
+    let mut spec = spec_of(vec![Attempt::new(tour, true, Method::Warnsdorff)]);
     spec.top_left = CellRef::new(0, SHEET_COLS - 7);
     let mut out = Cursor::new(Vec::new());
     let err = write_workbook(&spec, &mut out).unwrap_err();
@@ -471,7 +464,11 @@ fn a_board_that_does_not_fit_is_refused_with_the_reason() {
 
 #[test]
 fn saving_to_a_file_keeps_an_existing_one_unless_forced() {
-    let spec = spec_of(vec![SheetAttempt::new(full_tour(eight()), true, "w")]);
+    let spec = spec_of(vec![Attempt::new(
+        full_tour(eight()),
+        true,
+        Method::Warnsdorff,
+    )]);
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("t.xlsx");
     std::fs::write(&path, "old").unwrap();
@@ -486,8 +483,8 @@ fn saving_to_a_file_keeps_an_existing_one_unless_forced() {
 fn the_same_spec_gives_the_same_bytes_and_properties_record_the_command() {
     let board = eight();
     let attempts = vec![
-        SheetAttempt::new(stuck_walk(board, 9), false, "random"),
-        SheetAttempt::new(full_tour(board), true, "warnsdorff"),
+        Attempt::new(stuck_walk(board, 9), false, Method::Warnsdorff),
+        Attempt::new(full_tour(board), true, Method::Warnsdorff),
     ];
     let spec = spec_of(attempts);
     let (a, b) = (write(&spec), write(&spec));
@@ -516,8 +513,8 @@ fn big_boards_are_written_row_by_row_and_read_back_whole() {
     assert!(tour.is_complete());
     let walk = knight_paths::random_walk(board, Square::new(50, 50), 4);
     let attempts = vec![
-        SheetAttempt::new(walk.clone(), false, "random"),
-        SheetAttempt::new(tour.clone(), true, "warnsdorff"),
+        Attempt::new(walk.clone(), false, Method::Warnsdorff),
+        Attempt::new(tour.clone(), true, Method::Warnsdorff),
     ];
     let bytes = write(&spec_of(attempts));
     assert_board_is(&bytes, "Attempt 1 (stuck)", &walk, CellRef::new(2, 2));
@@ -542,8 +539,8 @@ fn libreoffice_opens_the_workbook_and_keeps_the_board() {
     let walk = stuck_walk(board, 1);
     let tour = full_tour(board);
     let attempts = vec![
-        SheetAttempt::new(walk.clone(), false, "random"),
-        SheetAttempt::new(tour.clone(), true, "warnsdorff"),
+        Attempt::new(walk.clone(), false, Method::Warnsdorff),
+        Attempt::new(tour.clone(), true, Method::Warnsdorff),
     ];
     let dir = tempfile::tempdir().unwrap();
     let xlsx = dir.path().join("tour.xlsx");
@@ -572,10 +569,10 @@ fn libreoffice_opens_the_workbook_and_keeps_the_board() {
 #[test]
 fn an_attempt_that_never_started_is_written_blank() {
     let empty = Tour::from_indices(eight(), Vec::new()).unwrap();
-    let bytes = write(&spec_of(vec![SheetAttempt::new(
+    let bytes = write(&spec_of(vec![Attempt::new(
         empty.clone(),
         false,
-        "none",
+        Method::Warnsdorff,
     )]));
     let name = "Attempt 1 (stopped)";
     assert_board_is(&bytes, name, &empty, CellRef::new(2, 2));
@@ -596,7 +593,11 @@ fn an_attempt_that_never_started_is_written_blank() {
 
 #[test]
 fn a_given_creation_time_is_recorded() {
-    let mut spec = spec_of(vec![SheetAttempt::new(full_tour(eight()), true, "w")]);
+    let mut spec = spec_of(vec![Attempt::new(
+        full_tour(eight()),
+        true,
+        Method::Warnsdorff,
+    )]);
     spec.created = Some(std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_700_000_000));
     let core = part(&write(&spec), "docProps/core.xml");
     assert!(core.contains("2023-11-14T22:13:20Z"), "{core}");
@@ -608,7 +609,7 @@ fn a_path_drawn_on_a_big_board_streams_its_coordinates() {
     let board = Board::new(450, 450).unwrap();
     let tour = knight_paths::warnsdorff(board, Square::new(0, 0));
     assert!(tour.is_complete());
-    let mut spec = spec_of(vec![SheetAttempt::new(tour.clone(), true, "warnsdorff")]);
+    let mut spec = spec_of(vec![Attempt::new(tour.clone(), true, Method::Warnsdorff)]);
     spec.draw_path = PathDrawing::On;
     spec.colour_scale = PathDrawing::Off;
     let bytes = write(&spec);
@@ -645,10 +646,10 @@ proptest::proptest! {
         let start = board.square_at(start_pick % (rows * cols));
         let walk = knight_paths::random_walk(board, start, seed);
         proptest::prop_assert!(walk.check().is_ok());
-        let mut spec = spec_of(vec![SheetAttempt::new(walk.clone(), walk.is_complete(), "random")]);
+        let mut spec = spec_of(vec![Attempt::new(walk.clone(), walk.is_complete(), Method::Warnsdorff)]);
         spec.top_left = CellRef::new(top, left);
         let bytes = write(&spec);
-        let name = knights_tour::workbook::write::sheet_name(1, spec.attempts[0].outcome(false));
+        let name = knights_tour::workbook::write::sheet_name(1, knights_tour::workbook::write::Outcome::of(&spec.attempts[0], false));
         assert_board_is(&bytes, &name, &walk, spec.top_left);
         let start_cell = spec.top_left.offset(start.row, start.col);
         if walk.len() > 1 || walk.is_complete() {

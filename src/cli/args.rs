@@ -136,6 +136,7 @@ impl SolveArgs {
             attempts,
             timeout,
             warnsdorff_any_size: self.tiebreak.is_some() || self.attempts.is_some(),
+            meter: Some(crate::cli::progress::meter()),
             ..Plan::default()
         };
         Ok((request, plan, self.seed.unwrap_or_else(rand::random)))

@@ -13,7 +13,7 @@
 
 use std::path::PathBuf;
 
-use crate::cli::progress::Spinner;
+use crate::cli::progress::{self, Spinner};
 use crate::error::{Error, Result};
 use crate::exit_codes;
 use crate::output;
@@ -142,7 +142,10 @@ pub fn run(args: Args) -> Result<u8> {
     let completions = match &args.complete {
         Some(out) => {
             spinner.set("completing failed attempts");
-            let budget = Budget::nodes(complete::DEFAULT_NODE_BUDGET);
+            let budget = Budget {
+                meter: Some(progress::meter()),
+                ..Budget::nodes(complete::DEFAULT_NODE_BUDGET)
+            };
             let items = complete::complete_reports(&reports, out, args.force, &budget)?;
             Some(complete::render_completions(&items, out))
         }

@@ -12,10 +12,12 @@ pub mod backtrack;
 pub mod constraints;
 pub mod construct;
 pub mod existence;
+mod meter;
 pub mod runner;
 pub mod segments;
 pub mod warnsdorff;
 
+pub use meter::{Meter, METER_STEP};
 pub use runner::{Attempt, Ending, Event, Goal, Plan, Report};
 
 use std::time::{Duration, Instant};
@@ -173,6 +175,8 @@ pub struct Budget {
     pub max_nodes: Option<u64>,
     /// Instant after which the search stops, `None` for no limit.
     pub deadline: Option<Instant>,
+    /// Where the search adds its nodes as it goes, for a progress line on another thread.
+    pub meter: Option<Meter>,
 }
 
 impl Budget {
@@ -190,15 +194,15 @@ impl Budget {
     pub fn nodes(n: u64) -> Budget {
         Budget {
             max_nodes: Some(n),
-            deadline: None,
+            ..Budget::default()
         }
     }
 
     /// Stop after `time` from now.
     pub fn time(time: Duration) -> Budget {
         Budget {
-            max_nodes: None,
             deadline: Instant::now().checked_add(time),
+            ..Budget::default()
         }
     }
 
@@ -241,6 +245,7 @@ impl Budget {
         backtrack::Limits {
             max_nodes: self.max_nodes.map_or(u64::MAX, |m| m.saturating_sub(spent)),
             deadline: self.deadline,
+            meter: self.meter,
         }
     }
 

@@ -36,7 +36,7 @@ use rand::Rng as _;
 use crate::board::Square;
 use crate::solve::backtrack::{self, Search};
 use crate::solve::{
-    construct, existence, segments, warnsdorff, Budget, Method, Request, Rng, Tiebreak,
+    construct, existence, segments, warnsdorff, Budget, Meter, Method, Request, Rng, Tiebreak,
 };
 use crate::tour::Tour;
 
@@ -88,6 +88,8 @@ pub struct Plan {
     /// [`WARNSDORFF_MAX_SQUARES`]: the user chose a tie-break or a number of attempts, which
     /// only Warnsdorff uses, so it must not be silently skipped.
     pub warnsdorff_any_size: bool,
+    /// Where searches add their nodes as they go, for a progress line (`None`: nowhere).
+    pub meter: Option<Meter>,
 }
 
 impl Default for Plan {
@@ -100,6 +102,7 @@ impl Default for Plan {
             timeout: Some(DEFAULT_TIMEOUT),
             max_nodes: None,
             warnsdorff_any_size: false,
+            meter: None,
         }
     }
 }
@@ -121,7 +124,8 @@ fn warnsdorff_first(request: &Request) -> bool {
     request.board.len() <= WARNSDORFF_MAX_SQUARES
 }
 
-/// One attempt, solved or not: one worksheet of a workbook, one tour of a text format.
+/// One attempt, solved or not, from the solver to the writer: one worksheet of a workbook
+/// (see [`crate::workbook::write`]), one tour of a text format.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Attempt {
     /// The path made: a tour meeting the request when `solved`, else how far it got.
@@ -137,14 +141,28 @@ pub struct Attempt {
 }
 
 impl Attempt {
-    fn solved(tour: Tour, method: Method) -> Attempt {
+    /// An attempt with no tie-break and no note.
+    ///
+    /// ```
+    /// use knights_tour::board::Board;
+    /// use knights_tour::solve::{Attempt, Method};
+    /// use knights_tour::tour::Tour;
+    /// let path = Tour::from_indices(Board::new(5, 5).unwrap(), vec![0, 7]).unwrap();
+    /// let a = Attempt::new(path, false, Method::Warnsdorff);
+    /// assert!(!a.solved && a.note.is_none());
+    /// ```
+    pub fn new(tour: Tour, solved: bool, method: Method) -> Attempt {
         Attempt {
             tour,
-            solved: true,
+            solved,
             method,
             tiebreak: None,
             note: None,
         }
+    }
+
+    fn solved(tour: Tour, method: Method) -> Attempt {
+        Attempt::new(tour, true, method)
     }
 }
 
@@ -300,6 +318,7 @@ pub fn run_with(
     let budget = Budget {
         max_nodes: plan.max_nodes,
         deadline: plan.timeout.and_then(|t| started.checked_add(t)),
+        meter: plan.meter,
     };
     let mut state = Run {
         request,
@@ -645,7 +664,7 @@ impl Run<'_, '_> {
                 .budget
                 .max_nodes
                 .map(|m| m.saturating_sub(self.report.nodes)),
-            deadline: self.budget.deadline,
+            ..self.budget
         }
     }
 

@@ -85,15 +85,16 @@ pub(crate) fn check_board(
     // Move numbers are counted from 1 inside; `shown` gives the number the person wrote.
     let shift = 1 - i64::from(base);
     let shown = |m: u64| m as i64 - shift;
-    let kinds: Vec<Kind> = (0..rows)
-        .flat_map(|r| (0..cols).map(move |c| (r, c)))
-        .map(|(r, c)| grid.kind(r, c))
-        .collect();
+    // Kinds are read from the grid when needed, not held: a million of them cost 16 MB.
+    let total = rows as usize * cols as usize;
+    let kind_at = |i: u32| grid.kind(i / cols, i % cols);
     // A board is ragged (a short row or column) only when its blanks are all at the edge; a
     // board with blanks inside as well is a failed attempt whose edge blanks are squares.
-    let blank_count = kinds.iter().filter(|&&k| k == Kind::Blank).count();
+    let blank_count = (0..total as u32)
+        .filter(|&i| kind_at(i) == Kind::Blank)
+        .count();
     let ragged = if detect_ragged && blank_count > 0 {
-        let edge = ragged_cells(grid, &kinds, formats_known);
+        let edge = ragged_cells(grid, formats_known);
         if edge.len() == blank_count {
             edge
         } else {
@@ -102,11 +103,11 @@ pub(crate) fn check_board(
     } else {
         Vec::new()
     };
-    let mut is_square = vec![true; kinds.len()];
+    let mut is_square = vec![true; total];
     for &i in &ragged {
         is_square[i as usize] = false;
     }
-    let n = (kinds.len() - ragged.len()) as u64;
+    let n = (total - ragged.len()) as u64;
     let mut problems = Problems::default();
     if !ragged.is_empty() {
         problems.push(not_rectangular(&sq, range, &ragged));
@@ -117,12 +118,11 @@ pub(crate) fn check_board(
     let mut dups: HashMap<u64, Vec<u32>> = HashMap::new();
     let mut holes: Vec<u32> = Vec::new();
     let mut blanks: Vec<u32> = Vec::new();
-    for (i, kind) in kinds.iter().enumerate() {
-        let i = i as u32;
+    for i in 0..total as u32 {
         if !is_square[i as usize] {
             continue;
         }
-        let kind = match *kind {
+        let kind = match kind_at(i) {
             Kind::Int(v) => Kind::Int(v.saturating_add(shift)),
             other => other,
         };
@@ -159,7 +159,7 @@ pub(crate) fn check_board(
             }
             Kind::Text => {
                 holes.push(i);
-                let value = grid.cell(i / cols, i % cols).and_then(|c| c.value.as_ref());
+                let value = grid.cell(i / cols, i % cols).and_then(|c| c.value);
                 problems.push(Problem {
                     kind: ProblemKind::TextCell,
                     cells: vec![sq.cell_ref(i)],
@@ -312,7 +312,7 @@ pub(crate) fn check_board(
         _ => None,
     };
     let start_highlighted = formats_known
-        .then(|| start.map(|s| highlighted(grid, &kinds, s)))
+        .then(|| start.map(|s| highlighted(grid, s)))
         .flatten();
     let (problems, not_listed) = problems.finish();
     Checked {
@@ -359,9 +359,9 @@ fn resolve_duplicates(pos: &mut [u32], dups: &[(u64, Vec<u32>)], cols: u32, hole
 
 /// Blank cells that make the block ragged: at the end of their row's run of filled cells and
 /// at the end of their column's, and (where formatting is known) not bordered as the board is.
-fn ragged_cells(grid: &BlockGrid<'_>, kinds: &[Kind], formats_known: bool) -> Vec<u32> {
+fn ragged_cells(grid: &BlockGrid<'_>, formats_known: bool) -> Vec<u32> {
     let (rows, cols) = (grid.range.rows(), grid.range.cols());
-    let filled = |r: u32, c: u32| kinds[(r * cols + c) as usize] != Kind::Blank;
+    let filled = |r: u32, c: u32| grid.kind(r, c) != Kind::Blank;
     let mut row_span = vec![None; rows as usize];
     let mut col_span: Vec<Option<(u32, u32)>> = vec![None; cols as usize];
     for r in 0..rows {
@@ -432,7 +432,7 @@ fn missing_ranges(pos: &[u32]) -> Vec<(u64, u64)> {
 }
 
 /// Whether the start cell has a fill that fewer than half of the board's squares share.
-fn highlighted(grid: &BlockGrid<'_>, kinds: &[Kind], start: CellRef) -> bool {
+fn highlighted(grid: &BlockGrid<'_>, start: CellRef) -> bool {
     let o = grid.range.first;
     let (r, c) = (start.row - o.row, start.col - o.col);
     let Some(fill) = grid.cell(r, c).and_then(|x| x.format.fill) else {
@@ -442,14 +442,15 @@ fn highlighted(grid: &BlockGrid<'_>, kinds: &[Kind], start: CellRef) -> bool {
         return false;
     }
     let cols = grid.range.cols();
-    let same = (0..kinds.len() as u32)
+    let total = grid.range.rows() as usize * cols as usize;
+    let same = (0..total as u32)
         .filter(|&i| {
             grid.cell(i / cols, i % cols)
                 .and_then(|x| x.format.fill)
                 .is_some_and(|f| f == fill)
         })
         .count();
-    same * 2 < kinds.len()
+    same * 2 < total
 }
 
 /// Problems with a cap per kind.

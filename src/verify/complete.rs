@@ -141,6 +141,7 @@ pub fn complete_tour(prefix: &Tour, budget: &Budget) -> Completion {
         goal: Goal::Complete(prefix.clone()),
         max_nodes: budget.max_nodes,
         timeout: budget.deadline.map(|d| d.saturating_duration_since(now)),
+        meter: budget.meter,
         ..Plan::default()
     };
     // The search is deterministic: the generator is never drawn from.

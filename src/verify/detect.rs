@@ -46,7 +46,7 @@
 use std::collections::HashMap;
 
 use crate::workbook::cellref::{CellRange, CellRef};
-use crate::workbook::read::{SheetCell, SheetCells};
+use crate::workbook::read::{CellView, SheetCells};
 
 use super::labels::{self, Labels};
 use super::list::{find_lists, ListRun};
@@ -105,15 +105,14 @@ impl<'a> BlockGrid<'a> {
     pub(crate) fn new(sheet: &'a SheetCells, range: CellRange) -> BlockGrid<'a> {
         let (rows, cols) = (range.rows() as usize, range.cols() as usize);
         let mut idx = vec![NONE; rows * cols];
-        let cells = sheet.cells();
-        let first = cells.partition_point(|c| c.row < range.first.row);
-        for (i, c) in cells.iter().enumerate().skip(first) {
-            if c.row > range.last.row {
+        let first = sheet.first_in_row(range.first.row);
+        for (i, (row, col)) in sheet.cells().positions().enumerate().skip(first) {
+            if row > range.last.row {
                 break;
             }
-            if range.contains(CellRef::new(c.row, c.col)) {
-                let r = (c.row - range.first.row) as usize;
-                let k = (c.col - range.first.col) as usize;
+            if range.contains(CellRef::new(row, col)) {
+                let r = (row - range.first.row) as usize;
+                let k = (col - range.first.col) as usize;
                 idx[r * cols + k] = i as u32;
             }
         }
@@ -121,14 +120,25 @@ impl<'a> BlockGrid<'a> {
     }
 
     /// The cell at block-relative `(r, c)`, if the sheet has one there.
-    pub(crate) fn cell(&self, r: u32, c: u32) -> Option<&'a SheetCell> {
+    pub(crate) fn cell(&self, r: u32, c: u32) -> Option<CellView<'a>> {
         let i = self.idx[(r * self.range.cols() + c) as usize];
-        (i != NONE).then(|| &self.sheet.cells()[i as usize])
+        if i == NONE {
+            return None;
+        }
+        self.sheet.cells().get(i as usize)
     }
 
     /// The kind of the value at block-relative `(r, c)`.
     pub(crate) fn kind(&self, r: u32, c: u32) -> Kind {
-        classify(self.cell(r, c).and_then(|c| c.value.as_ref()))
+        let i = self.idx[(r * self.range.cols() + c) as usize];
+        if i == NONE {
+            return Kind::Blank;
+        }
+        let cells = self.sheet.cells();
+        match cells.small_whole_number(i as usize) {
+            Some(v) => Kind::Int(i64::from(v)),
+            None => classify(cells.get(i as usize).and_then(|c| c.value)),
+        }
     }
 }
 
@@ -308,6 +318,18 @@ fn complete_permutation(grid: &BlockGrid<'_>) -> bool {
     zero != seen[n as usize]
 }
 
+/// The whole numbers of a block with their block-relative linear index, in reading order.
+/// (Read from the grid each time rather than collected: a million of them cost 16 MB.)
+fn ints_of<'g>(grid: &'g BlockGrid<'_>) -> impl Iterator<Item = (i64, u32)> + 'g {
+    let (rows, cols) = (grid.range.rows(), grid.range.cols());
+    (0..rows).flat_map(move |r| {
+        (0..cols).filter_map(move |c| match grid.kind(r, c) {
+            Kind::Int(v) => Some((v, r * cols + c)),
+            _ => None,
+        })
+    })
+}
+
 /// The evidence test (rule 6); `Some(first move number)` when the block reads as a tour
 /// attempt.
 fn evidence(grid: &BlockGrid<'_>, min_ints: usize) -> Option<u8> {
@@ -316,24 +338,23 @@ fn evidence(grid: &BlockGrid<'_>, min_ints: usize) -> Option<u8> {
         return None;
     }
     let n = u64::from(rows) * u64::from(cols);
-    let mut ints: Vec<(i64, u32)> = Vec::new();
-    let mut filled = 0u64;
+    let (mut ints, mut filled) = (0usize, 0u64);
     for r in 0..rows {
         for c in 0..cols {
             match grid.kind(r, c) {
                 Kind::Blank => {}
-                Kind::Int(v) => {
-                    ints.push((v, r * cols + c));
+                Kind::Int(_) => {
+                    ints += 1;
                     filled += 1;
                 }
                 _ => filled += 1,
             }
         }
     }
-    if ints.len() < min_ints || (ints.len() as u64) * 2 < filled {
+    if ints < min_ints || (ints as u64) * 2 < filled {
         return None;
     }
-    let base = numbering_base(&ints, n, cols);
+    let base = numbering_base(grid);
     let lo = i64::from(base);
     let hi = lo + n as i64 - 1;
     // Where each value in range is, if it occurs exactly once.
@@ -341,7 +362,7 @@ fn evidence(grid: &BlockGrid<'_>, min_ints: usize) -> Option<u8> {
     const MANY: u32 = u32::MAX - 1;
     let mut pos = vec![NONE; n as usize];
     let mut distinct = 0usize;
-    for &(v, at) in &ints {
+    for (v, at) in ints_of(grid) {
         if v < lo || v > hi {
             continue;
         }
@@ -353,7 +374,7 @@ fn evidence(grid: &BlockGrid<'_>, min_ints: usize) -> Option<u8> {
             *slot = MANY;
         }
     }
-    if distinct >= min_ints && distinct * 4 >= ints.len() * 3 {
+    if distinct >= min_ints && distinct * 4 >= ints * 3 {
         return Some(base);
     }
     let unique = |p: u32| p != NONE && p != MANY;
@@ -376,32 +397,31 @@ pub(crate) fn numbering_of(sheet: &SheetCells, range: CellRange) -> u8 {
     if u64::from(range.rows()) * u64::from(range.cols()) > MAX_BOARD_SQUARES {
         return 1;
     }
-    let grid = BlockGrid::new(sheet, range);
-    let cols = range.cols();
-    let mut ints = Vec::new();
-    for r in 0..range.rows() {
-        for c in 0..cols {
-            if let Kind::Int(v) = grid.kind(r, c) {
-                ints.push((v, r * cols + c));
-            }
-        }
-    }
-    numbering_base(&ints, u64::from(range.rows()) * u64::from(cols), cols)
+    numbering_base(&BlockGrid::new(sheet, range))
 }
 
 /// 0 when the block holds 0 once, not N, and its 1 (if any) is a knight's move from the 0.
-fn numbering_base(ints: &[(i64, u32)], n: u64, cols: u32) -> u8 {
-    let zeros: Vec<u32> = ints.iter().filter(|x| x.0 == 0).map(|x| x.1).collect();
-    if zeros.len() != 1 || ints.iter().any(|x| x.0 as u64 == n && x.0 > 0) {
+fn numbering_base(grid: &BlockGrid<'_>) -> u8 {
+    let cols = grid.range.cols();
+    let n = u64::from(grid.range.rows()) * u64::from(cols);
+    let (mut zeros, mut zero) = (0usize, 0u32);
+    for (v, at) in ints_of(grid) {
+        if v == 0 {
+            zeros += 1;
+            zero = at;
+        } else if v > 0 && v as u64 == n {
+            return 1;
+        }
+    }
+    if zeros != 1 {
         return 1;
     }
-    let z = zeros[0];
     let knight = |a: u32, b: u32| {
         let (dr, dc) = ((a / cols).abs_diff(b / cols), (a % cols).abs_diff(b % cols));
         (dr == 1 && dc == 2) || (dr == 2 && dc == 1)
     };
-    let ones: Vec<u32> = ints.iter().filter(|x| x.0 == 1).map(|x| x.1).collect();
-    if ones.is_empty() || ones.iter().any(|&o| knight(z, o)) {
+    let mut ones = ints_of(grid).filter(|x| x.0 == 1).peekable();
+    if ones.peek().is_none() || ones.any(|(_, at)| knight(zero, at)) {
         0
     } else {
         1
@@ -414,7 +434,7 @@ fn dense_rectangle(sheet: &SheetCells) -> Option<CellRange> {
     let (mut top, mut left, mut bottom, mut right) = (u32::MAX, u32::MAX, 0u32, 0u32);
     let (mut count, mut ints) = (0u64, 0u64);
     for c in sheet.cells() {
-        match classify(c.value.as_ref()) {
+        match classify(c.value) {
             Kind::Blank => continue,
             Kind::Int(_) => ints += 1,
             _ => {}
@@ -436,7 +456,7 @@ fn pieces(sheet: &SheetCells, labels: &Labels) -> Vec<Piece> {
         .cells()
         .iter()
         .filter_map(|c| {
-            let k = classify(c.value.as_ref());
+            let k = classify(c.value);
             (k.is_numeric() && !labels.numeric_cells.contains(&(c.row, c.col)))
                 .then_some((c.row, c.col, k))
         })
@@ -593,7 +613,7 @@ fn extend_by_borders(sheet: &SheetCells, grid: &BlockGrid<'_>, block: CellRange)
     }
     let blank_bordered = |row: u32, col: u32| {
         lookup(sheet, row, col)
-            .is_some_and(|x| x.format.bordered && classify(x.value.as_ref()) == Kind::Blank)
+            .is_some_and(|x| x.format.bordered && classify(x.value) == Kind::Blank)
     };
     let (mut first, mut last) = (block.first, block.last);
     let limit = |first: CellRef, last: CellRef| {
@@ -631,12 +651,8 @@ fn extend_by_borders(sheet: &SheetCells, grid: &BlockGrid<'_>, block: CellRange)
 }
 
 /// The sheet's cell at an absolute position (binary search).
-pub(crate) fn lookup(sheet: &SheetCells, row: u32, col: u32) -> Option<&SheetCell> {
-    let cells = sheet.cells();
-    cells
-        .binary_search_by_key(&(row, col), |c| (c.row, c.col))
-        .ok()
-        .map(|i| &cells[i])
+pub(crate) fn lookup(sheet: &SheetCells, row: u32, col: u32) -> Option<CellView<'_>> {
+    sheet.find(row, col)
 }
 
 /// Union-find with path halving and union by size.

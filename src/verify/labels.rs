@@ -9,7 +9,7 @@
 use std::collections::HashSet;
 
 use crate::board::file_letters;
-use crate::workbook::read::{CellValue, SheetCells};
+use crate::workbook::read::{CellValueRef, SheetCells};
 
 use super::detect::lookup;
 use super::value::{classify, Kind};
@@ -67,20 +67,20 @@ pub(crate) fn find_labels(sheet: &SheetCells) -> Labels {
     let mut lines = Vec::new();
     let int_at = |r: u32, c: u32| -> Option<(i64, bool)> {
         let cell = lookup(sheet, r, c)?;
-        match classify(cell.value.as_ref()) {
-            Kind::Int(v) => Some((v, matches!(cell.value, Some(CellValue::Text(_))))),
+        match classify(cell.value) {
+            Kind::Int(v) => Some((v, matches!(cell.value, Some(CellValueRef::Text(_))))),
             _ => None,
         }
     };
     for cell in sheet.cells() {
-        if let Kind::Int(1) = classify(cell.value.as_ref()) {
+        if let Kind::Int(1) = classify(cell.value) {
             for vertical in [true, false] {
                 if let Some(line) = number_line(cell.row, cell.col, vertical, &int_at) {
                     lines.push(line);
                 }
             }
         }
-        if let Some(CellValue::Text(t)) = &cell.value {
+        if let Some(CellValueRef::Text(t)) = cell.value {
             if t.trim().eq_ignore_ascii_case("a") {
                 if let Some(line) = letter_line(sheet, cell.row, cell.col) {
                     lines.push(line);
@@ -89,9 +89,8 @@ pub(crate) fn find_labels(sheet: &SheetCells) -> Labels {
         }
     }
     // A numeric line is a label only when one side is free of other numbers.
-    let number = |r: u32, c: u32| {
-        lookup(sheet, r, c).is_some_and(|x| classify(x.value.as_ref()).is_numeric())
-    };
+    let number =
+        |r: u32, c: u32| lookup(sheet, r, c).is_some_and(|x| classify(x.value).is_numeric());
     let mut numeric_cells = HashSet::new();
     lines.retain(|l| {
         if !l.numeric {
@@ -176,8 +175,8 @@ fn number_line(
 fn letter_line(sheet: &SheetCells, row: u32, col: u32) -> Option<Line> {
     let mut len = 1u32;
     while let Some(cell) = lookup(sheet, row, col + len) {
-        match &cell.value {
-            Some(CellValue::Text(t)) if t.trim().eq_ignore_ascii_case(&file_letters(len)) => {
+        match cell.value {
+            Some(CellValueRef::Text(t)) if t.trim().eq_ignore_ascii_case(&file_letters(len)) => {
                 len += 1;
             }
             _ => break,

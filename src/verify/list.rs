@@ -15,7 +15,7 @@ use std::collections::HashMap;
 use crate::board::{Board, Square};
 use crate::tour::Tour;
 use crate::workbook::cellref::{CellRange, CellRef};
-use crate::workbook::read::{CellValue, SheetCells};
+use crate::workbook::read::{CellValueRef, SheetCells};
 
 use super::report::{
     BoardPosition, BoardReport, Notation, Problem, ProblemKind, SquareName, Verdict,
@@ -77,8 +77,8 @@ pub(crate) fn find_lists(sheet: &SheetCells) -> Vec<ListRun> {
     let named: Vec<(u32, u32, SquareName)> = sheet
         .cells()
         .iter()
-        .filter_map(|c| match &c.value {
-            Some(CellValue::Text(t)) => parse_square(t).map(|s| (c.row, c.col, s)),
+        .filter_map(|c| match c.value {
+            Some(CellValueRef::Text(t)) => parse_square(t).map(|s| (c.row, c.col, s)),
             _ => None,
         })
         .collect();
@@ -301,6 +301,7 @@ pub(crate) fn check_list(run: &ListRun, size: Option<(u32, u32)>) -> BoardReport
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::workbook::read::CellValue;
 
     fn sheet_col(col: u32, first_row: u32, squares: &[&str]) -> SheetCells {
         SheetCells::from_values(

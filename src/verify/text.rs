@@ -171,7 +171,7 @@ pub(crate) fn drawing(grid: &BlockGrid<'_>, s: &BoardReport) -> Option<String> {
         let mut row = Vec::new();
         for c in 0..range.cols() {
             let cell = grid.cell(r, c);
-            let text = match classify(cell.and_then(|x| x.value.as_ref())) {
+            let text = match classify(cell.and_then(|x| x.value)) {
                 Kind::Blank => ".".to_string(),
                 Kind::Int(n) => n.to_string(),
                 Kind::NonInt(f) => f.to_string(),

@@ -42,12 +42,13 @@
 //! ```
 //! use knights_tour::board::{Board, Square};
 //! use knights_tour::tour::Tour;
-//! use knights_tour::workbook::write::{write_workbook, SheetAttempt, WorkbookSpec};
+//! use knights_tour::solve::{Attempt, Method};
+//! use knights_tour::workbook::write::{write_workbook, WorkbookSpec};
 //!
 //! let board = Board::new(3, 4).unwrap();
 //! let path = [(0,0),(1,2),(2,0),(0,1),(1,3),(2,1),(0,2),(2,3),(1,1),(0,3),(2,2),(1,0)];
 //! let tour = Tour::from_squares(board, path.iter().map(|&(r, c)| Square::new(r, c))).unwrap();
-//! let spec = WorkbookSpec::new(vec![SheetAttempt::new(tour, true, "warnsdorff")]);
+//! let spec = WorkbookSpec::new(vec![Attempt::new(tour, true, Method::Warnsdorff)]);
 //! let mut bytes = std::io::Cursor::new(Vec::new());
 //! write_workbook(&spec, &mut bytes).unwrap();
 //! assert!(bytes.get_ref().starts_with(b"PK"));
@@ -67,6 +68,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use rust_xlsxwriter::{DocProperties, ExcelDateTime, Workbook, XlsxError};
 
 use crate::board::Board;
+use crate::solve::Attempt;
 use crate::tour::Tour;
 use crate::workbook::cellref::{CellRef, SHEET_COLS, SHEET_ROWS};
 
@@ -96,51 +98,6 @@ pub const SUMMARY_SHEET: &str = "Summary";
 /// Name of the hidden worksheet that holds the path charts' coordinates.
 pub const PATH_DATA_SHEET: &str = "Path data";
 
-/// One attempt: a worksheet of its own.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SheetAttempt {
-    /// The path the knight took: a complete tour, or the squares visited before it got stuck.
-    pub tour: Tour,
-    /// Whether this attempt satisfied the request (complete, closed if asked, constraints met).
-    pub solved: bool,
-    /// The strategy that produced it, e.g. `warnsdorff` (shown on the sheet and the summary).
-    pub method: String,
-    /// How ties were broken, if the strategy has ties, e.g. `random`.
-    pub tiebreak: Option<String>,
-    /// Free text shown beside the board and in the summary, e.g. why a search gave up.
-    pub note: Option<String>,
-}
-
-impl SheetAttempt {
-    /// An attempt with no tie-break and no note.
-    pub fn new(tour: Tour, solved: bool, method: impl Into<String>) -> SheetAttempt {
-        SheetAttempt {
-            tour,
-            solved,
-            method: method.into(),
-            tiebreak: None,
-            note: None,
-        }
-    }
-
-    /// How the attempt ended, as used in sheet names and the summary.
-    pub fn outcome(&self, closed_requested: bool) -> Outcome {
-        if self.solved {
-            Outcome::Solved
-        } else if !self.tour.is_complete() {
-            if is_dead_end(&self.tour) {
-                Outcome::Stuck
-            } else {
-                Outcome::Stopped
-            }
-        } else if closed_requested && !self.tour.is_closed() {
-            Outcome::NotClosed
-        } else {
-            Outcome::Failed
-        }
-    }
-}
-
 /// How an attempt ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Outcome {
@@ -158,6 +115,23 @@ pub enum Outcome {
 }
 
 impl Outcome {
+    /// How `attempt` ended; `closed_requested` makes a complete open path "not closed".
+    pub fn of(attempt: &Attempt, closed_requested: bool) -> Outcome {
+        if attempt.solved {
+            Outcome::Solved
+        } else if !attempt.tour.is_complete() {
+            if is_dead_end(&attempt.tour) {
+                Outcome::Stuck
+            } else {
+                Outcome::Stopped
+            }
+        } else if closed_requested && !attempt.tour.is_closed() {
+            Outcome::NotClosed
+        } else {
+            Outcome::Failed
+        }
+    }
+
     /// The word used in the summary: `solved`, `stuck`, `not closed`, `failed`.
     pub fn word(self) -> &'static str {
         match self {
@@ -204,7 +178,7 @@ pub enum PathDrawing {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WorkbookSpec {
     /// The attempts, one worksheet each, in order. At least one.
-    pub attempts: Vec<SheetAttempt>,
+    pub attempts: Vec<Attempt>,
     /// Where each board's top-left square goes (`C3` by default, as in the macro).
     pub top_left: CellRef,
     /// The seed the attempts were generated with (shown on every sheet and in the summary).
@@ -229,7 +203,7 @@ pub struct WorkbookSpec {
 impl WorkbookSpec {
     /// A spec with the defaults: board at `C3`, seed 0, title "Knight's tour", decorations
     /// [`PathDrawing::Auto`], open tours, created when written.
-    pub fn new(attempts: Vec<SheetAttempt>) -> WorkbookSpec {
+    pub fn new(attempts: Vec<Attempt>) -> WorkbookSpec {
         WorkbookSpec {
             attempts,
             top_left: CellRef::new(2, 2),
@@ -355,7 +329,7 @@ pub fn write_workbook<W: Write + Send>(spec: &WorkbookSpec, out: W) -> Result<()
     let outcomes: Vec<Outcome> = spec
         .attempts
         .iter()
-        .map(|a| a.outcome(spec.closed_requested))
+        .map(|a| Outcome::of(a, spec.closed_requested))
         .collect();
     let names: Vec<String> = outcomes
         .iter()
@@ -388,12 +362,13 @@ pub fn write_workbook<W: Write + Send>(spec: &WorkbookSpec, out: W) -> Result<()
 /// ```
 /// use knights_tour::board::{Board, Square};
 /// use knights_tour::tour::Tour;
-/// use knights_tour::workbook::write::{save_workbook, SheetAttempt, WorkbookSpec};
+/// use knights_tour::solve::{Attempt, Method};
+/// use knights_tour::workbook::write::{save_workbook, WorkbookSpec};
 ///
 /// let board = Board::new(3, 4).unwrap();
 /// let path = [(0,0),(1,2),(2,0),(0,1),(1,3),(2,1),(0,2),(2,3),(1,1),(0,3),(2,2),(1,0)];
 /// let tour = Tour::from_squares(board, path.iter().map(|&(r, c)| Square::new(r, c))).unwrap();
-/// let spec = WorkbookSpec::new(vec![SheetAttempt::new(tour, true, "warnsdorff")]);
+/// let spec = WorkbookSpec::new(vec![Attempt::new(tour, true, Method::Warnsdorff)]);
 /// let dir = tempfile::tempdir().unwrap();
 /// let out = dir.path().join("tour.xlsx");
 /// save_workbook(&spec, &out, false).unwrap();
@@ -496,13 +471,14 @@ const _: () = assert!(SHEET_ROWS > 0 && MAX_CHARTED_ATTEMPTS * 2 <= SHEET_COLS a
 mod tests {
     use super::*;
     use crate::board::Square;
+    use crate::solve::Method;
     use crate::tour::tests::tour_3x4;
 
     #[test]
     fn result_line_follows_the_macro() {
         let t = tour_3x4();
-        let fail = SheetAttempt::new(t.truncated(5), false, "warnsdorff");
-        let win = SheetAttempt::new(t.clone(), true, "warnsdorff");
+        let fail = Attempt::new(t.truncated(5), false, Method::Warnsdorff);
+        let win = Attempt::new(t.clone(), true, Method::Warnsdorff);
         let spec = WorkbookSpec::new(vec![fail.clone(), fail.clone(), win.clone()]);
         assert_eq!(spec.result_line(), "Solved after 3 attempts");
         let spec = WorkbookSpec::new(vec![win.clone()]);
@@ -531,17 +507,23 @@ mod tests {
         let ring = Tour::from_squares(board, ring.iter().map(|&(r, c)| Square::new(r, c))).unwrap();
         assert!(is_dead_end(&ring));
         assert_eq!(
-            SheetAttempt::new(ring.clone(), false, "w").outcome(false),
+            Outcome::of(
+                &Attempt::new(ring.clone(), false, Method::Warnsdorff),
+                false
+            ),
             Outcome::Stuck
         );
-        let cut = SheetAttempt::new(ring.truncated(4), false, "w");
+        let cut = Attempt::new(ring.truncated(4), false, Method::Warnsdorff);
         assert!(!is_dead_end(&cut.tour));
-        assert_eq!(cut.outcome(false), Outcome::Stopped);
-        assert_eq!(sheet_name(2, cut.outcome(false)), "Attempt 2 (stopped)");
+        assert_eq!(Outcome::of(&cut, false), Outcome::Stopped);
+        assert_eq!(
+            sheet_name(2, Outcome::of(&cut, false)),
+            "Attempt 2 (stopped)"
+        );
         let t = tour_3x4();
-        let open = SheetAttempt::new(t.clone(), false, "w");
-        assert_eq!(open.outcome(true), Outcome::NotClosed);
-        assert_eq!(open.outcome(false), Outcome::Failed);
+        let open = Attempt::new(t.clone(), false, Method::Warnsdorff);
+        assert_eq!(Outcome::of(&open, true), Outcome::NotClosed);
+        assert_eq!(Outcome::of(&open, false), Outcome::Failed);
         for (n, o) in [
             (1, Outcome::Solved),
             (99_999_999, Outcome::NotClosed),

@@ -13,7 +13,7 @@ use std::time::Instant;
 use rand::Rng as _;
 
 use super::plan::{Plan, NONE};
-use crate::solve::Rng;
+use crate::solve::{Meter, Rng, METER_STEP};
 
 /// Why [`Engine::run`] returned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,6 +33,8 @@ pub(crate) struct Limits {
     pub max_nodes: u64,
     /// Stop at this instant (checked every 4096 nodes).
     pub deadline: Option<Instant>,
+    /// Where to add the nodes as they are spent ([`crate::solve::Budget::meter`]).
+    pub meter: Option<Meter>,
 }
 
 /// Connectivity of the unvisited squares is checked only while at least this many remain (a
@@ -304,11 +306,16 @@ impl<'p, 'r> Engine<'p, 'r> {
                 let w = self.cands[8 * d + next as usize];
                 self.visit(w);
                 self.nodes += 1;
-                if self.nodes >= limits.max_nodes
-                    || (self.nodes & 4095 == 0
-                        && limits.deadline.is_some_and(|t| Instant::now() >= t))
-                {
+                if self.nodes >= limits.max_nodes {
                     return Stop::Budget;
+                }
+                if self.nodes.is_multiple_of(METER_STEP) {
+                    if let Some(meter) = limits.meter {
+                        meter.add(METER_STEP);
+                    }
+                    if limits.deadline.is_some_and(|t| Instant::now() >= t) {
+                        return Stop::Budget;
+                    }
                 }
                 if d + 1 == goal {
                     // A piece's end must leave a position the pruning rules accept.

@@ -7,9 +7,11 @@
 
 use std::io::{self, Read};
 
-use super::{ReadError, SheetCell};
+use super::cells::CellsBuilder;
+use super::{CellFormat, ReadError, SheetCell, SheetCells};
 
-/// The most cells (including formatted empty ones) kept from one worksheet, about 40 bytes each.
+/// The most cells (including formatted empty ones) kept from one worksheet, 16 bytes each
+/// (plus the value of each that is not a whole number from 0 to 2^31 - 1).
 pub const MAX_SHEET_CELLS: usize = 4 * 1024 * 1024;
 
 /// The most cell elements scanned on one worksheet, empty ones (`<c/>`) included.
@@ -74,7 +76,7 @@ pub(crate) struct SheetBudget<'a> {
     run: &'a mut RunBudget,
     scanned: u64,
     text: u64,
-    pub(crate) cells: Vec<SheetCell>,
+    cells: CellsBuilder,
 }
 
 impl<'a> SheetBudget<'a> {
@@ -83,7 +85,7 @@ impl<'a> SheetBudget<'a> {
             run,
             scanned: 0,
             text: 0,
-            cells: Vec::new(),
+            cells: CellsBuilder::default(),
         }
     }
 
@@ -124,6 +126,25 @@ impl<'a> SheetBudget<'a> {
 
     /// Keep a cell (its text already cut by [`keep_text`]).
     pub(crate) fn push(&mut self, cell: SheetCell) -> Result<(), ReadError> {
+        self.room()?;
+        self.cells.push(cell).map_err(out_of_memory)
+    }
+
+    /// Keep a number without formatting: the hot path of a board.
+    pub(crate) fn push_number(
+        &mut self,
+        row: u32,
+        col: u32,
+        value: f64,
+        format: CellFormat,
+    ) -> Result<(), ReadError> {
+        self.room()?;
+        self.cells
+            .push_number(row, col, value, format)
+            .map_err(out_of_memory)
+    }
+
+    fn room(&self) -> Result<(), ReadError> {
         if self.cells.len() >= MAX_SHEET_CELLS {
             return Err(ReadError::TooLarge {
                 detail: format!(
@@ -131,8 +152,18 @@ impl<'a> SheetBudget<'a> {
                 ),
             });
         }
-        self.cells.push(cell);
         Ok(())
+    }
+
+    /// The sheet's cells; `formats_known` says whether borders and fills were read.
+    pub(crate) fn finish(self, formats_known: bool) -> SheetCells {
+        self.cells.finish(formats_known)
+    }
+}
+
+fn out_of_memory(e: std::collections::TryReserveError) -> ReadError {
+    ReadError::TooLarge {
+        detail: format!("the sheet's cells do not fit in memory ({e})"),
     }
 }
 

@@ -79,7 +79,7 @@ pub(super) fn read_inner<RS: Read + Seek>(
                 let format = palette.get(style_id).copied().unwrap_or_default();
                 keep(&mut budget, cell.get_position(), cell.get_value(), format)?;
             }
-            Ok(SheetCells::new(budget.cells, true))
+            Ok(budget.finish(true))
         }
         Inner::Xlsb(book) => {
             let mut reader = book
@@ -94,7 +94,7 @@ pub(super) fn read_inner<RS: Read + Seek>(
                     CellFormat::default(),
                 )?;
             }
-            Ok(SheetCells::new(budget.cells, false))
+            Ok(budget.finish(false))
         }
         Inner::Xls(book) => {
             let range = book
@@ -175,7 +175,7 @@ fn dense_to_cells(
             format: CellFormat::default(),
         })?;
     }
-    Ok(SheetCells::new(budget.cells, false))
+    Ok(budget.finish(false))
 }
 
 fn text_value(s: &str) -> Option<CellValue> {

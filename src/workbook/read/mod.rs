@@ -12,12 +12,14 @@
 
 pub mod biff;
 pub mod budget;
+mod cells;
 mod engine;
 mod guard;
 pub mod ods;
 mod ole;
 mod sniff;
 mod xlsx;
+mod xmlscan;
 
 use std::fmt;
 use std::fs::File;
@@ -32,6 +34,7 @@ use sniff::{describe_content, head_and_tail};
 pub use sniff::{sniff, Sniffed};
 
 pub use budget::MAX_SHEET_CELLS;
+pub use cells::{CellIter, CellValueRef, CellView, Cells, SheetCells};
 
 /// The largest rectangle of cells an ods sheet may span (calamine holds ods sheets densely).
 pub const MAX_ODS_DENSE_CELLS: u64 = budget::MAX_DENSE_CELLS;
@@ -106,7 +109,7 @@ pub enum CellValue {
 }
 
 /// What the sheet's formatting says about a cell, where the format lets calamine read it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct CellFormat {
     /// The cell has a visible border on some side.
     pub bordered: bool,
@@ -114,7 +117,8 @@ pub struct CellFormat {
     pub fill: Option<u32>,
 }
 
-/// One non-blank or formatted cell of a worksheet.
+/// One non-blank or formatted cell of a worksheet, as a reader hands it over (stored compactly
+/// in [`SheetCells`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct SheetCell {
     /// Row from 0.
@@ -125,70 +129,6 @@ pub struct SheetCell {
     pub value: Option<CellValue>,
     /// Its formatting (default when unknown).
     pub format: CellFormat,
-}
-
-/// A worksheet as a sparse list of cells in row-major order, one entry per position.
-///
-/// ```
-/// use knights_tour::workbook::read::{CellValue, SheetCells};
-/// let cells = SheetCells::from_values([(1, 0, CellValue::Number(2.0)), (0, 0, CellValue::Number(1.0))]);
-/// assert_eq!(cells.cells()[0].row, 0);
-/// assert!(!cells.formats_known());
-/// ```
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct SheetCells {
-    cells: Vec<SheetCell>,
-    formats_known: bool,
-}
-
-impl SheetCells {
-    /// Cells from any order; a later cell at the same position replaces an earlier one.
-    /// `formats_known` says whether borders and fills were read (only xlsx allows it).
-    pub fn new(mut cells: Vec<SheetCell>, formats_known: bool) -> SheetCells {
-        let sorted = cells
-            .windows(2)
-            .all(|w| (w[0].row, w[0].col) < (w[1].row, w[1].col));
-        if !sorted {
-            // Stable sort keeps input order among equal positions: keep the last one.
-            cells.sort_by_key(|c| (c.row, c.col));
-            let mut deduped: Vec<SheetCell> = Vec::with_capacity(cells.len());
-            for c in cells {
-                match deduped.last_mut() {
-                    Some(last) if (last.row, last.col) == (c.row, c.col) => *last = c,
-                    _ => deduped.push(c),
-                }
-            }
-            cells = deduped;
-        }
-        SheetCells {
-            cells,
-            formats_known,
-        }
-    }
-
-    /// Cells from `(row, col, value)` triples without formatting.
-    pub fn from_values(values: impl IntoIterator<Item = (u32, u32, CellValue)>) -> SheetCells {
-        let cells = values
-            .into_iter()
-            .map(|(row, col, value)| SheetCell {
-                row,
-                col,
-                value: Some(value),
-                format: CellFormat::default(),
-            })
-            .collect();
-        SheetCells::new(cells, false)
-    }
-
-    /// The cells in row-major order.
-    pub fn cells(&self) -> &[SheetCell] {
-        &self.cells
-    }
-
-    /// Whether [`CellFormat`]s were read; when not, every format is the default.
-    pub fn formats_known(&self) -> bool {
-        self.formats_known
-    }
 }
 
 /// Why a workbook or a sheet could not be read, worded for a person.
@@ -432,7 +372,10 @@ mod tests {
         ]);
         let got: Vec<_> = cells.cells().iter().map(|c| (c.row, c.col)).collect();
         assert_eq!(got, vec![(0, 1), (2, 0)]);
-        assert_eq!(cells.cells()[1].value, Some(CellValue::Number(4.0)));
+        assert_eq!(
+            cells.cells().get(1).unwrap().value,
+            Some(CellValueRef::Number(4.0))
+        );
     }
 
     #[test]

@@ -19,6 +19,7 @@ use super::budget::{
     keep_text, Capped, RunBudget, SheetBudget, MAX_DISTINCT_STRINGS, MAX_PART_ELEMENTS,
     MAX_STRING_BYTES, MAX_TEXT_KEPT,
 };
+use super::xmlscan::{attributes, decode_text, ScanError, Scanner, Token};
 use super::{CellFormat, CellValue, Format, ReadError, SheetCell, SheetCells};
 
 /// The shared strings as kept: each cut to [`MAX_TEXT_KEPT`] bytes, all in one buffer.
@@ -380,7 +381,7 @@ impl Package {
         match (result, capped.over.take()) {
             (_, Some(over)) => Err(too_large(format!("the sheet holds {}", over.0))),
             (Err(e), None) => Err(e),
-            (Ok(()), None) => Ok(SheetCells::new(sheet.budget.cells, true)),
+            (Ok(()), None) => Ok(sheet.budget.finish(true)),
         }
     }
 }
@@ -390,6 +391,42 @@ struct SheetStream<'a> {
     strings: &'a SharedStrings,
     palette: &'a [CellFormat],
     budget: SheetBudget<'a>,
+    /// The current text run, raw (decoded when it ends), at most [`MAX_RAW_KEPT`] bytes.
+    raw: Vec<u8>,
+    /// The current cell's value as decoded, cut a little past [`MAX_TEXT_KEPT`].
+    value: String,
+}
+
+/// How much of one raw text run is kept: entities at most 5 times longer than what they stand
+/// for, so the decoded text is still longer than [`MAX_TEXT_KEPT`] and [`keep_text`] marks it cut.
+const MAX_RAW_KEPT: usize = 5 * (MAX_TEXT_KEPT + 8) + 16;
+
+/// What a cell's `t` attribute says its value is.
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+enum CellType {
+    /// A number (no `t`, `t="n"`, or a type this reader does not know).
+    #[default]
+    Number,
+    /// An index into the shared strings (`s`).
+    Shared,
+    /// Text in the cell (`str`, `inlineStr`, an ISO date `d`).
+    Inline,
+    /// `b`.
+    Bool,
+    /// `e`.
+    Error,
+}
+
+impl CellType {
+    fn of(t: &[u8]) -> CellType {
+        match t {
+            b"s" => CellType::Shared,
+            b"str" | b"inlineStr" | b"d" => CellType::Inline,
+            b"b" => CellType::Bool,
+            b"e" => CellType::Error,
+            _ => CellType::Number,
+        }
+    }
 }
 
 /// One cell element being read.
@@ -398,11 +435,16 @@ struct Pending {
     row: u32,
     col: u32,
     style: usize,
-    kind: Vec<u8>,
-    value: String,
+    kind: CellType,
     in_v: bool,
     in_t: bool,
     phonetic: u32,
+}
+
+impl Pending {
+    fn in_text(&self) -> bool {
+        self.in_v || self.in_t
+    }
 }
 
 impl<'a> SheetStream<'a> {
@@ -411,6 +453,8 @@ impl<'a> SheetStream<'a> {
             strings,
             palette,
             budget: SheetBudget::new(run),
+            raw: Vec::new(),
+            value: String::new(),
         }
     }
 
@@ -419,129 +463,125 @@ impl<'a> SheetStream<'a> {
             format: Format::Xlsx,
             detail,
         };
-        let mut xml = xml_reader(BufReader::with_capacity(64 * 1024, part));
-        let mut buf = Vec::with_capacity(1024);
+        let mut xml = Scanner::new(part);
         let (mut row, mut col) = (0u32, 0u32);
         let mut cell: Option<Pending> = None;
         let mut in_sheet_data = false;
         loop {
-            let event = xml
-                .read_event_into(&mut buf)
-                .map_err(|e| damaged(format!("the sheet's XML is damaged: {e}")))?;
-            match event {
-                Event::Start(ref e) | Event::Empty(ref e) if cell.is_none() => {
-                    let empty = matches!(event, Event::Empty(_));
-                    match e.local_name().as_ref() {
-                        "sheetData" if empty => return Ok(()),
-                        "sheetData" => in_sheet_data = true,
-                        "row" => {
-                            if let Some(r) =
-                                attr_value(e, "r").and_then(|v| parse_u32(v.as_bytes()))
-                            {
-                                row = r.saturating_sub(1);
-                            }
-                            col = 0;
-                            if empty {
-                                row = row.saturating_add(1);
-                            }
+            let token = xml.next_token().map_err(|e| match e {
+                ScanError::Io(e) => damaged(format!("the sheet's XML is damaged: {e}")),
+                e => damaged(format!("the sheet's XML is damaged: {e}")),
+            })?;
+            if !matches!(token, Token::Text(_)) && !self.raw.is_empty() {
+                decode_text(&self.raw, &mut self.value);
+                self.raw.clear();
+                cap(&mut self.value);
+            }
+            match token {
+                Token::Start { name, attrs, empty } if cell.is_none() => match name {
+                    b"sheetData" if empty => return Ok(()),
+                    b"sheetData" => in_sheet_data = true,
+                    b"row" => {
+                        let r = attributes(attrs).find(|(k, _)| *k == b"r");
+                        if let Some(r) = r.and_then(|(_, v)| parse_u32(v)) {
+                            row = r.saturating_sub(1);
                         }
-                        "c" if in_sheet_data => {
-                            self.budget.scan()?;
-                            let mut p = Pending {
-                                row,
-                                col,
-                                ..Pending::default()
-                            };
-                            for a in e.attributes().flatten() {
-                                match a.key.as_ref() {
-                                    "r" => {
-                                        if let Some((r, c)) = parse_ref(a.value.as_bytes()) {
-                                            (p.row, p.col) = (r, c);
-                                        }
-                                    }
-                                    "s" => {
-                                        p.style =
-                                            parse_u32(a.value.as_bytes()).unwrap_or(0) as usize
-                                    }
-                                    "t" => p.kind = a.value.as_bytes().to_vec(),
-                                    _ => {}
-                                }
-                            }
-                            col = p.col.saturating_add(1);
-                            if empty {
-                                self.finish(p)?;
-                            } else {
-                                cell = Some(p);
-                            }
+                        col = 0;
+                        if empty {
+                            row = row.saturating_add(1);
                         }
-                        _ => {}
                     }
-                }
-                Event::Start(e) => {
-                    if let Some(p) = cell.as_mut() {
-                        match e.local_name().as_ref() {
-                            "v" => p.in_v = true,
-                            "t" if p.phonetic == 0 => p.in_t = true,
-                            "rPh" => p.phonetic += 1,
+                    b"c" if in_sheet_data => {
+                        self.budget.scan()?;
+                        let mut p = Pending {
+                            row,
+                            col,
+                            ..Pending::default()
+                        };
+                        for (key, value) in attributes(attrs) {
+                            match key {
+                                b"r" => {
+                                    if let Some((r, c)) = parse_ref(value) {
+                                        (p.row, p.col) = (r, c);
+                                    }
+                                }
+                                b"s" => p.style = parse_u32(value).unwrap_or(0) as usize,
+                                b"t" => p.kind = CellType::of(value),
+                                _ => {}
+                            }
+                        }
+                        col = p.col.saturating_add(1);
+                        self.value.clear();
+                        if empty {
+                            self.finish(p)?;
+                        } else {
+                            cell = Some(p);
+                        }
+                    }
+                    _ => {}
+                },
+                Token::Start { name, empty, .. } => {
+                    if let (Some(p), false) = (cell.as_mut(), empty) {
+                        match name {
+                            b"v" => p.in_v = true,
+                            b"t" if p.phonetic == 0 => p.in_t = true,
+                            b"rPh" => p.phonetic += 1,
                             _ => {}
                         }
                     }
                 }
-                Event::Empty(_) => {}
-                Event::End(e) => match e.local_name().as_ref() {
-                    "c" => {
+                Token::End { name } => match name {
+                    b"c" => {
                         if let Some(p) = cell.take() {
                             self.finish(p)?;
                         }
                     }
-                    "v" | "t" | "rPh" => {
+                    b"v" | b"t" | b"rPh" => {
                         if let Some(p) = cell.as_mut() {
-                            match e.local_name().as_ref() {
-                                "v" => p.in_v = false,
-                                "t" => p.in_t = false,
+                            match name {
+                                b"v" => p.in_v = false,
+                                b"t" => p.in_t = false,
                                 _ => p.phonetic = p.phonetic.saturating_sub(1),
                             }
                         }
                     }
-                    "row" => {
+                    b"row" => {
                         row = row.saturating_add(1);
                         col = 0;
                     }
-                    "sheetData" => return Ok(()),
+                    b"sheetData" => return Ok(()),
                     _ => {}
                 },
-                Event::Text(t) => {
-                    if let Some(p) = cell.as_mut().filter(|p| p.in_v || p.in_t) {
-                        let t = t.xml10_content();
+                Token::Text(t) => {
+                    if cell.as_ref().is_some_and(Pending::in_text) {
                         self.budget.text(t.len())?;
-                        push_capped(&mut p.value, &t);
+                        let room = MAX_RAW_KEPT.saturating_sub(self.raw.len());
+                        self.raw.extend_from_slice(&t[..t.len().min(room)]);
                     }
                 }
-                Event::CData(t) => {
-                    if let Some(p) = cell.as_mut().filter(|p| p.in_v || p.in_t) {
+                Token::CData(t) => {
+                    if cell.as_ref().is_some_and(Pending::in_text) {
                         self.budget.text(t.len())?;
-                        push_capped(&mut p.value, &t.xml10_content());
+                        push_capped(&mut self.value, &String::from_utf8_lossy(t));
                     }
                 }
-                Event::GeneralRef(r) => {
-                    if let Some(p) = cell.as_mut().filter(|p| p.in_v || p.in_t) {
-                        push_capped(&mut p.value, &resolve_ref(&r));
-                    }
-                }
-                Event::Eof => {
+                Token::Eof => {
                     return Err(damaged(
                         "the sheet's XML ends before its cells do (the file was cut short)".into(),
                     ))
                 }
-                _ => {}
             }
-            buf.clear();
         }
     }
 
     fn finish(&mut self, p: Pending) -> Result<(), ReadError> {
-        let value = self.value_of(&p);
         let format = self.palette.get(p.style).copied().unwrap_or_default();
+        if p.kind == CellType::Number {
+            if let Some(n) = small_integer(self.value.as_bytes()) {
+                return self.budget.push_number(p.row, p.col, f64::from(n), format);
+            }
+        }
+        let value = self.value_of(&p);
         if value.is_none() && format == CellFormat::default() {
             return Ok(());
         }
@@ -554,17 +594,19 @@ impl<'a> SheetStream<'a> {
     }
 
     fn value_of(&self, p: &Pending) -> Option<CellValue> {
-        let v = p.value.as_str();
+        let v = self.value.as_str();
         let text = |s: &str| (!s.trim().is_empty()).then(|| CellValue::Text(keep_text(s)));
-        match std::str::from_utf8(&p.kind).unwrap_or("") {
-            "s" => {
+        match p.kind {
+            CellType::Shared => {
                 let i = v.trim().parse::<usize>().ok()?;
                 text(self.strings.get(i)?)
             }
-            "str" | "inlineStr" | "d" => text(v),
-            "b" => (!v.trim().is_empty()).then(|| CellValue::Bool(v.trim() != "0")),
-            "e" => (!v.trim().is_empty()).then(|| CellValue::Error(keep_text(v.trim()))),
-            _ => {
+            CellType::Inline => text(v),
+            CellType::Bool => (!v.trim().is_empty()).then(|| CellValue::Bool(v.trim() != "0")),
+            CellType::Error => {
+                (!v.trim().is_empty()).then(|| CellValue::Error(keep_text(v.trim())))
+            }
+            CellType::Number => {
                 let t = v.trim();
                 if t.is_empty() {
                     None
@@ -577,6 +619,24 @@ impl<'a> SheetStream<'a> {
             }
         }
     }
+}
+
+/// Cut a decoded value a little past [`MAX_TEXT_KEPT`] (see [`push_capped`]).
+fn cap(value: &mut String) {
+    if value.len() > MAX_TEXT_KEPT + 8 {
+        let whole = std::mem::take(value);
+        push_capped(value, &whole);
+    }
+}
+
+/// Plain digits (at most nine, so no overflow): the number they write.
+fn small_integer(v: &[u8]) -> Option<u32> {
+    if v.is_empty() || v.len() > 9 {
+        return None;
+    }
+    v.iter().try_fold(0u32, |n, &b| {
+        b.is_ascii_digit().then(|| n * 10 + u32::from(b - b'0'))
+    })
 }
 
 fn parse_u32(v: &[u8]) -> Option<u32> {

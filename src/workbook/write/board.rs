@@ -8,16 +8,17 @@ use rust_xlsxwriter::{Workbook, Worksheet, XlsxError};
 
 use super::layout::{self, BoardLayout, Look, Text};
 use super::styles::{edges, BoardFormats, SquareKind, TextFormats};
-use super::{chart, Outcome, SheetAttempt, WorkbookSpec, CONSTANT_MEMORY_SQUARES};
+use super::{chart, Outcome, WorkbookSpec, CONSTANT_MEMORY_SQUARES};
 use crate::board::{Board, Square};
 use crate::english::count_usize;
+use crate::solve::Attempt;
 
 /// What [`TourSheet::add_to`] needs to know about one attempt.
 pub(crate) struct TourSheet<'a> {
     /// The whole workbook's spec (offset, seed, options).
     pub spec: &'a WorkbookSpec,
     /// This attempt.
-    pub attempt: &'a SheetAttempt,
+    pub attempt: &'a Attempt,
     /// Its number from 1.
     pub number: usize,
     /// Its worksheet name.
@@ -168,9 +169,9 @@ impl TourSheet<'_> {
                 count_usize(tour.len(), "move")
             ));
         }
-        let mut method = format!("Method: {}", self.attempt.method);
-        if let Some(t) = &self.attempt.tiebreak {
-            method.push_str(&format!(", tie-break: {t}"));
+        let mut method = format!("Method: {}", self.attempt.method.name());
+        if let Some(t) = self.attempt.tiebreak {
+            method.push_str(&format!(", tie-break: {}", t.name()));
         }
         lines.push(method);
         lines.push(format!("Seed: {}", self.spec.seed));

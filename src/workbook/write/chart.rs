@@ -13,10 +13,11 @@ use rust_xlsxwriter::{
 use super::layout::{col16, Look};
 use super::styles::{PATH_LINE, SCALE_HIGH, SCALE_LOW};
 use super::{
-    PathDrawing, SheetAttempt, WorkbookSpec, AUTO_CHART_MAX_SIDE, AUTO_COLOUR_SCALE_MAX_SQUARES,
+    PathDrawing, WorkbookSpec, AUTO_CHART_MAX_SIDE, AUTO_COLOUR_SCALE_MAX_SQUARES,
     MAX_CHARTED_ATTEMPTS, PATH_DATA_SHEET,
 };
 use crate::board::{Board, Square};
+use crate::solve::Attempt;
 use crate::workbook::cellref::CellRef;
 
 /// Path-data sheets with more points than this are written in constant-memory mode (the charts
@@ -47,7 +48,7 @@ fn wanted(setting: PathDrawing, auto: bool) -> bool {
 }
 
 /// Whether `attempt`'s board gets the colour scale.
-pub(crate) fn colour_scale_wanted(spec: &WorkbookSpec, attempt: &SheetAttempt) -> bool {
+pub(crate) fn colour_scale_wanted(spec: &WorkbookSpec, attempt: &Attempt) -> bool {
     let auto = attempt.tour.board().len() <= AUTO_COLOUR_SCALE_MAX_SQUARES;
     attempt.tour.len() >= 2 && wanted(spec.colour_scale, auto)
 }
@@ -110,7 +111,7 @@ pub(crate) fn add_path_data(
 pub(crate) fn insert_path_chart(
     sheet: &mut Worksheet,
     top_left: CellRef,
-    attempt: &SheetAttempt,
+    attempt: &Attempt,
     slot: usize,
     look: Look,
 ) -> Result<(), XlsxError> {
@@ -180,7 +181,7 @@ pub(crate) fn path_points(tour: &crate::tour::Tour) -> usize {
 pub(crate) fn add_colour_scale(
     sheet: &mut Worksheet,
     top_left: CellRef,
-    attempt: &SheetAttempt,
+    attempt: &Attempt,
 ) -> Result<(), XlsxError> {
     let tour = &attempt.tour;
     let board = tour.board();

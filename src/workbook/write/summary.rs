@@ -96,9 +96,9 @@ pub(crate) fn add_summary(
             "open"
         };
         sheet.write_string(row, 6, path)?;
-        sheet.write_string(row, 7, &attempt.method)?;
-        if let Some(t) = &attempt.tiebreak {
-            sheet.write_string(row, 8, t)?;
+        sheet.write_string(row, 7, attempt.method.name())?;
+        if let Some(t) = attempt.tiebreak {
+            sheet.write_string(row, 8, t.name())?;
         }
         // As text: a u64 seed does not survive a trip through a spreadsheet's doubles.
         sheet.write_string(row, 9, spec.seed.to_string())?;

@@ -1,0 +1,416 @@
+//! A sheet's cells, stored compactly: 16 bytes a cell, whatever the reader.
+//!
+//! A 1000x1000 board is a million cells; kept as an owned value and format each (48 bytes) it
+//! cost more than the whole verification of it. Here each cell is a position and two 32-bit
+//! handles: whole numbers from 0 to 2^31 - 1 (every move number) are stored in the handle
+//! itself, anything else (fractions, text, booleans, errors) in a side list, and formats in a
+//! small table of the distinct formats seen. Readers see cells as [`CellView`]s, copies that
+//! borrow their text from the store.
+
+use std::collections::HashMap;
+
+use super::{CellFormat, CellValue, SheetCell};
+
+/// A cell's value borrowed from its sheet (see [`CellValue`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum CellValueRef<'a> {
+    /// A number.
+    Number(f64),
+    /// Text, as typed.
+    Text(&'a str),
+    /// TRUE or FALSE.
+    Bool(bool),
+    /// An error value such as `#REF!`.
+    Error(&'a str),
+}
+
+impl CellValue {
+    /// The value as a [`CellValueRef`].
+    pub fn as_value_ref(&self) -> CellValueRef<'_> {
+        match self {
+            CellValue::Number(f) => CellValueRef::Number(*f),
+            CellValue::Text(t) => CellValueRef::Text(t),
+            CellValue::Bool(b) => CellValueRef::Bool(*b),
+            CellValue::Error(e) => CellValueRef::Error(e),
+        }
+    }
+}
+
+/// One cell of a [`SheetCells`], as read from it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CellView<'a> {
+    /// Row from 0.
+    pub row: u32,
+    /// Column from 0.
+    pub col: u32,
+    /// The value, `None` for a blank cell that is only formatted.
+    pub value: Option<CellValueRef<'a>>,
+    /// Its formatting (default when unknown).
+    pub format: CellFormat,
+}
+
+/// A stored cell: position, value handle, format index.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Slot {
+    row: u32,
+    col: u32,
+    value: u32,
+    format: u32,
+}
+
+/// Value handle: 0 is no value; with this bit set, the whole number in the other 31 bits;
+/// otherwise `others[handle - 1]`.
+const INLINE: u32 = 1 << 31;
+
+/// A worksheet as a sparse list of cells in row-major order, one entry per position.
+///
+/// ```
+/// use knights_tour::workbook::read::{CellValue, CellValueRef, SheetCells};
+/// let cells = SheetCells::from_values([(1, 0, CellValue::Number(2.0)), (0, 0, CellValue::Number(1.0))]);
+/// assert_eq!(cells.cells().get(0).unwrap().row, 0);
+/// assert_eq!(cells.find(1, 0).unwrap().value, Some(CellValueRef::Number(2.0)));
+/// assert!(!cells.formats_known());
+/// ```
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SheetCells {
+    slots: Vec<Slot>,
+    others: Vec<CellValue>,
+    /// The distinct formats; index 0 is the default.
+    formats: Vec<CellFormat>,
+    formats_known: bool,
+}
+
+/// The cells of a sheet in row-major order (see [`SheetCells::cells`]).
+#[derive(Clone, Copy)]
+pub struct Cells<'a> {
+    sheet: &'a SheetCells,
+}
+
+impl<'a> Cells<'a> {
+    /// How many cells.
+    pub fn len(&self) -> usize {
+        self.sheet.slots.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.sheet.slots.is_empty()
+    }
+
+    /// The `i`-th cell in row-major order.
+    pub fn get(&self, i: usize) -> Option<CellView<'a>> {
+        self.sheet.slots.get(i).map(|s| self.sheet.view(s))
+    }
+
+    /// The `i`-th cell's value when it is a whole number from 0 to 2^31 - 1, without looking
+    /// at anything else (the fast path through a board's move numbers).
+    pub fn small_whole_number(&self, i: usize) -> Option<u32> {
+        let v = self.sheet.slots.get(i)?.value;
+        (v & INLINE != 0).then_some(v & !INLINE)
+    }
+
+    /// The cells' positions `(row, col)` in row-major order.
+    pub fn positions(
+        &self,
+    ) -> impl DoubleEndedIterator<Item = (u32, u32)> + ExactSizeIterator + 'a {
+        self.sheet.slots.iter().map(|s| (s.row, s.col))
+    }
+
+    /// The cells in row-major order.
+    pub fn iter(&self) -> CellIter<'a> {
+        CellIter {
+            sheet: self.sheet,
+            slots: self.sheet.slots.iter(),
+        }
+    }
+}
+
+impl<'a> IntoIterator for Cells<'a> {
+    type Item = CellView<'a>;
+    type IntoIter = CellIter<'a>;
+
+    fn into_iter(self) -> CellIter<'a> {
+        self.iter()
+    }
+}
+
+/// An iterator over a sheet's cells in row-major order.
+pub struct CellIter<'a> {
+    sheet: &'a SheetCells,
+    slots: std::slice::Iter<'a, Slot>,
+}
+
+impl<'a> Iterator for CellIter<'a> {
+    type Item = CellView<'a>;
+
+    fn next(&mut self) -> Option<CellView<'a>> {
+        self.slots.next().map(|s| self.sheet.view(s))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.slots.size_hint()
+    }
+}
+
+impl DoubleEndedIterator for CellIter<'_> {
+    fn next_back(&mut self) -> Option<Self::Item> {
+        self.slots.next_back().map(|s| self.sheet.view(s))
+    }
+}
+
+impl ExactSizeIterator for CellIter<'_> {}
+
+impl SheetCells {
+    /// Cells from any order; a later cell at the same position replaces an earlier one.
+    /// `formats_known` says whether borders and fills were read (only xlsx allows it).
+    pub fn new(cells: Vec<SheetCell>, formats_known: bool) -> SheetCells {
+        let mut builder = CellsBuilder::default();
+        for c in cells {
+            // Capacity failures are the caller's: it holds these cells already.
+            let _ = builder.push(c);
+        }
+        builder.finish(formats_known)
+    }
+
+    /// Cells from `(row, col, value)` triples without formatting.
+    pub fn from_values(values: impl IntoIterator<Item = (u32, u32, CellValue)>) -> SheetCells {
+        let cells = values
+            .into_iter()
+            .map(|(row, col, value)| SheetCell {
+                row,
+                col,
+                value: Some(value),
+                format: CellFormat::default(),
+            })
+            .collect();
+        SheetCells::new(cells, false)
+    }
+
+    /// The cells in row-major order.
+    pub fn cells(&self) -> Cells<'_> {
+        Cells { sheet: self }
+    }
+
+    /// The cell at `(row, col)`, if the sheet has one there.
+    pub fn find(&self, row: u32, col: u32) -> Option<CellView<'_>> {
+        self.slots
+            .binary_search_by_key(&(row, col), |s| (s.row, s.col))
+            .ok()
+            .map(|i| self.view(&self.slots[i]))
+    }
+
+    /// The index of the first cell at or below `row`.
+    pub fn first_in_row(&self, row: u32) -> usize {
+        self.slots.partition_point(|s| s.row < row)
+    }
+
+    /// Whether [`CellFormat`]s were read; when not, every format is the default.
+    pub fn formats_known(&self) -> bool {
+        self.formats_known
+    }
+
+    fn view(&self, s: &Slot) -> CellView<'_> {
+        let value = match s.value {
+            0 => None,
+            v if v & INLINE != 0 => Some(CellValueRef::Number(f64::from(v & !INLINE))),
+            v => self.others.get(v as usize - 1).map(CellValue::as_value_ref),
+        };
+        CellView {
+            row: s.row,
+            col: s.col,
+            value,
+            format: self
+                .formats
+                .get(s.format as usize)
+                .copied()
+                .unwrap_or_default(),
+        }
+    }
+}
+
+/// Collects a sheet's cells as they are read, in the compact form.
+#[derive(Default)]
+pub(crate) struct CellsBuilder {
+    slots: Vec<Slot>,
+    others: Vec<CellValue>,
+    formats: Vec<CellFormat>,
+    format_ids: HashMap<CellFormat, u32>,
+    /// The last format looked up and its index (most cells share their neighbour's).
+    last_format: Option<(CellFormat, u32)>,
+}
+
+impl CellsBuilder {
+    /// How many cells so far.
+    pub(crate) fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Keep a cell; fails only when memory for it cannot be had.
+    pub(crate) fn push(
+        &mut self,
+        cell: SheetCell,
+    ) -> Result<(), std::collections::TryReserveError> {
+        let value = match cell.value {
+            None => 0,
+            Some(CellValue::Number(f)) if f >= 0.0 && f < f64::from(INLINE) && is_whole(f) => {
+                INLINE | f as u32
+            }
+            Some(other) => {
+                self.others.try_reserve(1)?;
+                self.others.push(other);
+                self.others.len() as u32
+            }
+        };
+        let format = self.format_id(cell.format)?;
+        self.slots.try_reserve(1)?;
+        self.slots.push(Slot {
+            row: cell.row,
+            col: cell.col,
+            value,
+            format,
+        });
+        Ok(())
+    }
+
+    /// A whole number in 0..2^31 at `(row, col)` without formatting: the hot path.
+    pub(crate) fn push_number(
+        &mut self,
+        row: u32,
+        col: u32,
+        f: f64,
+        format: CellFormat,
+    ) -> Result<(), std::collections::TryReserveError> {
+        self.push(SheetCell {
+            row,
+            col,
+            value: Some(CellValue::Number(f)),
+            format,
+        })
+    }
+
+    fn format_id(&mut self, format: CellFormat) -> Result<u32, std::collections::TryReserveError> {
+        if format == CellFormat::default() {
+            return Ok(0);
+        }
+        if let Some((f, id)) = self.last_format {
+            if f == format {
+                return Ok(id);
+            }
+        }
+        if self.formats.is_empty() {
+            self.formats.push(CellFormat::default());
+        }
+        let id = match self.format_ids.get(&format) {
+            Some(&id) => id,
+            None => {
+                self.formats.try_reserve(1)?;
+                self.formats.push(format);
+                let id = (self.formats.len() - 1) as u32;
+                self.format_ids.insert(format, id);
+                id
+            }
+        };
+        self.last_format = Some((format, id));
+        Ok(id)
+    }
+
+    /// The cells in row-major order, a later cell at a position replacing an earlier one.
+    pub(crate) fn finish(self, formats_known: bool) -> SheetCells {
+        let mut slots = self.slots;
+        let sorted = slots
+            .windows(2)
+            .all(|w| (w[0].row, w[0].col) < (w[1].row, w[1].col));
+        if !sorted {
+            // Stable sort keeps input order among equal positions: keep the last one.
+            slots.sort_by_key(|s| (s.row, s.col));
+            let mut kept = 0usize;
+            for i in 0..slots.len() {
+                if kept > 0
+                    && (slots[kept - 1].row, slots[kept - 1].col) == (slots[i].row, slots[i].col)
+                {
+                    slots[kept - 1] = slots[i];
+                } else {
+                    slots[kept] = slots[i];
+                    kept += 1;
+                }
+            }
+            slots.truncate(kept);
+        }
+        slots.shrink_to_fit();
+        SheetCells {
+            slots,
+            others: self.others,
+            formats: self.formats,
+            formats_known,
+        }
+    }
+}
+
+/// Whether `f` is a whole number that converts to an integer and back unchanged (not -0.0).
+fn is_whole(f: f64) -> bool {
+    f.fract() == 0.0 && f.is_sign_positive()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_round_trip_through_the_compact_form() {
+        let values = [
+            CellValue::Number(0.0),
+            CellValue::Number(17.0),
+            CellValue::Number(2147483647.0),
+            CellValue::Number(2147483648.0),
+            CellValue::Number(-0.0),
+            CellValue::Number(-3.0),
+            CellValue::Number(12.5),
+            CellValue::Number(f64::NAN),
+            CellValue::Text("x".into()),
+            CellValue::Bool(true),
+            CellValue::Error("#REF!".into()),
+        ];
+        let cells = SheetCells::from_values(
+            values
+                .iter()
+                .enumerate()
+                .map(|(i, v)| (0, i as u32, v.clone())),
+        );
+        for (i, v) in values.iter().enumerate() {
+            let got = cells.find(0, i as u32).unwrap().value.unwrap();
+            match (got, v) {
+                (CellValueRef::Number(a), CellValue::Number(b)) => {
+                    assert_eq!(a.to_bits(), b.to_bits(), "{b}")
+                }
+                (got, v) => assert_eq!(got, v.as_value_ref()),
+            }
+        }
+    }
+
+    #[test]
+    fn formats_are_kept_per_cell() {
+        let red = CellFormat {
+            bordered: true,
+            fill: Some(0xFF0000),
+        };
+        let cells = SheetCells::new(
+            vec![
+                SheetCell {
+                    row: 0,
+                    col: 0,
+                    value: None,
+                    format: red,
+                },
+                SheetCell {
+                    row: 0,
+                    col: 1,
+                    value: Some(CellValue::Number(1.0)),
+                    format: CellFormat::default(),
+                },
+            ],
+            true,
+        );
+        assert_eq!(cells.find(0, 0).unwrap().format, red);
+        assert_eq!(cells.find(0, 1).unwrap().format, CellFormat::default());
+    }
+}
