@@ -14,7 +14,9 @@
 //! Every segment is searched by the [`backtrack`] engine with its pruning intact (constrained
 //! squares kept free until their move, the next one within reach in time, the unvisited squares
 //! connected, no stranded square), so a segment's end is a position from which a tour may still
-//! exist. This is not exhaustive: it never proves that no tour exists; the runner keeps the
+//! exist. Within a segment the knight follows Warnsdorff's rule, heads for the segment's end
+//! square once few moves are to spare, and among equally constrained moves leaves alone the
+//! squares nearer a later constrained square (that segment will need them). This is not exhaustive: it never proves that no tour exists; the runner keeps the
 //! exhaustive search beside it for that.
 
 use rand::Rng as _;

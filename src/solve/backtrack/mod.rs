@@ -389,9 +389,9 @@ impl Pieces {
 
     /// A search from move 1 on [`Pieces::start`], ties broken by `rng`, grown piece by piece.
     pub(crate) fn grower<'p, 'r>(&'p self, rng: &'r mut Rng) -> Grower<'p, 'r> {
-        Grower {
-            engine: Engine::new(&self.plan, Some(rng)),
-        }
+        let mut engine = Engine::new(&self.plan, Some(rng));
+        engine.set_owners();
+        Grower { engine }
     }
 }
 
