@@ -11,6 +11,9 @@
 //! ```text
 //! cargo run --release --example requests -- [REQUESTS_PER_GROUP] [SEED]
 //! ```
+//!
+//! `REQUESTS_ONLY=constraints` (or `ends`) runs one kind of group only, while iterating on a
+//! solver; `REQUESTS_VERBOSE=1` prints every request with its time.
 
 use std::time::{Duration, Instant};
 
@@ -23,6 +26,11 @@ use knights_tour::solve::{existence, rng_from_seed, Constraint, Plan, Request, R
 /// One group's figures.
 #[derive(Default)]
 struct Figures {
+    /// Whether this group's requests are sent (they are drawn either way, so that the other
+    /// groups get the same requests whichever groups run).
+    run: bool,
+    /// Print every request with its time.
+    verbose: bool,
     sent: usize,
     answered: usize,
     slowest: Duration,
@@ -32,6 +40,9 @@ struct Figures {
 
 impl Figures {
     fn send(&mut self, req: &Request, plan: &Plan, seed: u64) {
+        if !self.run {
+            return;
+        }
         let started = Instant::now();
         let outcome = run(req, plan, &mut rng_from_seed(seed), &mut |_| {});
         let took = started.elapsed();
@@ -49,10 +60,26 @@ impl Figures {
                 describe(req),
                 outcome.report.reason()
             );
+        } else if self.verbose {
+            println!("  {:.3} s: {}", took.as_secs_f64(), describe(req));
+        }
+    }
+
+    /// Figures for a group of `kind` ("ends" or "constraints"), sent unless `REQUESTS_ONLY`
+    /// names the other kind.
+    fn new(kind: &str) -> Figures {
+        let only = std::env::var("REQUESTS_ONLY").ok();
+        Figures {
+            run: only.as_deref().is_none_or(|o| o == kind),
+            verbose: std::env::var_os("REQUESTS_VERBOSE").is_some(),
+            ..Figures::default()
         }
     }
 
     fn print(&self, name: &str) {
+        if !self.run {
+            return;
+        }
         println!(
             "{name}: {}/{} answered, slowest {:.3} s ({}), mean {:.3} s",
             self.answered,
@@ -97,14 +124,14 @@ fn main() {
     let plan = Plan::default();
     println!("{per_group} requests per group, seed {seed}");
 
-    let mut square = Figures::default();
+    let mut square = Figures::new("ends");
     for i in 0..per_group {
         let board = Board::new(rng.random_range(5..=400), rng.random_range(5..=400)).unwrap();
         square.send(&ends_request(board, &mut rng), &plan, i as u64);
     }
     square.print("(start, end) on boards 5..=400 a side");
 
-    let mut narrow = Figures::default();
+    let mut narrow = Figures::new("ends");
     for i in 0..per_group {
         let (short, long) = (rng.random_range(5..=8), rng.random_range(50..=500));
         let board = if rng.random_bool(0.5) {
@@ -124,14 +151,14 @@ fn main() {
     narrow.send(&a1_b5, &plan, 0);
     narrow.print("(start, end) on narrow boards 5..=8 x 50..=500");
 
-    let mut huge = Figures::default();
+    let mut huge = Figures::new("ends");
     let board = Board::new(1000, 1000).unwrap();
     for i in 0..per_group.min(5) {
         huge.send(&ends_request(board, &mut rng), &plan, i as u64);
     }
     huge.print("(start, end) on 1000x1000");
 
-    let mut constrained = Figures::default();
+    let mut constrained = Figures::new("constraints");
     let ten = Plan {
         timeout: Some(Duration::from_secs(10)),
         ..Plan::default()

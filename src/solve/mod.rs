@@ -4,6 +4,7 @@
 //! - [`warnsdorff`]: Warnsdorff's rule, fast, may get stuck (each attempt a worksheet);
 //! - [`backtrack`]: exhaustive depth-first search with pruning, cannot fail given time;
 //! - [`construct`]: divide-and-conquer construction, linear time on any board with a tour;
+//! - [`segments`]: "move k on X" constraints, the tour searched segment by segment;
 //! - [`runner`]: the one way into all of them ([`runner::run_with`]): attempts, construction,
 //!   search, enumeration, several tours and completion, each tour handed over as it is found.
 
@@ -13,6 +14,7 @@ pub mod construct;
 pub mod existence;
 mod meter;
 pub mod runner;
+pub mod segments;
 pub mod warnsdorff;
 
 pub use meter::{Meter, METER_STEP};
@@ -213,6 +215,20 @@ impl Budget {
     pub fn after(self, spent: u64) -> Budget {
         Budget {
             max_nodes: self.max_nodes.map(|m| m.saturating_sub(spent)),
+            ..self
+        }
+    }
+
+    /// This budget with at most `nodes` more search nodes.
+    ///
+    /// ```
+    /// use knights_tour::solve::Budget;
+    /// assert_eq!(Budget::nodes(10).capped(4).max_nodes, Some(4));
+    /// assert_eq!(Budget::unlimited().capped(4).max_nodes, Some(4));
+    /// ```
+    pub fn capped(self, nodes: u64) -> Budget {
+        Budget {
+            max_nodes: Some(self.max_nodes.map_or(nodes, |m| m.min(nodes))),
             ..self
         }
     }

@@ -36,12 +36,19 @@ use rand::Rng as _;
 use crate::board::Square;
 use crate::solve::backtrack::{self, Search};
 use crate::solve::{
-    construct, existence, warnsdorff, Budget, Meter, Method, Request, Rng, Tiebreak,
+    construct, existence, segments, warnsdorff, Budget, Meter, Method, Request, Rng, Tiebreak,
 };
 use crate::tour::Tour;
 
 /// Time a run may take when the caller sets none: no search runs silently for minutes.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// Nodes of the first round of the segment search for constraints ([`Run::by_segments`]); the
+/// capped exhaustive search before it gets a quarter.
+const FIRST_SEGMENT_ROUND_NODES: u64 = 1 << 18;
+
+/// Growth of the node caps from one round of the segment search to the next.
+const SEGMENT_ROUND_GROWTH: u64 = 4;
 
 /// Boards up to this many squares get Warnsdorff attempts first under `--method auto`; on
 /// bigger ones Warnsdorff's random ties mostly fail, so construction comes first.
@@ -491,6 +498,9 @@ impl Run<'_, '_> {
         if let Some(ending) = self.out_of_budget() {
             return Step::End(ending);
         }
+        if !self.request.constraints.is_empty() {
+            return self.by_segments();
+        }
         self.by_search()
     }
 
@@ -588,6 +598,46 @@ impl Run<'_, '_> {
             }
         }
         Step::Repeats
+    }
+
+    /// "Move k on X" constraints: the segment search ([`segments`]) in rounds, each after a
+    /// capped exhaustive search (which proves "no tour" on small boards), the caps growing
+    /// [`SEGMENT_ROUND_GROWTH`]-fold, so that neither starves the other.
+    fn by_segments(&mut self) -> Step {
+        self.progress("searching segment by segment");
+        let mut cap = FIRST_SEGMENT_ROUND_NODES;
+        let mut repeats = 0;
+        loop {
+            if let Some(ending) = self.out_of_budget() {
+                return Step::End(ending);
+            }
+            let exhaustive = self.remaining().capped(cap / 4);
+            let (result, nodes) = backtrack::search(self.request, &exhaustive, None);
+            self.report.nodes += nodes;
+            match result {
+                Search::Found(tour) => {
+                    if self.record(tour, Method::Backtrack) {
+                        return Step::Found;
+                    }
+                    repeats += 1;
+                }
+                Search::NoTour => return Step::End(Ending::NoTour),
+                Search::OutOfBudget { .. } => {}
+            }
+            let (result, nodes) =
+                segments::solve(self.request, &self.remaining().capped(cap), self.rng);
+            self.report.nodes += nodes;
+            if let Search::Found(tour) = result {
+                if self.request.is_satisfied_by(&tour) && self.record(tour, Method::Backtrack) {
+                    return Step::Found;
+                }
+                repeats += 1;
+            }
+            if repeats >= 8 {
+                return Step::Repeats;
+            }
+            cap = cap.saturating_mul(SEGMENT_ROUND_GROWTH);
+        }
     }
 
     /// A closed tour found with no fixed square, turned to start on a random square in a

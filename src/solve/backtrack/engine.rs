@@ -49,6 +49,10 @@ const CONNECTIVITY_MIN_LEFT: usize = 8;
 // region cut off early on a large board, which the degree rules would only find after
 // exploring it exhaustively.
 
+/// Moves to spare on the way to a piece's goal square below which the knight heads for it
+/// rather than following Warnsdorff's rule.
+const HOMING_SLACK: u32 = 6;
+
 /// Squares a local connectivity search may visit before giving up undecided.
 const LOCAL_SEARCH_LIMIT: usize = 64;
 
@@ -71,6 +75,16 @@ pub(super) struct Engine<'p, 'r> {
     /// Squares placed so far (the start and a fixed prefix are not counted).
     pub nodes: u64,
     rng: Option<&'r mut Rng>,
+    /// Path length at which [`Engine::run`] reports a path: the whole board, or the end of one
+    /// piece when a tour is grown piece by piece ([`Engine::set_goal`]).
+    goal: usize,
+    /// Knight distances to the goal's square through the squares that were free when the
+    /// piece began (a lower bound on the distance now), while `homing`.
+    home: Vec<u32>,
+    /// Squares given a distance in `home` (reset to [`NONE`] for the next goal).
+    home_touched: Vec<u32>,
+    /// Whether `home` holds distances for the current goal.
+    homing: bool,
 }
 
 impl<'p, 'r> Engine<'p, 'r> {
@@ -93,6 +107,10 @@ impl<'p, 'r> Engine<'p, 'r> {
             queue: Vec::with_capacity(n),
             nodes: 0,
             rng,
+            goal: n,
+            home: Vec::new(),
+            home_touched: Vec::new(),
+            homing: false,
         };
         for s in 0..n {
             let cls = usize::from(plan.in_endset[s]);
@@ -185,11 +203,93 @@ impl<'p, 'r> Engine<'p, 'r> {
         }
     }
 
+    /// Make [`Engine::run`] report paths of `goal` squares (at most the board's) instead of
+    /// complete tours: each is a path that passed every pruning rule at its last square, so it
+    /// may still extend to a tour.
+    pub fn set_goal(&mut self, goal: usize) {
+        self.goal = goal.min(self.plan.n);
+        for &s in &self.home_touched {
+            self.home[s as usize] = NONE;
+        }
+        self.home_touched.clear();
+        self.homing = false;
+        let target = self.plan.required.get(self.goal).copied().unwrap_or(NONE);
+        let base = self.path.len();
+        if self.goal < self.plan.n && target != NONE && self.free[target as usize] && base < goal {
+            self.homing = true;
+            self.distances_through_free(target, (self.goal - base) as u32);
+        }
+    }
+
+    /// Breadth-first knight distances from `target` up to `horizon`, through free squares not
+    /// reserved for another move, into `home` ([`NONE`] elsewhere).
+    fn distances_through_free(&mut self, target: u32, horizon: u32) {
+        let plan = self.plan;
+        if self.home.len() != plan.n {
+            self.home = vec![NONE; plan.n];
+        }
+        let touched = &mut self.home_touched;
+        touched.push(target);
+        self.home[target as usize] = 0;
+        let mut head = 0;
+        while head < touched.len() {
+            let s = touched[head];
+            head += 1;
+            let next = self.home[s as usize] + 1;
+            if next > horizon {
+                continue;
+            }
+            for &t in plan.neighbours(s) {
+                let ti = t as usize;
+                if self.free[ti] && plan.reserved[ti] == 0 && self.home[ti] == NONE {
+                    self.home[ti] = next;
+                    touched.push(t);
+                }
+            }
+        }
+    }
+
+    /// Squares on the path.
+    pub fn depth(&self) -> usize {
+        self.path.len()
+    }
+
+    /// The path so far.
+    pub fn path(&self) -> &[u32] {
+        &self.path
+    }
+
+    /// Take moves back until `len` squares remain (at least the start).
+    pub fn truncate(&mut self, len: usize) {
+        while self.path.len() > len.max(1) {
+            self.unvisit();
+        }
+    }
+
+    /// Moves to spare on the way to the goal's square if `w` becomes move `k`, `None` if it
+    /// can no longer be reached in time (always `Some` without a goal square).
+    #[inline]
+    fn slack(&self, w: u32, k: usize) -> Option<u32> {
+        if !self.homing || k > self.goal {
+            return Some(u32::MAX);
+        }
+        let left = (self.goal - k) as u32;
+        let d = self.home[w as usize];
+        (d <= left).then(|| left - d)
+    }
+
     /// Search every extension of the current path (the fixed prefix), calling `found` with each
-    /// complete tour; `found` returns `false` to stop.
+    /// complete tour (each path of the goal's length); `found` returns `false` to stop.
     pub fn run(&mut self, limits: Limits, found: &mut dyn FnMut(&[u32]) -> bool) -> Stop {
         let n = self.plan.n;
+        let goal = self.goal;
         let base = self.path.len();
+        if base >= goal && goal < n {
+            if base == goal && !found(&self.path) {
+                return Stop::Visitor;
+            }
+            return Stop::Exhausted;
+        }
         if base == n {
             let closes = !self.plan.closed || self.plan.in_endset[self.path[n - 1] as usize];
             if closes && !found(&self.path) {
@@ -217,12 +317,14 @@ impl<'p, 'r> Engine<'p, 'r> {
                         return Stop::Budget;
                     }
                 }
-                if d + 1 == n {
-                    if !found(&self.path) {
+                if d + 1 == goal {
+                    // A piece's end must leave a position the pruning rules accept.
+                    let alive = goal == n || self.candidates(goal, true) > 0;
+                    if alive && !found(&self.path) {
                         return Stop::Visitor;
                     }
-                    self.cand_len[n] = 0;
-                    self.cand_next[n] = 0;
+                    self.cand_len[goal] = 0;
+                    self.cand_next[goal] = 0;
                 } else {
                     self.expand(d + 1, false);
                 }
@@ -303,14 +405,16 @@ impl<'p, 'r> Engine<'p, 'r> {
             let wi = forced as usize;
             let allowed = (plan.reserved[wi] == 0 || plan.reserved[wi] == k as u32)
                 && (required == NONE || required == forced)
-                && plan.can_reach_next(forced, k);
+                && plan.can_reach_next(forced, k)
+                && self.slack(forced, k).is_some();
             self.cands[base] = forced;
             return u8::from(allowed);
         }
         if required != NONE {
             let ok = self.free[required as usize]
                 && plan.neighbours(c).contains(&required)
-                && plan.can_reach_next(required, k);
+                && plan.can_reach_next(required, k)
+                && self.slack(required, k).is_some();
             self.cands[base] = required;
             return u8::from(ok);
         }
@@ -319,11 +423,16 @@ impl<'p, 'r> Engine<'p, 'r> {
         for &w in plan.neighbours(c) {
             let wi = w as usize;
             if self.free[wi] && plan.reserved[wi] == 0 && plan.can_reach_next(w, k) {
+                let Some(slack) = self.slack(w, k) else {
+                    continue;
+                };
                 let tie = match self.rng.as_mut() {
                     Some(r) => u64::from(r.random::<u32>()),
                     None => u64::from(plan.tie_key[wi]),
                 };
-                let key = (u64::from(self.deg[wi]) << 32) | tie;
+                // Near the goal's square, moves that keep a few moves to spare come first.
+                let urgency = u64::from(HOMING_SLACK.saturating_sub(slack));
+                let key = (urgency << 40) | (u64::from(self.deg[wi]) << 32) | tie;
                 // Insertion sort: at most 8 entries.
                 let mut i = len;
                 while i > 0 && keys[i - 1] > key {

@@ -361,3 +361,81 @@ fn search_in_rounds(
     }
     (Search::NoTour, spent)
 }
+
+/// The search's plan and pruning rules for a tour grown piece by piece (`solve::segments`): a
+/// path is extended from a prefix to a given length, under a node cap, and the caller decides
+/// what to retry.
+pub(crate) struct Pieces {
+    plan: Plan,
+}
+
+/// How [`Pieces::extend`] ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Extension {
+    /// The path reached the goal's length.
+    Reached,
+    /// No extension of the prefix reaches the goal: proved.
+    Exhausted,
+    /// The limits ran out first.
+    Budget,
+}
+
+impl Pieces {
+    /// The plan for `req` with move 1 on `start`; `None` when that is refused without search
+    /// (parity, constrained squares too far apart in time).
+    pub(crate) fn new(req: &Request, start: Square) -> Option<Pieces> {
+        Plan::build(req, start, TieOrder::Centre).map(|plan| Pieces { plan })
+    }
+
+    /// A search from move 1 on [`Pieces::start`], ties broken by `rng`, grown piece by piece.
+    pub(crate) fn grower<'p, 'r>(&'p self, rng: &'r mut Rng) -> Grower<'p, 'r> {
+        Grower {
+            engine: Engine::new(&self.plan, Some(rng)),
+        }
+    }
+}
+
+/// A path grown piece by piece ([`Pieces::grower`]): extended to a goal length, or cut back.
+pub(crate) struct Grower<'p, 'r> {
+    engine: Engine<'p, 'r>,
+}
+
+impl Grower<'_, '_> {
+    /// The path so far (from move 1).
+    pub(crate) fn path(&self) -> &[u32] {
+        self.engine.path()
+    }
+
+    /// Take moves back until `len` squares remain (at least the start).
+    pub(crate) fn truncate(&mut self, len: usize) {
+        self.engine.truncate(len);
+    }
+
+    /// Extend the path to `goal` squares (a path every pruning rule accepts at its end); on
+    /// failure the path is left as it was. Also returns the search nodes used.
+    pub(crate) fn extend(&mut self, goal: usize, limits: Limits) -> (Extension, u64) {
+        let base = self.engine.depth();
+        let before = self.engine.nodes;
+        // The engine counts nodes over its whole life.
+        let limits = Limits {
+            max_nodes: before.saturating_add(limits.max_nodes),
+            ..limits
+        };
+        self.engine.set_goal(goal);
+        let mut reached = false;
+        let stop = self.engine.run(limits, &mut |_| {
+            reached = true;
+            false
+        });
+        let nodes = self.engine.nodes - before;
+        let answer = match (reached, stop) {
+            (true, _) => Extension::Reached,
+            (false, Stop::Budget) => Extension::Budget,
+            (false, _) => Extension::Exhausted,
+        };
+        if !reached {
+            self.engine.truncate(base);
+        }
+        (answer, nodes)
+    }
+}

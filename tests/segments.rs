@@ -1,0 +1,174 @@
+//! "Move k on X" constraints (issue 12): the segment search (`solve::segments`) and the
+//! runner's dispatch to it. Constraints are sampled from a real tour, as the `requests` example
+//! does, so a tour meeting them exists; every tour produced is re-checked against the request.
+//! No timing here: the speed figures come from `examples/requests.rs`.
+
+use rand::Rng as _;
+
+use knights_tour::board::Board;
+use knights_tour::solve::backtrack::Search;
+use knights_tour::solve::runner::run;
+use knights_tour::solve::{
+    existence, rng_from_seed, segments, Budget, Constraint, Ending, Method, Plan, Request,
+};
+use knights_tour::tour::Tour;
+use proptest::prelude::*;
+
+/// Far more search nodes than any request here needs (a few 10^5 at most, measured), so a
+/// regression fails instead of hanging.
+const BOUND: Budget = Budget {
+    max_nodes: Some(50_000_000),
+    deadline: None,
+    meter: None,
+};
+
+/// A tour the runner finds on `board`.
+fn source_tour(board: Board, seed: u64) -> Tour {
+    let source = run(
+        &Request::open(board),
+        &Plan::default(),
+        &mut rng_from_seed(seed),
+        &mut |_| {},
+    );
+    let tour = source.tours().next().expect("a source tour").tour.clone();
+    tour
+}
+
+/// `count` constraints (distinct move numbers) sampled from [`source_tour`].
+fn sampled(board: Board, count: usize, seed: u64) -> Request {
+    let tour = source_tour(board, seed);
+    let n = board.len() as u32;
+    let mut rng = rng_from_seed(seed ^ 0x5eed);
+    let mut constraints: Vec<Constraint> = Vec::new();
+    while constraints.len() < count.min(n as usize) {
+        let k = rng.random_range(1..=n);
+        if constraints.iter().all(|c| c.move_number != k) {
+            constraints.push(Constraint {
+                move_number: k,
+                square: board.square_at(tour.indices()[k as usize - 1]),
+            });
+        }
+    }
+    Request {
+        constraints,
+        ..Request::open(board)
+    }
+}
+
+#[test]
+fn twelve_sampled_constraints_on_large_boards_are_met_by_the_segment_search() {
+    for (rows, cols, seed) in [(30, 30, 1), (41, 57, 2), (80, 80, 3)] {
+        let req = sampled(Board::new(rows, cols).unwrap(), 12, seed);
+        let (answer, nodes) = segments::solve(&req, &BOUND, &mut rng_from_seed(seed));
+        match answer {
+            Search::Found(tour) => assert!(req.is_satisfied_by(&tour), "{rows}x{cols}"),
+            other => panic!("{rows}x{cols}: {other:?} after {nodes} nodes"),
+        }
+    }
+}
+
+#[test]
+fn the_runner_answers_sampled_constraints_with_a_tour_that_meets_them() {
+    for (rows, cols, seed) in [(33, 47, 4), (60, 35, 5)] {
+        let req = sampled(Board::new(rows, cols).unwrap(), 12, seed);
+        let outcome = run(
+            &req,
+            &Plan::default(),
+            &mut rng_from_seed(seed),
+            &mut |_| {},
+        );
+        assert!(
+            outcome.report.is_done(),
+            "{rows}x{cols}: {:?}",
+            outcome.report
+        );
+        let tour = &outcome.tours().next().expect("a tour").tour;
+        assert!(req.is_satisfied_by(tour), "{rows}x{cols}");
+    }
+}
+
+#[test]
+fn the_same_seed_gives_the_same_constrained_tour() {
+    let req = sampled(Board::new(40, 40).unwrap(), 12, 6);
+    let tour = |seed| match segments::solve(&req, &BOUND, &mut rng_from_seed(seed)) {
+        (Search::Found(t), _) => t,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(tour(7), tour(7));
+}
+
+#[test]
+fn a_fixed_start_and_end_are_kept_with_the_constraints() {
+    let board = Board::new(36, 36).unwrap();
+    let mut req = sampled(board, 12, 8);
+    let n = board.len() as u32;
+    req.constraints
+        .retain(|c| c.move_number != 1 && c.move_number != n);
+    let source = source_tour(board, 8);
+    req.start = source.start();
+    req.end = source.end();
+    let outcome = run(&req, &Plan::default(), &mut rng_from_seed(9), &mut |_| {});
+    let tour = &outcome.tours().next().expect("a tour").tour;
+    assert!(req.is_satisfied_by(tour));
+}
+
+#[test]
+fn constraints_no_tour_can_meet_are_proved_impossible_by_the_runner() {
+    // Move 1 on a1 and move 3 on f6: more than two knight's moves apart.
+    let board = Board::new(6, 6).unwrap();
+    let sq = |s: &str| board.parse_square(s).unwrap();
+    let req = Request {
+        constraints: vec![
+            Constraint {
+                move_number: 1,
+                square: sq("a1"),
+            },
+            Constraint {
+                move_number: 3,
+                square: sq("f6"),
+            },
+        ],
+        ..Request::open(board)
+    };
+    let outcome = run(&req, &Plan::default(), &mut rng_from_seed(1), &mut |_| {});
+    assert_eq!(outcome.tours_found(), 0);
+    assert_eq!(outcome.report.ending, Ending::NoTour);
+}
+
+#[test]
+fn the_segment_search_gives_up_within_its_budget() {
+    let req = sampled(Board::new(50, 50).unwrap(), 12, 10);
+    let (answer, nodes) = segments::solve(&req, &Budget::nodes(1000), &mut rng_from_seed(1));
+    assert!(matches!(answer, Search::OutOfBudget { .. }), "{answer:?}");
+    assert!(nodes <= 1000, "{nodes}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// On small boards, whatever the segment search or the runner produces meets every
+    /// constraint (and the start and end when they are fixed too).
+    #[test]
+    fn every_constrained_tour_produced_meets_its_request(
+        rows in 5u32..9,
+        cols in 5u32..9,
+        count in 1usize..6,
+        seed in 0u64..1000,
+        closed in any::<bool>(),
+    ) {
+        let board = Board::new(rows, cols).unwrap();
+        let mut req = sampled(board, count, seed);
+        req.closed = closed;
+        prop_assume!(existence::check_request(&req).is_ok());
+        if let (Search::Found(tour), _) =
+            segments::solve(&req, &Budget::nodes(200_000), &mut rng_from_seed(seed))
+        {
+            prop_assert!(req.is_satisfied_by(&tour));
+        }
+        let plan = Plan { method: Method::Auto, max_nodes: Some(1_000_000), ..Plan::default() };
+        let outcome = run(&req, &plan, &mut rng_from_seed(seed), &mut |_| {});
+        for attempt in outcome.tours() {
+            prop_assert!(req.is_satisfied_by(&attempt.tour));
+        }
+    }
+}
