@@ -165,9 +165,13 @@ impl SheetCells {
     /// `formats_known` says whether borders and fills were read (only xlsx allows it).
     pub fn new(cells: Vec<SheetCell>, formats_known: bool) -> SheetCells {
         let mut builder = CellsBuilder::default();
+        builder.slots.reserve_exact(cells.len());
         for c in cells {
-            // Capacity failures are the caller's: it holds these cells already.
-            let _ = builder.push(c);
+            // The caller holds these cells already (in three times the memory): running out
+            // here ends the process as a Vec's push would.
+            if builder.push(c).is_err() {
+                std::process::abort();
+            }
         }
         builder.finish(formats_known)
     }

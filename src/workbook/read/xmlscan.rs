@@ -171,15 +171,13 @@ impl<R: Read> Scanner<R> {
                         continue;
                     }
                     let m = &self.buf[from..from + len];
+                    // Comments, instructions and declarations were skipped above.
                     let token = match kind {
-                        Markup::Comment | Markup::Instruction | Markup::Declaration => {
-                            unreachable!("skipped above")
-                        }
                         Markup::CData => Token::CData(&m[9..len - 3]),
                         Markup::End => Token::End {
                             name: local_name(name_of(&m[2..len - 1])),
                         },
-                        Markup::Tag => {
+                        _ => {
                             let empty = m[len - 2] == b'/' && len > 2;
                             let inner = &m[1..len - if empty { 2 } else { 1 }];
                             let name = name_of(inner);
