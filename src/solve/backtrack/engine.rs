@@ -276,6 +276,85 @@ impl<'p, 'r> Engine<'p, 'r> {
         self.owner = owner;
     }
 
+    /// Whether every constrained square after the path's end can still be reached in time:
+    /// each from the one before it (the first from the path's end) within the moves between
+    /// them, through free squares not reserved for another move, and each keeps enough free
+    /// neighbours for its moves before and after. The search's own rules look only at the next
+    /// constrained square, by board distance; a segment ending here can have used up the way
+    /// to, or the squares around, one needed hundreds of moves later (measured on long thin
+    /// boards, where that was the cause of every unanswered request).
+    pub fn later_constraints_reachable(&mut self) -> bool {
+        let plan = self.plan;
+        let Some(&end) = self.path.last() else {
+            return true;
+        };
+        let (mut from, mut k) = (end, self.path.len());
+        loop {
+            let j = plan.next_constraint.get(k + 1).copied().unwrap_or(0) as usize;
+            if j == 0 {
+                return true;
+            }
+            let to = plan.required[j];
+            if !self.free[to as usize]
+                || !self.enough_free_neighbours(to, j)
+                || !self.reaches_within(from, to, (j - k) as u32)
+            {
+                return false;
+            }
+            (from, k) = (to, j);
+        }
+    }
+
+    /// Whether square `s`, reserved for move `k`, has a free neighbour for each of its moves
+    /// before and after (one for the last move).
+    fn enough_free_neighbours(&self, s: u32, k: usize) -> bool {
+        let plan = self.plan;
+        let usable = |t: &&u32| {
+            let ti = **t as usize;
+            let r = plan.reserved[ti] as usize;
+            self.free[ti] && (r == 0 || r + 1 == k || r == k + 1)
+        };
+        let need = if k >= plan.n { 1 } else { 2 };
+        plan.neighbours(s).iter().filter(usable).take(need).count() >= need
+    }
+
+    /// Whether `to` is at most `horizon` knight moves from `from` through free squares not
+    /// reserved for another move (breadth-first, stopping at the horizon).
+    fn reaches_within(&mut self, from: u32, to: u32, horizon: u32) -> bool {
+        let plan = self.plan;
+        let stamp = self.next_stamp();
+        let mut queue = std::mem::take(&mut self.queue);
+        queue.clear();
+        queue.push(from);
+        self.mark[from as usize] = stamp;
+        let (mut head, mut level_end, mut depth) = (0, 1, 0u32);
+        let mut hit = false;
+        'bfs: while head < queue.len() {
+            if head == level_end {
+                depth += 1;
+                level_end = queue.len();
+            }
+            if depth >= horizon {
+                break;
+            }
+            let s = queue[head];
+            head += 1;
+            for &t in plan.neighbours(s) {
+                if t == to {
+                    hit = true;
+                    break 'bfs;
+                }
+                let ti = t as usize;
+                if self.free[ti] && plan.reserved[ti] == 0 && self.mark[ti] != stamp {
+                    self.mark[ti] = stamp;
+                    queue.push(t);
+                }
+            }
+        }
+        self.queue = queue;
+        hit
+    }
+
     /// Squares on the path.
     pub fn depth(&self) -> usize {
         self.path.len()
@@ -345,8 +424,10 @@ impl<'p, 'r> Engine<'p, 'r> {
                     }
                 }
                 if d + 1 == goal {
-                    // A piece's end must leave a position the pruning rules accept.
-                    let alive = goal == n || self.candidates(goal, true) > 0;
+                    // A piece's end must leave a position the pruning rules accept, from
+                    // which every later constrained square can still be reached in time.
+                    let alive = goal == n
+                        || (self.candidates(goal, true) > 0 && self.later_constraints_reachable());
                     if alive && !found(&self.path) {
                         return Stop::Visitor;
                     }
