@@ -112,6 +112,22 @@ fn all_stops_at_the_timeout_in_every_format_with_a_valid_file() {
         .code(1)
         .stdout(predicate::str::contains("the most a workbook holds"));
     assert_eq!(xlsx_grid(&wd.path("a.xlsx")).len(), 6);
+    // A time limit that comes before the workbook is full stops the run there, exit 1, with
+    // what was found written (or, when that is nothing, no file and an honest message).
+    let out = wd
+        .generate(&["--all", "--size", "8", "--timeout", "0.01", "-o", "t.xlsx"])
+        .assert()
+        .code(1);
+    let said = String::from_utf8_lossy(&out.get_output().stdout).to_string();
+    if wd.path("t.xlsx").exists() {
+        assert!(said.contains("stopped at --timeout after"), "{said}");
+        assert_eq!(xlsx_grid(&wd.path("t.xlsx")).len(), 8);
+    } else {
+        assert!(
+            said.contains("no tour found within the time limit"),
+            "{said}"
+        );
+    }
     no_temp_files(&wd);
 }
 
