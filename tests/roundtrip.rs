@@ -20,6 +20,18 @@ fn cmd() -> Command {
     Command::cargo_bin("knights-tour").unwrap()
 }
 
+/// A practice board with nothing typed into it: a workbook without a board.
+fn empty_template(dir: &std::path::Path) -> PathBuf {
+    let path = dir.join("empty.xlsx");
+    cmd()
+        .arg("template")
+        .arg("-o")
+        .arg(&path)
+        .assert()
+        .success();
+    path
+}
+
 fn fixture(rel: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("fixtures")
@@ -133,13 +145,7 @@ fn a_template_with_moves_typed_in_is_partial_at_the_board_and_completes() {
 #[test]
 fn csv_has_one_row_per_board_and_one_per_file_without_boards() {
     let dir = tempfile::tempdir().unwrap();
-    let empty = dir.path().join("empty.xlsx");
-    cmd()
-        .arg("template")
-        .arg("-o")
-        .arg(&empty)
-        .assert()
-        .success();
+    let empty = empty_template(dir.path());
     let out = cmd()
         .arg("verify")
         .args(["--format", "csv"])
@@ -185,13 +191,7 @@ fn csv_has_one_row_per_board_and_one_per_file_without_boards() {
 #[test]
 fn files_without_a_board_fail_and_complete_tours_pass() {
     let dir = tempfile::tempdir().unwrap();
-    let empty = dir.path().join("empty.xlsx");
-    cmd()
-        .arg("template")
-        .arg("-o")
-        .arg(&empty)
-        .assert()
-        .success();
+    let empty = empty_template(dir.path());
     cmd()
         .arg("verify")
         .arg("--quiet")
