@@ -113,14 +113,20 @@ fn all_stops_at_the_timeout_in_every_format_with_a_valid_file() {
         .stdout(predicate::str::contains("the most a workbook holds"));
     assert_eq!(xlsx_grid(&wd.path("a.xlsx")).len(), 6);
     // A time limit that comes before the workbook is full stops the run there, exit 1, with
-    // what was found written (or, when that is nothing, no file and an honest message).
+    // what was found written (or, when that is nothing, no file and an honest message). How
+    // many tours 10 ms holds depends on the machine: a fast one fills the workbook first,
+    // which is the other honest ending, so each ending is checked for what it claims.
     let out = wd
         .generate(&["--all", "--size", "8", "--timeout", "0.01", "-o", "t.xlsx"])
         .assert()
         .code(1);
     let said = String::from_utf8_lossy(&out.get_output().stdout).to_string();
     if wd.path("t.xlsx").exists() {
-        assert!(said.contains("stopped at --timeout after"), "{said}");
+        assert!(
+            said.contains("stopped at --timeout after")
+                || said.contains("the most a workbook holds"),
+            "{said}"
+        );
         assert_eq!(xlsx_grid(&wd.path("t.xlsx")).len(), 8);
     } else {
         assert!(
