@@ -60,6 +60,15 @@ impl Figures {
                 describe(req),
                 outcome.report.reason()
             );
+            if self.verbose {
+                let b = req.board;
+                let list: Vec<String> = req
+                    .constraints
+                    .iter()
+                    .map(|c| format!("{}@{}", c.move_number, b.algebraic(c.square)))
+                    .collect();
+                println!("    constraints: {}", list.join(" "));
+            }
         } else if self.verbose {
             println!("  {:.3} s: {}", took.as_secs_f64(), describe(req));
         }

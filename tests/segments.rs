@@ -172,3 +172,42 @@ proptest! {
         }
     }
 }
+
+/// A request on a long narrow board that the segment search did not meet in 10 s growing from
+/// move 1 (the `requests` example, seed 4): its hard segments are the last ones, and growing it
+/// from its end (move k as move n + 1 - k) meets it.
+#[test]
+fn a_request_hard_from_its_start_is_met_growing_from_its_end() {
+    let board = Board::new(44, 5).unwrap();
+    let pairs = [
+        (3, "b31"),
+        (39, "b17"),
+        (42, "d14"),
+        (70, "c9"),
+        (84, "e1"),
+        (101, "c10"),
+        (112, "d4"),
+        (131, "c22"),
+        (140, "c21"),
+        (186, "c41"),
+        (195, "c42"),
+        (196, "a41"),
+    ];
+    let req = Request {
+        constraints: pairs
+            .iter()
+            .map(|&(move_number, name)| Constraint {
+                move_number,
+                square: board.parse_square(name).unwrap(),
+            })
+            .collect(),
+        ..Request::open(board)
+    };
+    // Measured: 355,000 nodes with seed 2; growing forward only, 3,000,000 nodes were not
+    // enough (and seed 1 needed about 35 s).
+    let (answer, nodes) = segments::solve(&req, &Budget::nodes(3_000_000), &mut rng_from_seed(2));
+    match answer {
+        Search::Found(tour) => assert!(req.is_satisfied_by(&tour)),
+        other => panic!("{other:?} after {nodes} nodes"),
+    }
+}
