@@ -151,6 +151,43 @@ impl Request {
         out
     }
 
+    /// The same request walked from its end: move k becomes move n + 1 - k, start and end swap.
+    /// A tour meets it exactly when the tour reversed meets `self`, so a search may grow
+    /// whichever end is easier.
+    ///
+    /// ```
+    /// use knights_tour::board::Board;
+    /// use knights_tour::solve::{Constraint, Request};
+    /// let board = Board::new(5, 5).unwrap();
+    /// let a1 = board.parse_square("a1").unwrap();
+    /// let req = Request {
+    ///     end: Some(a1),
+    ///     constraints: vec![Constraint { move_number: 3, square: a1 }],
+    ///     ..Request::open(board)
+    /// };
+    /// let back = req.reversed();
+    /// assert_eq!((back.start, back.end), (Some(a1), None));
+    /// assert_eq!(back.constraints[0].move_number, 23);
+    /// assert_eq!(back.reversed(), req);
+    /// ```
+    pub fn reversed(&self) -> Request {
+        let n = self.board.len() as u32;
+        Request {
+            board: self.board,
+            start: self.end,
+            end: self.start,
+            closed: self.closed,
+            constraints: self
+                .constraints
+                .iter()
+                .map(|c| Constraint {
+                    move_number: (n + 1).saturating_sub(c.move_number),
+                    square: c.square,
+                })
+                .collect(),
+        }
+    }
+
     /// Whether `tour` is a complete tour meeting every demand of this request.
     pub fn is_satisfied_by(&self, tour: &Tour) -> bool {
         if tour.board() != self.board || !tour.is_complete() || tour.check().is_err() {

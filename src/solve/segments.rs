@@ -25,7 +25,7 @@ use rand::Rng as _;
 
 use crate::board::Square;
 use crate::solve::backtrack::{Extension, Pieces, Search};
-use crate::solve::{Budget, Constraint, Request, Rng};
+use crate::solve::{Budget, Request, Rng};
 use crate::tour::Tour;
 
 /// Attempts at one segment from the same prefix before the segment before it is redone.
@@ -95,28 +95,8 @@ fn orientations(req: &Request) -> Vec<(Request, bool)> {
     };
     match (fixed(1), fixed(n)) {
         (Some(_), _) => vec![(req.clone(), false)],
-        (None, Some(_)) => vec![(reversed(req), true)],
-        (None, None) => vec![(req.clone(), false), (reversed(req), true)],
-    }
-}
-
-/// `req` walked from its end: move k becomes move n + 1 - k, start and end swap.
-fn reversed(req: &Request) -> Request {
-    let n = req.board.len() as u32;
-    let constraints = req
-        .constraints
-        .iter()
-        .map(|c| Constraint {
-            move_number: n + 1 - c.move_number,
-            square: c.square,
-        })
-        .collect();
-    Request {
-        board: req.board,
-        start: req.end,
-        end: req.start,
-        closed: req.closed,
-        constraints,
+        (None, Some(_)) => vec![(req.reversed(), true)],
+        (None, None) => vec![(req.clone(), false), (req.reversed(), true)],
     }
 }
 

@@ -208,22 +208,7 @@ fn oriented(req: &Request) -> (Request, bool) {
     if req.start.is_some() || req.end.is_none() {
         return (req.clone(), false);
     }
-    let n = req.board.len() as u32;
-    let reversed = Request {
-        board: req.board,
-        start: req.end,
-        end: None,
-        closed: req.closed,
-        constraints: req
-            .constraints
-            .iter()
-            .map(|c| crate::solve::Constraint {
-                move_number: (n + 1).saturating_sub(c.move_number),
-                square: c.square,
-            })
-            .collect(),
-    };
-    (reversed, true)
+    (req.reversed(), true)
 }
 
 fn to_tour(req: &Request, path: &[u32], reverse: bool) -> Tour {
