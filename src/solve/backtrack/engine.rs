@@ -88,6 +88,8 @@ pub(super) struct Engine<'p, 'r> {
     /// Move number of the constrained square nearest each square (by knight distance), empty
     /// until [`Engine::set_owners`].
     owner: Vec<u32>,
+    /// Moves to spare below which the knight heads for a piece's goal square.
+    pub homing_slack: u32,
 }
 
 impl<'p, 'r> Engine<'p, 'r> {
@@ -115,6 +117,7 @@ impl<'p, 'r> Engine<'p, 'r> {
             home_touched: Vec::new(),
             homing: false,
             owner: Vec::new(),
+            homing_slack: HOMING_SLACK,
         };
         for s in 0..n {
             let cls = usize::from(plan.in_endset[s]);
@@ -539,7 +542,7 @@ impl<'p, 'r> Engine<'p, 'r> {
                     None => u64::from(plan.tie_key[wi]),
                 };
                 // Near the goal's square, moves that keep a few moves to spare come first.
-                let urgency = u64::from(HOMING_SLACK.saturating_sub(slack));
+                let urgency = u64::from(self.homing_slack.saturating_sub(slack));
                 // Among equally constrained moves, a square nearer a later segment's square
                 // than to any other is left for that segment (measured on the `requests`
                 // example, 80 requests, 3 s each: 3 large boards unanswered instead of 5).

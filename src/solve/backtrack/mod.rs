@@ -396,6 +396,11 @@ impl Grower<'_, '_> {
         self.engine.truncate(len);
     }
 
+    /// Set the moves to spare below which the knight heads for a piece's goal square.
+    pub(crate) fn set_homing_slack(&mut self, slack: u32) {
+        self.engine.homing_slack = slack;
+    }
+
     /// Extend the path to `goal` squares (a path every pruning rule accepts at its end); on
     /// failure the path is left as it was. Also returns the search nodes used.
     pub(crate) fn extend(&mut self, goal: usize, limits: Limits) -> (Extension, u64) {
