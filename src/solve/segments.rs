@@ -163,8 +163,7 @@ fn grow(req: &Request, pieces: &Pieces, budget: &Budget, rng: &mut Rng) -> (Opti
     goals.dedup();
     let mut fails = vec![0u32; goals.len()];
     let slack = rng.random_range(HOMING_SLACKS);
-    let mut grower = pieces.grower(rng);
-    grower.set_homing_slack(slack);
+    let mut grower = pieces.grower(rng, slack);
     let mut j = 0;
     let mut spent = 0u64;
     loop {

@@ -49,10 +49,6 @@ const CONNECTIVITY_MIN_LEFT: usize = 8;
 // region cut off early on a large board, which the degree rules would only find after
 // exploring it exhaustively.
 
-/// Moves to spare on the way to a piece's goal square below which the knight heads for it
-/// rather than following Warnsdorff's rule.
-const HOMING_SLACK: u32 = 6;
-
 /// Squares a local connectivity search may visit before giving up undecided.
 const LOCAL_SEARCH_LIMIT: usize = 64;
 
@@ -88,8 +84,9 @@ pub(super) struct Engine<'p, 'r> {
     /// Move number of the constrained square nearest each square (by knight distance), empty
     /// until [`Engine::set_owners`].
     owner: Vec<u32>,
-    /// Moves to spare below which the knight heads for a piece's goal square.
-    pub homing_slack: u32,
+    /// Moves to spare on the way to the goal's square below which the knight heads for it
+    /// rather than following Warnsdorff's rule ([`Engine::set_goal`]).
+    homing_slack: u32,
 }
 
 impl<'p, 'r> Engine<'p, 'r> {
@@ -117,7 +114,7 @@ impl<'p, 'r> Engine<'p, 'r> {
             home_touched: Vec::new(),
             homing: false,
             owner: Vec::new(),
-            homing_slack: HOMING_SLACK,
+            homing_slack: 0,
         };
         for s in 0..n {
             let cls = usize::from(plan.in_endset[s]);
@@ -212,9 +209,11 @@ impl<'p, 'r> Engine<'p, 'r> {
 
     /// Make [`Engine::run`] report paths of `goal` squares (at most the board's) instead of
     /// complete tours: each is a path that passed every pruning rule at its last square, so it
-    /// may still extend to a tour.
-    pub fn set_goal(&mut self, goal: usize) {
+    /// may still extend to a tour. With fewer than `homing_slack` moves to spare, the knight
+    /// heads for the goal's square rather than following Warnsdorff's rule.
+    pub fn set_goal(&mut self, goal: usize, homing_slack: u32) {
         self.goal = goal.min(self.plan.n);
+        self.homing_slack = homing_slack;
         for &s in &self.home_touched {
             self.home[s as usize] = NONE;
         }

@@ -372,17 +372,22 @@ impl Pieces {
         Plan::build(req, start, TieOrder::Centre).map(|plan| Pieces { plan })
     }
 
-    /// A search from move 1 on [`Pieces::start`], ties broken by `rng`, grown piece by piece.
-    pub(crate) fn grower<'p, 'r>(&'p self, rng: &'r mut Rng) -> Grower<'p, 'r> {
+    /// A search from move 1 on [`Pieces::start`], ties broken by `rng`, grown piece by piece;
+    /// with fewer than `homing_slack` moves to spare the knight heads for a piece's end square.
+    pub(crate) fn grower<'p, 'r>(&'p self, rng: &'r mut Rng, homing_slack: u32) -> Grower<'p, 'r> {
         let mut engine = Engine::new(&self.plan, Some(rng));
         engine.set_owners();
-        Grower { engine }
+        Grower {
+            engine,
+            homing_slack,
+        }
     }
 }
 
 /// A path grown piece by piece ([`Pieces::grower`]): extended to a goal length, or cut back.
 pub(crate) struct Grower<'p, 'r> {
     engine: Engine<'p, 'r>,
+    homing_slack: u32,
 }
 
 impl Grower<'_, '_> {
@@ -396,11 +401,6 @@ impl Grower<'_, '_> {
         self.engine.truncate(len);
     }
 
-    /// Set the moves to spare below which the knight heads for a piece's goal square.
-    pub(crate) fn set_homing_slack(&mut self, slack: u32) {
-        self.engine.homing_slack = slack;
-    }
-
     /// Extend the path to `goal` squares (a path every pruning rule accepts at its end); on
     /// failure the path is left as it was. Also returns the search nodes used.
     pub(crate) fn extend(&mut self, goal: usize, limits: Limits) -> (Extension, u64) {
@@ -411,7 +411,7 @@ impl Grower<'_, '_> {
             max_nodes: before.saturating_add(limits.max_nodes),
             ..limits
         };
-        self.engine.set_goal(goal);
+        self.engine.set_goal(goal, self.homing_slack);
         let mut reached = false;
         let stop = self.engine.run(limits, &mut |_| {
             reached = true;
