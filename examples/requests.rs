@@ -13,7 +13,9 @@
 //! ```
 //!
 //! `REQUESTS_ONLY=constraints` (or `ends`) runs one kind of group only, while iterating on a
-//! solver; `REQUESTS_VERBOSE=1` prints every request with its time.
+//! solver; `REQUESTS_VERBOSE=1` prints every request with its time; `REQUESTS_PIN=first` (or
+//! `last`) makes one of each request's 12 constraints the source tour's first (or last) square,
+//! so that every request has a fixed end, which random sampling gives only now and then.
 
 use std::time::{Duration, Instant};
 
@@ -168,6 +170,11 @@ fn main() {
     huge.print("(start, end) on 1000x1000");
 
     let mut constrained = Figures::new("constraints");
+    let pin: Option<fn(u32) -> u32> = match std::env::var("REQUESTS_PIN").as_deref() {
+        Ok("first") => Some(|_| 1),
+        Ok("last") => Some(|n| n),
+        _ => None,
+    };
     let ten = Plan {
         timeout: Some(Duration::from_secs(10)),
         ..Plan::default()
@@ -188,7 +195,13 @@ fn main() {
             continue;
         };
         let n = board.len() as u32;
-        let mut constraints: Vec<Constraint> = Vec::new();
+        let mut constraints: Vec<Constraint> = pin
+            .map(|k| Constraint {
+                move_number: k(n),
+                square: board.square_at(tour.indices()[k(n) as usize - 1]),
+            })
+            .into_iter()
+            .collect();
         while constraints.len() < 12.min(n as usize) {
             let k = rng.random_range(1..=n);
             if constraints.iter().all(|c| c.move_number != k) {
