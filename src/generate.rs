@@ -3,8 +3,9 @@
 //! and prints the report; the same job gives the same tours whatever the format.
 //!
 //! Bounded always: text formats stream each tour as it is found (an `--all` run holds none of
-//! them); a workbook holds at most [`MAX_WORKBOOK_TOURS`] tours, and a request that would need
-//! more is refused before any work, naming the formats that stream.
+//! them); a workbook holds at most [`MAX_WORKBOOK_TOURS`] tours: `--tours` or `--limit` above
+//! it is refused before any work, naming the formats that stream, and `--all` without a limit
+//! stops there and says so (exit 1, the workbook written), as it does at `--timeout`.
 
 use crate::board::{Board, Square};
 use crate::english::count;
