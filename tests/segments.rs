@@ -115,21 +115,7 @@ fn a_fixed_start_and_end_are_kept_with_the_constraints() {
 #[test]
 fn constraints_no_tour_can_meet_are_proved_impossible_by_the_runner() {
     // Move 1 on a1 and move 3 on f6: more than two knight's moves apart.
-    let board = Board::new(6, 6).unwrap();
-    let sq = |s: &str| board.parse_square(s).unwrap();
-    let req = Request {
-        constraints: vec![
-            Constraint {
-                move_number: 1,
-                square: sq("a1"),
-            },
-            Constraint {
-                move_number: 3,
-                square: sq("f6"),
-            },
-        ],
-        ..Request::open(board)
-    };
+    let req = constrained(Board::new(6, 6).unwrap(), &[(1, "a1"), (3, "f6")]);
     let outcome = run(&req, &Plan::default(), &mut rng_from_seed(1), &mut |_| {});
     assert_eq!(outcome.tours_found(), 0);
     assert_eq!(outcome.report.ending, Ending::NoTour);
@@ -173,27 +159,9 @@ proptest! {
     }
 }
 
-/// A request on a long narrow board that the segment search did not meet in 10 s growing from
-/// move 1 (the `requests` example, seed 4): its hard segments are the last ones, and growing it
-/// from its end (move k as move n + 1 - k) meets it.
-#[test]
-fn a_request_hard_from_its_start_is_met_growing_from_its_end() {
-    let board = Board::new(44, 5).unwrap();
-    let pairs = [
-        (3, "b31"),
-        (39, "b17"),
-        (42, "d14"),
-        (70, "c9"),
-        (84, "e1"),
-        (101, "c10"),
-        (112, "d4"),
-        (131, "c22"),
-        (140, "c21"),
-        (186, "c41"),
-        (195, "c42"),
-        (196, "a41"),
-    ];
-    let req = Request {
+/// A request for the constraints `pairs` (move number, square name) on `board`.
+fn constrained(board: Board, pairs: &[(u32, &str)]) -> Request {
+    Request {
         constraints: pairs
             .iter()
             .map(|&(move_number, name)| Constraint {
@@ -202,14 +170,43 @@ fn a_request_hard_from_its_start_is_met_growing_from_its_end() {
             })
             .collect(),
         ..Request::open(board)
-    };
-    // Growing both ways met it within 3,000,000 nodes (355,000 with seed 2 when first
-    // measured); growing forward only, 3,000,000 were not enough (seed 1 needed about 35 s).
-    let (answer, nodes) = segments::solve(&req, &Budget::nodes(3_000_000), &mut rng_from_seed(2));
+    }
+}
+
+/// Fails unless the segment search, ties broken by `seed`, meets `req` within `nodes`.
+fn assert_met_within(req: &Request, nodes: u64, seed: u64) {
+    let (answer, used) = segments::solve(req, &Budget::nodes(nodes), &mut rng_from_seed(seed));
     match answer {
         Search::Found(tour) => assert!(req.is_satisfied_by(&tour)),
-        other => panic!("{other:?} after {nodes} nodes"),
+        other => panic!("{other:?} after {used} nodes"),
     }
+}
+
+/// A request on a long narrow board that the segment search did not meet in 10 s growing from
+/// move 1 (the `requests` example, seed 4): its hard segments are the last ones, and growing it
+/// from its end (move k as move n + 1 - k) meets it.
+#[test]
+fn a_request_hard_from_its_start_is_met_growing_from_its_end() {
+    let req = constrained(
+        Board::new(44, 5).unwrap(),
+        &[
+            (3, "b31"),
+            (39, "b17"),
+            (42, "d14"),
+            (70, "c9"),
+            (84, "e1"),
+            (101, "c10"),
+            (112, "d4"),
+            (131, "c22"),
+            (140, "c21"),
+            (186, "c41"),
+            (195, "c42"),
+            (196, "a41"),
+        ],
+    );
+    // Growing both ways met it within 3,000,000 nodes (355,000 with seed 2 when first
+    // measured); growing forward only, 3,000,000 were not enough (seed 1 needed about 35 s).
+    assert_met_within(&req, 3_000_000, 2);
 }
 
 /// A request whose last move is fixed, on a board wide enough that segments need room later on
@@ -218,36 +215,24 @@ fn a_request_hard_from_its_start_is_met_growing_from_its_end() {
 /// well under a second.
 #[test]
 fn a_request_with_a_fixed_end_is_met_growing_towards_that_end() {
-    let board = Board::new(62, 26).unwrap();
-    let pairs = [
-        (173, "z56"),
-        (247, "s39"),
-        (289, "f60"),
-        (350, "u2"),
-        (545, "s53"),
-        (777, "b42"),
-        (872, "j43"),
-        (933, "c29"),
-        (1016, "a22"),
-        (1474, "e20"),
-        (1583, "g11"),
-        (1612, "e4"),
-    ];
-    let req = Request {
-        constraints: pairs
-            .iter()
-            .map(|&(move_number, name)| Constraint {
-                move_number,
-                square: board.parse_square(name).unwrap(),
-            })
-            .collect(),
-        ..Request::open(board)
-    };
+    let req = constrained(
+        Board::new(62, 26).unwrap(),
+        &[
+            (173, "z56"),
+            (247, "s39"),
+            (289, "f60"),
+            (350, "u2"),
+            (545, "s53"),
+            (777, "b42"),
+            (872, "j43"),
+            (933, "c29"),
+            (1016, "a22"),
+            (1474, "e20"),
+            (1583, "g11"),
+            (1612, "e4"),
+        ],
+    );
     // Growing both ways met it within 7,000 to 335,000 nodes (seeds 1-6, measured); growing
     // from the end only, 3,000,000 were not enough (seeds 1-3).
-    let (answer, nodes) = segments::solve(&req, &Budget::nodes(3_000_000), &mut rng_from_seed(1));
-    match answer {
-        Search::Found(tour) => assert!(req.is_satisfied_by(&tour)),
-        other => panic!("{other:?} after {nodes} nodes"),
-    }
+    assert_met_within(&req, 3_000_000, 1);
 }
