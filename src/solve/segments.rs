@@ -39,6 +39,18 @@ const RETRIES: u32 = 3;
 /// 1, 2, 3) were solved within 3 s each; every 20 nodes a square, 58; never, 13 of 20 (seed 1).
 const NODES_PER_SQUARE: u64 = 10;
 
+/// Nodes one attempt may use at least, whatever the board's size. Each attempt builds a new
+/// plan and start, which on a small board costs as much as the nodes themselves at ten nodes a
+/// square (1,150 on 5x23): 20 million segment nodes on a 5x23 request took 8.4 s without this
+/// floor and 5.9 s with it, which leaves the capped exhaustive search beside it (`runner`) time
+/// to find that request's tour within 10 s. Measured with the `requests` example's constraints
+/// (seeds 1-8, and seeds 1-4 with `REQUESTS_PIN=first` and `last`; 320 requests, 10 s each, run
+/// side by side with no floor): no floor left 2 unanswered (5x23, 30x5), 4,096 left 1 (30x5)
+/// and the slowest unpinned request went from 5.6 s (44x5) to 3.7 s; 8,192 also left 1 but
+/// slowed 11x69 to 5.8 s; 16,384 left 2 (30x5, 5x55). Boards of 410 squares or more are not
+/// affected.
+const MIN_NODES_PER_ATTEMPT: u64 = 4096;
+
 /// Nodes one attempt at a segment of `len` moves may use: a walk without backtracking takes
 /// `len`; the rest is room to repair the segment's end. Larger caps only lose time: a segment
 /// that is not found soon is rarely found at all.
@@ -144,7 +156,7 @@ fn pieces_from_some_start(req: &Request, rng: &mut Rng) -> Option<Pieces> {
 }
 
 /// Grow a tour from the plan's start, segment by segment; `None` when the budget runs out, the
-/// attempt has used its share ([`NODES_PER_SQUARE`]) or the first segment keeps failing (a new
+/// attempt has used its share ([`NODES_PER_SQUARE`], [`MIN_NODES_PER_ATTEMPT`]) or the first segment keeps failing (a new
 /// start may do better).
 fn grow(req: &Request, pieces: &Pieces, budget: &Budget, rng: &mut Rng) -> (Option<Vec<u32>>, u64) {
     let n = req.board.len();
@@ -164,7 +176,9 @@ fn grow(req: &Request, pieces: &Pieces, budget: &Budget, rng: &mut Rng) -> (Opti
     let mut j = 0;
     let mut spent = 0u64;
     loop {
-        if budget.exhausted(spent) || spent > NODES_PER_SQUARE * n as u64 {
+        if budget.exhausted(spent)
+            || spent > (NODES_PER_SQUARE * n as u64).max(MIN_NODES_PER_ATTEMPT)
+        {
             return (None, spent);
         }
         let goal = goals[j];
