@@ -39,9 +39,10 @@ const RETRIES: u32 = 3;
 /// 1, 2, 3) were solved within 3 s each; every 20 nodes a square, 58; never, 13 of 20 (seed 1).
 const NODES_PER_SQUARE: u64 = 10;
 
-/// Nodes one attempt may use at least, whatever the board's size. Each attempt builds a new
-/// plan and start, which on a small board costs as much as the nodes themselves at ten nodes a
-/// square (1,150 on 5x23): 20 million segment nodes on a 5x23 request took 8.4 s without this
+/// Nodes one attempt may use at least, whatever the board's size. Each attempt sets up a new
+/// search (a start and its plan, the engine, the map of nearest constrained squares), which on
+/// a small board costs about as much as the nodes themselves at ten nodes a square (1,150 on
+/// 5x23): 20 million segment nodes on a 5x23 request took 8.4 s without this
 /// floor and 5.9 s with it, which leaves the capped exhaustive search beside it (`runner`) time
 /// to find that request's tour within 10 s. Measured with the `requests` example's constraints
 /// (seeds 1-8, and seeds 1-4 with `REQUESTS_PIN=first` and `last`; 320 requests, 10 s each, run
@@ -156,8 +157,8 @@ fn pieces_from_some_start(req: &Request, rng: &mut Rng) -> Option<Pieces> {
 }
 
 /// Grow a tour from the plan's start, segment by segment; `None` when the budget runs out, the
-/// attempt has used its share ([`NODES_PER_SQUARE`], [`MIN_NODES_PER_ATTEMPT`]) or the first segment keeps failing (a new
-/// start may do better).
+/// attempt has used its share ([`NODES_PER_SQUARE`], at least [`MIN_NODES_PER_ATTEMPT`]) or
+/// the first segment keeps failing (a new start may do better).
 fn grow(req: &Request, pieces: &Pieces, budget: &Budget, rng: &mut Rng) -> (Option<Vec<u32>>, u64) {
     let n = req.board.len();
     // Path lengths at which a segment ends: every constrained move after the first, then n.
@@ -173,12 +174,11 @@ fn grow(req: &Request, pieces: &Pieces, budget: &Budget, rng: &mut Rng) -> (Opti
     let mut fails = vec![0u32; goals.len()];
     let slack = rng.random_range(HOMING_SLACKS);
     let mut grower = pieces.grower(rng, slack);
+    let share = (NODES_PER_SQUARE * n as u64).max(MIN_NODES_PER_ATTEMPT);
     let mut j = 0;
     let mut spent = 0u64;
     loop {
-        if budget.exhausted(spent)
-            || spent > (NODES_PER_SQUARE * n as u64).max(MIN_NODES_PER_ATTEMPT)
-        {
+        if budget.exhausted(spent) || spent > share {
             return (None, spent);
         }
         let goal = goals[j];
