@@ -3,12 +3,12 @@
 //! The verifier never trusts a file's name: [`sniff`] looks at the bytes first (a zip holding
 //! `xl/workbook.xml` is xlsx, `xl/workbook.bin` xlsb, `content.xml`/`mimetype` ods; an OLE
 //! compound file is xls, or a password-protected OOXML package when it holds `EncryptionInfo`).
-//! Cells are **streamed** where calamine allows it (xlsx and xlsb), so a tiny file that declares
-//! a huge used range (one cell at A1, one at row 500000) costs memory for two cells, not for the
-//! rectangle between them. xls and ods are read through calamine's dense ranges, which calamine
-//! builds when the workbook is opened. Every calamine call runs under
-//! [`std::panic::catch_unwind`] as a last line of defence: a reader bug on a hostile file becomes
-//! an "unreadable" report, never a crash.
+//! Cells are **streamed** (xlsx and xlsm by our own reader, `xlsx`, which finds parts as
+//! calamine does; xlsb by calamine), so a tiny file that declares a huge used range (one cell at
+//! A1, one at row 500000) costs memory for two cells, not for the rectangle between them. xls
+//! and ods are read through calamine's dense ranges, which calamine builds when the workbook is
+//! opened. Every reader call runs under [`std::panic::catch_unwind`] as a last line of defence:
+//! a reader bug on a hostile file becomes an "unreadable" report, never a crash.
 
 pub mod biff;
 pub mod budget;
@@ -17,6 +17,7 @@ mod engine;
 mod guard;
 pub mod ods;
 mod ole;
+mod package;
 mod sniff;
 mod xlsx;
 mod xmlscan;
@@ -207,16 +208,7 @@ pub struct Workbook<RS: Read + Seek> {
     format: Format,
     inner: Inner<RS>,
     sheets: Vec<String>,
-    /// xlsx/xlsm read by our own streaming reader, over a second handle on the same bytes.
-    own: Option<OwnXlsx<RS>>,
     run: RunBudget,
-}
-
-/// What streaming an xlsx sheet ourselves needs.
-struct OwnXlsx<RS> {
-    package: xlsx::Package,
-    source: RS,
-    palette: Option<Vec<CellFormat>>,
 }
 
 impl Workbook<BufReader<File>> {
@@ -224,37 +216,21 @@ impl Workbook<BufReader<File>> {
     /// format the content shows (the extension's own name when they agree, so `.xlsm` stays
     /// `xlsm`).
     pub fn open(path: &Path) -> Result<Self, ReadError> {
-        let open = || File::open(path).map_err(|e| ReadError::Io(e.to_string()));
-        let file = open()?;
-        let second = open()?;
-        Workbook::from_readers(
-            BufReader::new(file),
-            Some(BufReader::new(second)),
-            Format::from_extension(path),
-        )
+        let file = File::open(path).map_err(|e| ReadError::Io(e.to_string()))?;
+        Workbook::from_reader(BufReader::new(file), Format::from_extension(path))
     }
 }
 
 impl<'a> Workbook<Cursor<&'a [u8]>> {
     /// Open a workbook held in memory (the fuzzer's entry point).
     pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, ReadError> {
-        Workbook::from_readers(Cursor::new(bytes), Some(Cursor::new(bytes)), None)
+        Workbook::from_reader(Cursor::new(bytes), None)
     }
 }
 
 impl<RS: Read + Seek> Workbook<RS> {
     /// Open a workbook from any seekable reader; `claimed` is the format the file name claims.
-    pub fn from_reader(reader: RS, claimed: Option<Format>) -> Result<Self, ReadError> {
-        Workbook::from_readers(reader, None, claimed)
-    }
-
-    /// Open a workbook; `second`, a second handle on the same bytes, lets xlsx sheets be
-    /// streamed by our own reader (faster, and bounded in every part) instead of calamine's.
-    fn from_readers(
-        mut reader: RS,
-        second: Option<RS>,
-        claimed: Option<Format>,
-    ) -> Result<Self, ReadError> {
+    pub fn from_reader(mut reader: RS, claimed: Option<Format>) -> Result<Self, ReadError> {
         let (head, tail) = head_and_tail(&mut reader).map_err(|e| ReadError::Io(e.to_string()))?;
         let format = match sniff(&head, &tail) {
             Sniffed::Workbook(found) => match claimed {
@@ -283,31 +259,21 @@ impl<RS: Read + Seek> Workbook<RS> {
                 return Err(ReadError::NotASpreadsheet(describe_content(&head)))
             }
         };
-        let mut package = None;
         match format {
             Format::Ods => guarded(format, || ods::prescan(&mut reader))??,
             Format::Xls => guarded(format, || biff::prescan(&mut reader))??,
-            Format::Xlsx | Format::Xlsm => {
-                package = guarded(format, || xlsx::prescan(&mut reader, format))??;
-            }
-            Format::Xlsb => {}
+            Format::Xlsx | Format::Xlsm | Format::Xlsb => {}
         }
         reader
             .seek(SeekFrom::Start(0))
             .map_err(|e| ReadError::Io(e.to_string()))?;
-        let inner = guarded(format, || open_inner(format, reader))??;
+        let (inner, cost) = guarded(format, || open_inner(format, reader))??;
         let sheets = guarded(format, || inner.sheet_names())?;
-        let own = package.zip(second).map(|(package, source)| OwnXlsx {
-            package,
-            source,
-            palette: None,
-        });
         Ok(Workbook {
             format,
             inner,
             sheets,
-            own,
-            run: RunBudget::default(),
+            run: RunBudget::new(&cost),
         })
     }
 
@@ -334,26 +300,7 @@ impl<RS: Read + Seek> Workbook<RS> {
                     .join(", "),
             });
         }
-        let format = self.format;
-        let (inner, run) = (&mut self.inner, &mut self.run);
-        if let (Some(own), Inner::Xlsx(book)) = (self.own.as_mut(), &mut *inner) {
-            if let Some(part) = own.package.sheet_part(name) {
-                let part = part.to_string();
-                if own.palette.is_none() {
-                    let palette =
-                        guarded(format, || engine::xlsx_palette(book, name))?.map_err(|e| {
-                            ReadError::Damaged {
-                                format,
-                                detail: e.to_string(),
-                            }
-                        })?;
-                    own.palette = Some(palette);
-                }
-                let palette = own.palette.as_deref().unwrap_or_default();
-                let (package, source) = (&own.package, &mut own.source);
-                return guarded(format, || package.read_sheet(source, &part, palette, run))?;
-            }
-        }
+        let (format, inner, run) = (self.format, &mut self.inner, &mut self.run);
         guarded(format, || read_inner(format, inner, name, run))?
     }
 }
