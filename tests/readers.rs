@@ -197,3 +197,27 @@ fn a_value_repeated_two_billion_times_is_refused_by_the_cell_cap() {
         .code(2)
         .stdout(predicate::str::contains("cells (empty ones included)"));
 }
+
+#[test]
+fn a_sheet_an_ods_hides_is_known_as_hidden() {
+    let w = WorkDir::new();
+    let styles = r#"<office:automatic-styles><style:style style:name="ta2" style:family="table"><style:table-properties table:display="false"/></style:style></office:automatic-styles>"#;
+    let hidden = r#"<table:table table:name="Helper" table:style-name="ta2"><table:table-row><table:table-cell office:value-type="string"><text:p>x</text:p></table:table-cell></table:table-row></table:table>"#;
+    let content = content_xml(&(gnumeric_table("tour", &closed_grid()) + hidden))
+        .replace("<office:body>", &format!("{styles}<office:body>"))
+        .replace(
+            "office:version=",
+            "xmlns:style=\"urn:oasis:names:tc:opendocument:xmlns:style:1.0\" office:version=",
+        );
+    ods(&w.path("h.ods"), &content, MANIFEST.as_bytes());
+    let (code, json) = verify_json(&w, &["h.ods"]);
+    let sheets: Vec<&str> = json["files"][0]["sheets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["sheet"].as_str().unwrap())
+        .collect();
+    assert_eq!((code, sheets), (0, vec!["tour"]), "{json}");
+    let (_, json) = verify_json(&w, &["--sheet", "Helper", "h.ods"]);
+    assert_eq!(json["files"][0]["sheets"][0]["verdict"], "no-board");
+}

@@ -194,6 +194,8 @@ impl ReadError {
 pub struct Workbook<RS: Read + Seek> {
     format: Format,
     sheets: Vec<String>,
+    /// The sheets the workbook hides.
+    hidden: Vec<String>,
     source: Source<RS>,
     run: RunBudget,
 }
@@ -283,10 +285,11 @@ impl<RS: Read + Seek> Workbook<RS> {
         };
         if format == Format::Ods {
             let flat = !head.starts_with(sniff::ZIP_MAGIC);
-            let (book, sheets) = guarded(format, || ods::Book::open(reader, flat))??;
+            let (book, sheets, hidden) = guarded(format, || ods::Book::open(reader, flat))??;
             return Ok(Workbook {
                 format,
                 sheets,
+                hidden,
                 source: Source::Ods(book),
                 run: RunBudget::default(),
             });
@@ -305,6 +308,7 @@ impl<RS: Read + Seek> Workbook<RS> {
             .map_err(|e| ReadError::Io(e.to_string()))?;
         let inner = guarded(format, || open_inner(format, reader))??;
         let sheets = guarded(format, || inner.sheet_names())?;
+        let hidden = guarded(format, || inner.hidden_sheets())?;
         let own = package.zip(second).map(|(package, source)| OwnXlsx {
             package,
             source,
@@ -313,6 +317,7 @@ impl<RS: Read + Seek> Workbook<RS> {
         Ok(Workbook {
             format,
             sheets,
+            hidden,
             source: Source::Calamine { inner, own },
             run: RunBudget::default(),
         })
@@ -326,6 +331,12 @@ impl<RS: Read + Seek> Workbook<RS> {
     /// Sheet names in workbook order.
     pub fn sheet_names(&self) -> &[String] {
         &self.sheets
+    }
+
+    /// Whether the workbook hides the sheet `name` from its reader (a program's helper sheet,
+    /// such as the chart coordinates `generate` writes).
+    pub fn is_hidden(&self, name: &str) -> bool {
+        self.hidden.iter().any(|h| h == name)
     }
 
     /// Read one sheet's cells. Streams xlsx, xlsb and ods; refuses sheets beyond

@@ -24,6 +24,7 @@
 //! text; booleans. Formulas count by their cached value. Formats are not read
 //! ([`SheetCells::formats_known`] is false).
 
+use std::collections::HashSet;
 use std::io::{self, Read, Seek, SeekFrom, Take};
 
 use flate2::read::DeflateDecoder;
@@ -34,6 +35,9 @@ use super::{CellValue, Format, ReadError, SheetCell, SheetCells};
 
 /// The most bytes of `META-INF/manifest.xml` looked through for `encryption-data`.
 pub const MAX_MANIFEST_BYTES: u64 = 1024 * 1024;
+
+/// The most table styles that hide their sheet kept (a real file has one or two).
+const MAX_HIDING_STYLES: usize = 10_000;
 
 /// How much raw text of one cell is kept before decoding: entities are at most 10 bytes for
 /// the character they stand for, so the decoded text is still longer than [`MAX_TEXT_KEPT`]
@@ -115,7 +119,12 @@ pub(super) struct Book<RS: Read + Seek> {
 impl<RS: Read + Seek> Book<RS> {
     /// Open an ods package (`flat`: a flat ODS document) and list its sheets. The whole of
     /// `content.xml` is walked once here: a file cut short is refused now.
-    pub(super) fn open(mut reader: RS, flat: bool) -> Result<(Book<RS>, Vec<String>), ReadError> {
+    /// Also gives the names of the sheets it hides (`table:display="false"` in their style).
+    #[allow(clippy::type_complexity)]
+    pub(super) fn open(
+        mut reader: RS,
+        flat: bool,
+    ) -> Result<(Book<RS>, Vec<String>, Vec<String>), ReadError> {
         let io = |e: io::Error| ReadError::Io(e.to_string());
         let layout = if flat {
             Layout::Flat {
@@ -125,9 +134,12 @@ impl<RS: Read + Seek> Book<RS> {
             locate_content(&mut reader)?
         };
         let mut walk = Walk::new(Capped::new(Member::open(reader, layout).map_err(io)?));
-        let mut names = Vec::new();
+        let (mut names, mut hidden) = (Vec::new(), Vec::new());
         let listed = (|| {
-            while let Some(name) = walk.next_table()? {
+            while let Some((name, hides)) = walk.next_table()? {
+                if hides {
+                    hidden.push(name.clone());
+                }
                 names.push(name);
                 walk.table(None)?;
             }
@@ -145,7 +157,7 @@ impl<RS: Read + Seek> Book<RS> {
             pass: None,
             idle: Some(reader),
         };
-        Ok((book, names))
+        Ok((book, names, hidden))
     }
 
     /// Read the `index`-th sheet (in [`Book::open`]'s list) under the budget.
@@ -248,6 +260,10 @@ struct Walk<R> {
     depth: u64,
     /// The sheet being read is an empty element (`<table:table .../>`).
     empty_table: bool,
+    /// The table styles seen so far that hide their table (at most [`MAX_HIDING_STYLES`]), and
+    /// the style being read.
+    hiding_styles: HashSet<String>,
+    style: Option<String>,
 }
 
 /// The cells of one row being read: runs of equal values, each copy already counted.
@@ -284,6 +300,8 @@ impl<R: Read> Walk<Capped<R>> {
             xml: Scanner::new(content),
             depth: 0,
             empty_table: false,
+            hiding_styles: HashSet::new(),
+            style: None,
         }
     }
 
@@ -292,8 +310,8 @@ impl<R: Read> Walk<Capped<R>> {
     }
 
     /// Move to the start of the next sheet (a named `table:table` outside any table) and give
-    /// its name; `None` at the end of the document.
-    fn next_table(&mut self) -> Result<Option<String>, ReadError> {
+    /// its name and whether its style hides it; `None` at the end of the document.
+    fn next_table(&mut self) -> Result<Option<(String, bool)>, ReadError> {
         loop {
             let depth = self.depth;
             let token = match self.xml.next_token() {
@@ -302,17 +320,34 @@ impl<R: Read> Walk<Capped<R>> {
             };
             match token {
                 Token::Start { name, attrs, empty } => {
-                    if name == b"table" {
-                        let named = attributes(attrs)
-                            .find(|(k, _)| *k == b"table:name")
-                            .map(|(_, v)| decoded(v));
-                        if let Some(n) = named {
-                            self.empty_table = empty;
-                            if !empty {
-                                self.depth += 1;
+                    let attr = |key: &[u8]| {
+                        attributes(attrs)
+                            .find(|(k, _)| *k == key)
+                            .map(|(_, v)| decoded(v))
+                    };
+                    match name {
+                        b"table" => {
+                            if let Some(n) = attr(b"table:name") {
+                                let hides = attr(b"table:style-name")
+                                    .is_some_and(|s| self.hiding_styles.contains(&s));
+                                self.empty_table = empty;
+                                if !empty {
+                                    self.depth += 1;
+                                }
+                                return Ok(Some((n, hides)));
                             }
-                            return Ok(Some(n));
                         }
+                        b"style" => self.style = attr(b"style:name"),
+                        b"table-properties" => {
+                            if attr(b"table:display").as_deref() == Some("false") {
+                                if let Some(style) = self.style.take() {
+                                    if self.hiding_styles.len() < MAX_HIDING_STYLES {
+                                        self.hiding_styles.insert(style);
+                                    }
+                                }
+                            }
+                        }
+                        _ => {}
                     }
                     if !empty {
                         self.depth += 1;
@@ -688,7 +723,7 @@ pub fn read_content<R: Read>(content: R) -> Result<Vec<(String, SheetCells)>, Re
     let mut walk = Walk::new(Capped::new(content));
     let mut run = RunBudget::default();
     let mut sheets = Vec::new();
-    while let Some(name) = walk.next_table()? {
+    while let Some((name, _)) = walk.next_table()? {
         let mut budget = SheetBudget::new(&mut run);
         walk.table(Some(&mut budget))?;
         sheets.push((name, budget.finish(false)));
