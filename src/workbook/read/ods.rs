@@ -338,12 +338,12 @@ impl<R: Read> Walk<Capped<R>> {
                             }
                         }
                         b"style" => self.style = attr(b"style:name"),
-                        b"table-properties" => {
-                            if attr(b"table:display").as_deref() == Some("false") {
-                                if let Some(style) = self.style.take() {
-                                    if self.hiding_styles.len() < MAX_HIDING_STYLES {
-                                        self.hiding_styles.insert(style);
-                                    }
+                        b"table-properties"
+                            if attr(b"table:display").as_deref() == Some("false") =>
+                        {
+                            if let Some(style) = self.style.take() {
+                                if self.hiding_styles.len() < MAX_HIDING_STYLES {
+                                    self.hiding_styles.insert(style);
                                 }
                             }
                         }
