@@ -69,7 +69,6 @@ use rust_xlsxwriter::{DocProperties, ExcelDateTime, Workbook, XlsxError};
 
 use crate::board::Board;
 use crate::solve::Attempt;
-use crate::tour::Tour;
 use crate::workbook::cellref::{CellRef, SHEET_COLS, SHEET_ROWS};
 
 pub use layout::{check_fits, FitError};
@@ -120,7 +119,7 @@ impl Outcome {
         if attempt.solved {
             Outcome::Solved
         } else if !attempt.tour.is_complete() {
-            if is_dead_end(&attempt.tour) {
+            if attempt.tour.is_stuck() {
                 Outcome::Stuck
             } else {
                 Outcome::Stopped
@@ -142,23 +141,6 @@ impl Outcome {
             Outcome::Failed => "failed",
         }
     }
-}
-
-/// Whether the path's last square has no unvisited square a knight's move away (an empty path
-/// is not a dead end: the knight never started).
-pub fn is_dead_end(tour: &Tour) -> bool {
-    let Some(end) = tour.end() else {
-        return false;
-    };
-    let board = tour.board();
-    let mut open: Vec<u32> = board.knight_moves(end).map(|s| board.index(s)).collect();
-    for idx in tour.indices() {
-        open.retain(|n| n != idx);
-        if open.is_empty() {
-            return true;
-        }
-    }
-    open.is_empty()
 }
 
 /// Whether to add an optional decoration to tour sheets (the path chart, or the colour scale).
@@ -474,6 +456,7 @@ mod tests {
     use crate::board::Square;
     use crate::solve::Method;
     use crate::tour::tests::tour_3x4;
+    use crate::tour::Tour;
 
     #[test]
     fn result_line_follows_the_macro() {
@@ -506,7 +489,7 @@ mod tests {
         ];
         let board = Board::new(3, 3).unwrap();
         let ring = Tour::from_squares(board, ring.iter().map(|&(r, c)| Square::new(r, c))).unwrap();
-        assert!(is_dead_end(&ring));
+        assert!(ring.is_stuck());
         assert_eq!(
             Outcome::of(
                 &Attempt::new(ring.clone(), false, Method::Warnsdorff),
@@ -515,7 +498,7 @@ mod tests {
             Outcome::Stuck
         );
         let cut = Attempt::new(ring.truncated(4), false, Method::Warnsdorff);
-        assert!(!is_dead_end(&cut.tour));
+        assert!(!cut.tour.is_stuck());
         assert_eq!(Outcome::of(&cut, false), Outcome::Stopped);
         assert_eq!(
             sheet_name(2, Outcome::of(&cut, false)),

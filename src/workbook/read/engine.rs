@@ -25,6 +25,21 @@ impl<RS: Read + Seek> Inner<RS> {
             Inner::Ods(b) => b.sheet_names(),
         }
     }
+
+    /// The names of the sheets the workbook hides from its reader (hidden or very hidden).
+    pub(super) fn hidden_sheets(&self) -> Vec<String> {
+        let sheets = match self {
+            Inner::Xlsx(b) => b.sheets_metadata(),
+            Inner::Xlsb(b) => b.sheets_metadata(),
+            Inner::Xls(b) => b.sheets_metadata(),
+            Inner::Ods(b) => b.sheets_metadata(),
+        };
+        sheets
+            .iter()
+            .filter(|s| s.visible != calamine::SheetVisible::Visible)
+            .map(|s| s.name.clone())
+            .collect()
+    }
 }
 
 pub(super) fn open_inner<RS: Read + Seek>(

@@ -207,6 +207,8 @@ pub struct Workbook<RS: Read + Seek> {
     format: Format,
     inner: Inner<RS>,
     sheets: Vec<String>,
+    /// The sheets the workbook hides.
+    hidden: Vec<String>,
     /// xlsx/xlsm read by our own streaming reader, over a second handle on the same bytes.
     own: Option<OwnXlsx<RS>>,
     run: RunBudget,
@@ -297,6 +299,7 @@ impl<RS: Read + Seek> Workbook<RS> {
             .map_err(|e| ReadError::Io(e.to_string()))?;
         let inner = guarded(format, || open_inner(format, reader))??;
         let sheets = guarded(format, || inner.sheet_names())?;
+        let hidden = guarded(format, || inner.hidden_sheets())?;
         let own = package.zip(second).map(|(package, source)| OwnXlsx {
             package,
             source,
@@ -306,6 +309,7 @@ impl<RS: Read + Seek> Workbook<RS> {
             format,
             inner,
             sheets,
+            hidden,
             own,
             run: RunBudget::default(),
         })
@@ -319,6 +323,12 @@ impl<RS: Read + Seek> Workbook<RS> {
     /// Sheet names in workbook order.
     pub fn sheet_names(&self) -> &[String] {
         &self.sheets
+    }
+
+    /// Whether the workbook hides the sheet `name` from its reader (a program's helper sheet,
+    /// such as the chart coordinates `generate` writes).
+    pub fn is_hidden(&self, name: &str) -> bool {
+        self.hidden.iter().any(|h| h == name)
     }
 
     /// Read one sheet's cells. Streams xlsx and xlsb; refuses sheets beyond [`MAX_SHEET_CELLS`].
