@@ -139,7 +139,11 @@ impl SolveArgs {
             meter: Some(crate::cli::progress::meter()),
             ..Plan::default()
         };
-        Ok((request, plan, self.seed.unwrap_or_else(rand::random)))
+        Ok((
+            request,
+            plan,
+            self.seed.unwrap_or_else(crate::solve::random_seed),
+        ))
     }
 
     fn request(&self, board: Board) -> Result<Request> {

@@ -106,6 +106,15 @@ impl<RS: Read + Seek> Book<RS> {
         self.sheets.iter().map(|(s, _)| s.name.clone()).collect()
     }
 
+    /// The names of the sheets the workbook hides (hidden or very hidden).
+    pub(super) fn hidden_sheets(&self) -> Vec<String> {
+        self.sheets
+            .iter()
+            .filter(|(s, _)| s.hidden)
+            .map(|(s, _)| s.name.clone())
+            .collect()
+    }
+
     /// Stream the first sheet named `name` (a chart sheet has no cells).
     pub(super) fn read_sheet(
         &mut self,

@@ -51,6 +51,8 @@ pub(super) struct SheetEntry {
     /// Its part's path, as calamine builds it.
     pub(super) path: String,
     pub(super) kind: SheetKind,
+    /// Hidden from the workbook's reader (`state` hidden or very hidden).
+    pub(super) hidden: bool,
 }
 
 /// The main part, from the package relationships (`_rels/.rels`): the target of the last
@@ -152,14 +154,17 @@ pub(super) fn sheets<R: Read>(
         match part.event(&mut buf)? {
             Event::Start(e) if e.local_name().as_ref() == "sheet" => {
                 let mut name = String::new();
+                let mut hidden = false;
                 let mut ids = Vec::new();
                 for attr in raw_attributes(&e) {
                     let (key, value) = attr.map_err(|d| part.damaged(d))?;
                     match key {
                         "name" => name = decode_attr(value).map_err(|d| part.damaged(d))?,
-                        "state" if !matches!(value, "visible" | "hidden" | "veryHidden") => {
-                            return Err(part.damaged(format!("a sheet's state is '{value}'")))
-                        }
+                        "state" => match value {
+                            "visible" => hidden = false,
+                            "hidden" | "veryHidden" => hidden = true,
+                            _ => return Err(part.damaged(format!("a sheet's state is '{value}'"))),
+                        },
                         key if local_name_matches(key, "id") => ids.push((key, value)),
                         _ => {}
                     }
@@ -194,7 +199,12 @@ pub(super) fn sheets<R: Read>(
                     });
                 }
                 cost.add((2 * name.len() + path.len() + 64) as u64, "its sheet list")?;
-                sheets.push(SheetEntry { name, path, kind });
+                sheets.push(SheetEntry {
+                    name,
+                    path,
+                    kind,
+                    hidden,
+                });
             }
             Event::Start(e) if e.local_name().as_ref() == "workbookPr" => {
                 super::xml::raw_attr(&e, "date1904").map_err(|d| part.damaged(d))?;
