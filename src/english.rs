@@ -74,6 +74,21 @@ pub fn count(n: impl Into<u64>, noun: &str) -> String {
     }
 }
 
+/// Every square of a board with `n` of them: `all 64 squares`, but `the 1 square` (never
+/// "all 1 squares").
+///
+/// ```
+/// use knights_tour::english::all_squares;
+/// assert_eq!(all_squares(64), "all 64 squares");
+/// assert_eq!(all_squares(1), "the 1 square");
+/// ```
+pub fn all_squares(n: usize) -> String {
+    match n {
+        1 => "the 1 square".to_string(),
+        n => format!("all {n} squares"),
+    }
+}
+
 /// [`count`] for `usize` amounts (lengths of things).
 pub fn count_usize(n: usize, noun: &str) -> String {
     count(n as u64, noun)

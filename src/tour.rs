@@ -202,6 +202,34 @@ impl Tour {
         })
     }
 
+    /// Whether the knight is stuck: no unvisited square is a knight's move from the last one
+    /// (an empty path is not stuck: the knight never started). A complete tour is stuck.
+    ///
+    /// ```
+    /// use knights_tour::board::{Board, Square};
+    /// use knights_tour::tour::Tour;
+    /// let board = Board::new(5, 5).unwrap();
+    /// let two = Tour::from_squares(board, [Square::new(0, 0), Square::new(1, 2)]).unwrap();
+    /// assert!(!two.is_stuck());
+    /// ```
+    pub fn is_stuck(&self) -> bool {
+        let Some(end) = self.end() else {
+            return false;
+        };
+        let mut open: Vec<u32> = self
+            .board
+            .knight_moves(end)
+            .map(|s| self.board.index(s))
+            .collect();
+        for idx in &self.squares {
+            open.retain(|n| n != idx);
+            if open.is_empty() {
+                return true;
+            }
+        }
+        open.is_empty()
+    }
+
     /// The path truncated to its first `k` moves (a partial tour).
     pub fn truncated(&self, k: usize) -> Tour {
         Tour {

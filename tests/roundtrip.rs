@@ -1,5 +1,6 @@
 //! The tool reads back what it writes, also after a person types into it: every sheet of a
-//! generated workbook (tour sheets are one board each; Summary and Path data are no boards), a
+//! generated workbook (tour sheets are one board each; Summary is no board, the hidden Path data
+//! helper is left out unless asked for by name), a
 //! template with moves typed in by an independent writer (partial at the board, no problems,
 //! and `--complete` completes it), and the `--complete` output itself. Plus the CLI around
 //! several boards: `--format csv`, exit codes for files without a board, `--board`.
@@ -61,8 +62,21 @@ fn every_generated_sheet_reads_back_as_one_board_and_the_rest_as_none() {
         let report = verify_path(&out, &VerifyOptions::default());
         assert!(report.readable, "{:?}", report.error);
         let mut tours = 0;
+        assert!(
+            report.sheets.iter().all(|s| s.sheet != "Path data"),
+            "{args:?}: the hidden helper sheet is listed"
+        );
+        let asked = VerifyOptions {
+            sheets: vec!["Path data".into()],
+            ..VerifyOptions::default()
+        };
+        let helper = verify_path(&out, &asked);
+        if helper.error.is_none() {
+            assert_eq!(helper.sheets.len(), 1, "{args:?}");
+            assert_eq!(helper.sheets[0].verdict, Verdict::NoBoard, "{args:?}");
+        }
         for s in &report.sheets {
-            if s.sheet == "Summary" || s.sheet == "Path data" {
+            if s.sheet == "Summary" {
                 assert!(s.boards.is_empty(), "{args:?} {}: {:?}", s.sheet, s.boards);
                 assert_eq!(s.verdict, Verdict::NoBoard);
                 continue;
@@ -107,6 +121,8 @@ fn a_template_with_moves_typed_in_is_partial_at_the_board_and_completes() {
     let b = &s.boards[0];
     assert_eq!(b.verdict, Verdict::Partial, "{:?}", b.problems);
     assert!(b.problems.is_empty(), "{:?}", b.problems);
+    // a1 still has b3 free: a tour in progress, not a knight that got stuck.
+    assert_eq!(b.stuck, Some(false));
     assert_eq!(
         (b.board.top_left.to_string(), b.board.rows, b.board.cols),
         ("C3".to_string(), 8, 8)
@@ -158,17 +174,17 @@ fn csv_has_one_row_per_board_and_one_per_file_without_boards() {
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(
         lines[0],
-        "file,sheet,board,notation,verdict,moves,start,end,problems,first_problem"
+        "file,sheet,cells,notation,verdict,rows,cols,moves,start,end,start_square,end_square,problem_count,first_problem"
     );
     // tries.xlsx: three boards on 'attempts', two on 'stacked'; the template: one no-board row.
     assert_eq!(lines.len(), 1 + 5 + 1, "{text}");
     assert!(
-        lines[1].contains(",attempts,B3:F7,grid,open,25,b4,"),
+        lines[1].contains(",attempts,B3:F7,grid,open,5,5,25,C4,B7,b4,a1,0,"),
         "{}",
         lines[1]
     );
     assert!(
-        lines[2].contains(",attempts,H3:L7,grid,invalid,25,"),
+        lines[2].contains(",attempts,H3:L7,grid,invalid,5,5,25,"),
         "{}",
         lines[2]
     );
@@ -178,11 +194,11 @@ fn csv_has_one_row_per_board_and_one_per_file_without_boards() {
         lines[2]
     );
     assert!(
-        lines[5].contains(",stacked,A12:H19,grid,partial,54,"),
+        lines[5].contains(",stacked,A12:H19,grid,partial,8,8,54,"),
         "{}",
         lines[5]
     );
-    assert!(lines[6].contains(",,,,no-board,0,,,0,"), "{}", lines[6]);
+    assert!(lines[6].contains(",,,,no-board,,,0,,,,,0,"), "{}", lines[6]);
     assert!(String::from_utf8(out.stderr)
         .unwrap()
         .contains("no board found in"));
@@ -223,7 +239,9 @@ fn files_without_a_board_fail_and_complete_tours_pass() {
     assert_eq!(boards[1]["notation"], "grid");
     assert_eq!(boards[1]["numbering_from"], 1);
     assert!(boards[1]["start_square"].is_string());
-    assert!(boards[1].get("cells").is_none());
+    // A grid's cells are its rectangle (the board is 6x6 at H2).
+    assert_eq!(boards[1]["board"]["rows"], 6);
+    assert_eq!(boards[1]["cells"], "H2:M7");
     // The sheet-level fields are the first board's.
     assert_eq!(sheet["board"], boards[0]["board"]);
     assert_eq!(sheet["start"], boards[0]["start"]);

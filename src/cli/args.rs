@@ -99,13 +99,15 @@ pub fn timeout(seconds: Option<f64>) -> Result<Duration> {
     }
 }
 
-/// The command that makes this output again, seed included (recorded in workbooks).
-pub fn command_line(seed: u64) -> String {
+/// The command that makes this output again, with the seed when the run uses one (recorded in
+/// workbooks).
+pub fn command_line(seed: Option<u64>) -> String {
     let mut words: Vec<String> = std::env::args().skip(1).collect();
-    if !words
-        .iter()
-        .any(|w| w == "--seed" || w.starts_with("--seed="))
-    {
+    if let Some(seed) = seed.filter(|_| {
+        !words
+            .iter()
+            .any(|w| w == "--seed" || w.starts_with("--seed="))
+    }) {
         words.push(format!("--seed {seed}"));
     }
     format!("knights-tour {}", words.join(" "))
@@ -155,7 +157,11 @@ impl SolveArgs {
             meter: Some(crate::cli::progress::meter()),
             ..Plan::default()
         };
-        Ok((request, plan, self.seed.unwrap_or_else(rand::random)))
+        Ok((
+            request,
+            plan,
+            self.seed.unwrap_or_else(crate::solve::random_seed),
+        ))
     }
 
     fn request(&self, board: Board) -> Result<Request> {

@@ -120,7 +120,7 @@ fn job(args: &Args) -> Result<Job> {
         ),
         (flag, output) => Format::resolve(flag, output)?,
     };
-    let seed = args.seed.unwrap_or_else(rand::random);
+    let seed = args.seed.unwrap_or_else(crate::solve::random_seed);
     let plan = PairsPlan {
         timeout: Some(timeout(args.timeout)?),
         threads: 0,
@@ -133,6 +133,6 @@ fn job(args: &Args) -> Result<Job> {
         format,
         dest,
         force: args.force,
-        command_line: command_line(seed),
+        command_line: command_line(Some(seed)),
     })
 }

@@ -18,7 +18,7 @@ use crate::error::{Error, Result};
 use crate::exit_codes;
 use crate::output;
 use crate::solve::backtrack::Budget;
-use crate::verify::{complete, csv, text, verify_path, JsonDocument, VerifyOptions};
+use crate::verify::{complete, csv, text, verify_path, JsonDocument, Totals, VerifyOptions};
 use crate::workbook::cellref::{CellRange, CellRef};
 
 /// Options of `knights-tour verify`.
@@ -116,6 +116,7 @@ pub fn run(args: Args) -> Result<u8> {
     let keep = format == ReportFormat::Json || args.complete.is_some();
     let mut code = exit_codes::SUCCESS;
     let mut reports = Vec::new();
+    let mut totals = Totals::default();
     if stream && format == ReportFormat::Csv {
         write_stdout(&csv::header())?;
     }
@@ -123,6 +124,7 @@ pub fn run(args: Args) -> Result<u8> {
         spinner.set(&format!("reading {}", f.display()));
         let report = verify_path(f, &options);
         code = code.max(report.exit_code());
+        totals.add(&report);
         if !args.quiet && report.readable && !report.has_board() {
             eprintln!(
                 "knights-tour: no board found in {}",
@@ -152,6 +154,9 @@ pub fn run(args: Args) -> Result<u8> {
         None => None,
     };
     spinner.finish();
+    if stream && format == ReportFormat::Text && totals.files > 1 {
+        write_stdout(&text::render_totals(&totals))?;
+    }
     if format == ReportFormat::Json && !args.quiet {
         let doc = JsonDocument { files: reports };
         let json = serde_json::to_string_pretty(&doc)

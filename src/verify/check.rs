@@ -69,6 +69,18 @@ impl Squares<'_, '_> {
     fn name(&self, idx: u32) -> String {
         format!("{} ({})", self.cell_ref(idx), self.square(idx))
     }
+
+    /// A problem about the cells at `idxs` (at most [`MAX_CELLS_PER_PROBLEM`] are kept), with
+    /// their squares.
+    fn problem(&self, kind: ProblemKind, idxs: &[u32], message: String) -> Problem {
+        let idxs = &idxs[..idxs.len().min(MAX_CELLS_PER_PROBLEM)];
+        Problem {
+            kind,
+            cells: idxs.iter().map(|&i| self.cell_ref(i)).collect(),
+            squares: idxs.iter().map(|&i| self.square(i)).collect(),
+            message,
+        }
+    }
 }
 
 /// Check the board in `grid`. `detect_ragged` is off when the user gave the range; `base` is
@@ -88,12 +100,15 @@ pub(crate) fn check_board(
     // Kinds are read from the grid when needed, not held: a million of them cost 16 MB.
     let total = rows as usize * cols as usize;
     let kind_at = |i: u32| grid.kind(i / cols, i % cols);
-    // A board is ragged (a short row or column) only when its blanks are all at the edge; a
-    // board with blanks inside as well is a failed attempt whose edge blanks are squares.
+    // A board is ragged (a short row or column) only when its blanks are all at the edge and
+    // fewer than its filled cells; a board with blanks inside as well is a failed attempt whose
+    // edge blanks are squares.
     let blank_count = (0..total as u32)
         .filter(|&i| kind_at(i) == Kind::Blank)
         .count();
-    let ragged = if detect_ragged && blank_count > 0 {
+    // A ragged board is mostly filled (a short row, a missing corner); a sparse failed attempt
+    // has blanks at the ends of its rows and columns too, and is not ragged.
+    let ragged = if detect_ragged && blank_count > 0 && blank_count * 2 < total {
         let edge = ragged_cells(grid, formats_known);
         if edge.len() == blank_count {
             edge
@@ -137,38 +152,38 @@ pub(crate) fn check_board(
             }
             Kind::Int(v) => {
                 holes.push(i);
-                problems.push(Problem {
-                    kind: ProblemKind::OutOfRange,
-                    cells: vec![sq.cell_ref(i)],
-                    message: format!(
+                problems.push(sq.problem(
+                    ProblemKind::OutOfRange,
+                    &[i],
+                    format!(
                         "{} holds {}, outside {}..{}",
                         sq.name(i),
                         v - shift,
                         shown(1),
                         shown(n)
                     ),
-                });
+                ));
             }
             Kind::NonInt(f) => {
                 holes.push(i);
-                problems.push(Problem {
-                    kind: ProblemKind::NonInteger,
-                    cells: vec![sq.cell_ref(i)],
-                    message: format!("{} holds {f}, which is not a whole number", sq.name(i)),
-                });
+                problems.push(sq.problem(
+                    ProblemKind::NonInteger,
+                    &[i],
+                    format!("{} holds {f}, which is not a whole number", sq.name(i)),
+                ));
             }
             Kind::Text => {
                 holes.push(i);
                 let value = grid.cell(i / cols, i % cols).and_then(|c| c.value);
-                problems.push(Problem {
-                    kind: ProblemKind::TextCell,
-                    cells: vec![sq.cell_ref(i)],
-                    message: format!(
+                problems.push(sq.problem(
+                    ProblemKind::TextCell,
+                    &[i],
+                    format!(
                         "{} holds {} where a move number belongs",
                         sq.name(i),
                         describe(value)
                     ),
-                });
+                ));
             }
             Kind::Blank => blanks.push(i),
         }
@@ -186,20 +201,16 @@ pub(crate) fn check_board(
             0 => String::new(),
             m => format!(" and {} more", thousands(m)),
         };
-        problems.push(Problem {
-            kind: ProblemKind::DuplicateNumber,
-            message: format!(
+        problems.push(sq.problem(
+            ProblemKind::DuplicateNumber,
+            cells,
+            format!(
                 "{} appears {} times: at {}{more}",
                 shown(*v),
                 thousands(cells.len()),
                 listed.join(", ")
             ),
-            cells: cells
-                .iter()
-                .take(MAX_CELLS_PER_PROBLEM)
-                .map(|&i| sq.cell_ref(i))
-                .collect(),
-        });
+        ));
     }
 
     let missing = missing_ranges(&pos);
@@ -213,11 +224,11 @@ pub(crate) fn check_board(
 
     if !partial_shaped && !complete {
         for &i in &blanks {
-            problems.push(Problem {
-                kind: ProblemKind::BlankCell,
-                cells: vec![sq.cell_ref(i)],
-                message: format!("{} is blank", sq.name(i)),
-            });
+            problems.push(sq.problem(
+                ProblemKind::BlankCell,
+                &[i],
+                format!("{} is blank", sq.name(i)),
+            ));
         }
         holes.extend(&blanks);
         holes.sort_unstable();
@@ -234,17 +245,13 @@ pub(crate) fn check_board(
             };
             let (cells, hint) = if missing_count == holes.len() as u64 && holes.len() == 1 {
                 (
-                    vec![sq.cell_ref(holes[0])],
+                    &holes[..1],
                     format!(" (perhaps it belongs in {})", sq.name(holes[0])),
                 )
             } else {
-                (Vec::new(), String::new())
+                (&[][..], String::new())
             };
-            problems.push(Problem {
-                kind: ProblemKind::MissingNumber,
-                cells,
-                message: format!("{what}{hint}"),
-            });
+            problems.push(sq.problem(ProblemKind::MissingNumber, cells, format!("{what}{hint}")));
         }
     }
 
@@ -272,17 +279,17 @@ pub(crate) fn check_board(
             .any(|&x| b.iter().any(|&y| at(x).is_knight_move(at(y))));
         if !fits {
             bad_moves += 1;
-            problems.push(Problem {
-                kind: ProblemKind::NotAKnightMove,
-                cells: vec![sq.cell_ref(a[0]), sq.cell_ref(b[0])],
-                message: format!(
+            problems.push(sq.problem(
+                ProblemKind::NotAKnightMove,
+                &[a[0], b[0]],
+                format!(
                     "move {} at {} -> move {} at {} is not a knight's move",
                     shown(v),
                     sq.name(a[0]),
                     shown(v + 1),
                     sq.name(b[0])
                 ),
-            });
+            ));
         }
     }
 
@@ -402,17 +409,13 @@ fn not_rectangular(sq: &Squares<'_, '_>, range: CellRange, ragged: &[u32]) -> Pr
     } else {
         String::new()
     };
-    Problem {
-        kind: ProblemKind::NotRectangular,
-        message: format!(
+    sq.problem(
+        ProblemKind::NotRectangular,
+        ragged,
+        format!(
             "the board is not rectangular: its rows or columns have different lengths ({shown}{more} empty at the edge of {range})"
         ),
-        cells: ragged
-            .iter()
-            .take(MAX_CELLS_PER_PROBLEM)
-            .map(|&i| sq.cell_ref(i))
-            .collect(),
-    }
+    )
 }
 
 /// Ranges `(a, b)` of numbers in 1..n that no square holds.
@@ -483,6 +486,7 @@ impl Problems {
             self.list.push(Problem {
                 kind,
                 cells: Vec::new(),
+                squares: Vec::new(),
                 message: format!(
                     "... and {} more {} problems not listed",
                     thousands(count),

@@ -43,7 +43,6 @@ use crate::tour::Tour;
 use crate::verify::{BoardReport, FileReport, Verdict};
 use crate::workbook::cellref::CellRef;
 use crate::workbook::write::completion::{write_completions, CompletedSheet, SheetResult};
-use crate::workbook::write::is_dead_end;
 
 /// Search nodes `verify --complete` spends on one sheet before giving up: about 5 seconds in
 /// a release build (the search places roughly 4.5 million squares a second), and the answer
@@ -128,7 +127,7 @@ pub fn complete_tour(prefix: &Tour, budget: &Budget) -> Completion {
     if prefix.is_complete() {
         return Completion::NotApplicable("the path is already a complete tour".to_string());
     }
-    if is_dead_end(prefix) {
+    if prefix.is_stuck() {
         return Completion::NoCompletion {
             original: prefix.clone(),
             dead_end: true,

@@ -1,23 +1,31 @@
 //! The class report: `verify --format csv`, one row per board.
 //!
 //! Columns: [`CSV_COLUMNS`]. A file without any board still gets one row (verdict `no-board`,
-//! or `unreadable` with the reason as its first problem) so a teacher sees every submission.
+//! or `unreadable` with the reason as its first problem) so a teacher sees every submission;
+//! a sheet that cannot be read gets an `unreadable` row of its own.
 //! Fields that a spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`) are
 //! prefixed with `'`.
 
 use super::report::{BoardReport, FileReport};
 
-/// The header row.
-pub const CSV_COLUMNS: [&str; 10] = [
+/// The header row. Names are the JSON report's where the fact is the same: `cells` (the
+/// cells the board occupies), `rows` and `cols` (the chessboard), `moves`, `start` and `end`
+/// (cells), `start_square` and `end_square` (squares); `problem_count` counts the problems
+/// listed, `first_problem` is the first of them (or why a file has no board or is unreadable).
+pub const CSV_COLUMNS: [&str; 14] = [
     "file",
     "sheet",
-    "board",
+    "cells",
     "notation",
     "verdict",
+    "rows",
+    "cols",
     "moves",
     "start",
     "end",
-    "problems",
+    "start_square",
+    "end_square",
+    "problem_count",
     "first_problem",
 ];
 
@@ -26,76 +34,113 @@ pub fn header() -> String {
     CSV_COLUMNS.join(",") + "\r\n"
 }
 
-/// The rows for one file, each ending with CRLF (RFC 4180).
-pub fn rows(report: &FileReport) -> String {
-    let mut out = String::new();
-    let mut line = |fields: [String; 10]| {
-        let quoted: Vec<String> = fields.iter().map(|f| field(f)).collect();
-        out.push_str(&quoted.join(","));
-        out.push_str("\r\n");
-    };
-    if !report.readable {
-        line([
-            report.file.clone(),
-            String::new(),
-            String::new(),
-            String::new(),
-            "unreadable".into(),
-            String::new(),
-            String::new(),
-            String::new(),
-            "1".into(),
-            report.error.clone().unwrap_or_default(),
-        ]);
-        return out;
-    }
-    for s in &report.sheets {
-        for b in &s.boards {
-            line(board_row(&report.file, &s.sheet, b));
+/// One row, by column; empty fields stay empty.
+#[derive(Default)]
+struct Row {
+    file: String,
+    sheet: String,
+    cells: String,
+    notation: String,
+    verdict: String,
+    rows: String,
+    cols: String,
+    moves: String,
+    start: String,
+    end: String,
+    start_square: String,
+    end_square: String,
+    problem_count: String,
+    first_problem: String,
+}
+
+impl Row {
+    /// A row saying why a file or sheet has no board: `verdict` is `no-board` or `unreadable`.
+    fn without_board(file: &str, sheet: &str, verdict: &str, why: String) -> Row {
+        Row {
+            file: file.to_string(),
+            sheet: sheet.to_string(),
+            verdict: verdict.to_string(),
+            moves: "0".into(),
+            problem_count: "0".into(),
+            first_problem: why,
+            ..Row::default()
         }
     }
-    if !report.has_board() {
+
+    fn board(file: &str, sheet: &str, b: &BoardReport) -> Row {
+        let text = |x: Option<String>| x.unwrap_or_default();
+        Row {
+            file: file.to_string(),
+            sheet: sheet.to_string(),
+            cells: text(b.cells.map(|c| c.to_string())),
+            notation: b.notation.as_str().into(),
+            verdict: b.verdict.as_str().into(),
+            rows: b.board.rows.to_string(),
+            cols: b.board.cols.to_string(),
+            moves: b.moves.to_string(),
+            start: text(b.start.map(|c| c.to_string())),
+            end: text(b.end.map(|c| c.to_string())),
+            start_square: text(b.start_square.map(|s| s.to_string())),
+            end_square: text(b.end_square.map(|s| s.to_string())),
+            problem_count: b.problems.len().to_string(),
+            first_problem: text(
+                b.problems
+                    .first()
+                    .map(|p| format!("{}: {}", p.kind.as_str(), p.message)),
+            ),
+        }
+    }
+
+    /// The line, ending with CRLF (RFC 4180).
+    fn line(&self) -> String {
+        let fields = [
+            &self.file,
+            &self.sheet,
+            &self.cells,
+            &self.notation,
+            &self.verdict,
+            &self.rows,
+            &self.cols,
+            &self.moves,
+            &self.start,
+            &self.end,
+            &self.start_square,
+            &self.end_square,
+            &self.problem_count,
+            &self.first_problem,
+        ];
+        let quoted: Vec<String> = fields.iter().map(|f| field(f)).collect();
+        quoted.join(",") + "\r\n"
+    }
+}
+
+/// The rows for one file: one per board, one per sheet that could not be read, and for a file
+/// without any board one row saying why (verdict `no-board`, or `unreadable` for a file that
+/// cannot be read at all) so a teacher sees every submission.
+pub fn rows(report: &FileReport) -> String {
+    if !report.readable {
+        let why = report.error.clone().unwrap_or_default();
+        return Row::without_board(&report.file, "", "unreadable", why).line();
+    }
+    let mut out = String::new();
+    for s in &report.sheets {
+        for b in &s.boards {
+            out.push_str(&Row::board(&report.file, &s.sheet, b).line());
+        }
+        if s.unreadable {
+            let why = s.note.clone().unwrap_or_default();
+            out.push_str(&Row::without_board(&report.file, &s.sheet, "unreadable", why).line());
+        }
+    }
+    if out.is_empty() {
         let why = report
             .error
             .clone()
             .or_else(|| report.sheets.iter().find_map(|s| s.note.clone()))
             .unwrap_or_else(|| format!("no board found in {}", report.file));
-        line([
-            report.file.clone(),
-            String::new(),
-            String::new(),
-            String::new(),
-            "no-board".into(),
-            "0".into(),
-            String::new(),
-            String::new(),
-            "0".into(),
-            why,
-        ]);
+        out = Row::without_board(&report.file, "", "no-board", why).line();
     }
     out
-}
-
-fn board_row(file: &str, sheet: &str, b: &BoardReport) -> [String; 10] {
-    let range = b.cells.map(|c| c.to_string()).unwrap_or_else(|| {
-        let f = b.board.top_left;
-        format!("{f}:{}", f.offset(b.board.rows - 1, b.board.cols - 1))
-    });
-    [
-        file.to_string(),
-        sheet.to_string(),
-        range,
-        b.notation.as_str().into(),
-        b.verdict.as_str().into(),
-        b.moves.to_string(),
-        b.start_square.map(|s| s.to_string()).unwrap_or_default(),
-        b.end_square.map(|s| s.to_string()).unwrap_or_default(),
-        b.problems.len().to_string(),
-        b.problems
-            .first()
-            .map(|p| format!("{}: {}", p.kind.as_str(), p.message))
-            .unwrap_or_default(),
-    ]
 }
 
 /// One field, quoted when it needs to be, and defused when a spreadsheet would run it.
@@ -135,7 +180,7 @@ mod tests {
         };
         assert_eq!(
             rows(&r),
-            "empty.xlsx,,,,no-board,0,,,0,no board found in empty.xlsx\r\n"
+            "empty.xlsx,,,,no-board,,,0,,,,,0,no board found in empty.xlsx\r\n"
         );
     }
 }

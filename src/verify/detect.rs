@@ -37,8 +37,8 @@
 //!
 //! **Ragged or failed attempt?** (decided in [`super::check`]) A blank cell at the end of its
 //! row *and* at the end of its column (a short last row, a missing corner) makes the board
-//! `not-rectangular` only when *every* blank of the board is such an edge cell and the
-//! formatting (xlsx borders) does not mark it as a square. A board with blanks inside as well
+//! `not-rectangular` only when *every* blank of the board is such an edge cell, the blanks are
+//! fewer than the filled cells, and the formatting (xlsx borders) does not mark it as a square. A board with blanks inside as well
 //! is a failed attempt whose edge blanks are squares. Without labels or readable formatting,
 //! a failed attempt whose whole edge rows are blank is measured by the bounding box of its
 //! numbers, so it can read as a smaller board.

@@ -17,31 +17,11 @@ use crate::tour::Tour;
 use crate::workbook::cellref::{CellRange, CellRef};
 use crate::workbook::read::{CellValueRef, SheetCells};
 
-use super::report::{
-    BoardPosition, BoardReport, Notation, Problem, ProblemKind, SquareName, Verdict,
-};
+use super::report::{BoardPosition, BoardReport, Notation, Problem, ProblemKind, Verdict};
+use super::square::{self, SquareName};
 
 /// The fewest entries a list needs to count as a tour attempt.
 pub const MIN_LIST: usize = 3;
-
-/// Parse a square name: 1-3 letters then 1-7 digits, rank at least 1 (`e4`, `AA10`).
-pub(crate) fn parse_square(text: &str) -> Option<SquareName> {
-    let t = text.trim_matches(|c: char| c.is_whitespace() || c == '\u{a0}');
-    let split = t.find(|c: char| !c.is_ascii_alphabetic())?;
-    let (letters, digits) = t.split_at(split);
-    if letters.is_empty() || letters.len() > 3 || digits.is_empty() || digits.len() > 7 {
-        return None;
-    }
-    if !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    let file = crate::board::parse_file_letters(&letters.to_ascii_lowercase())?;
-    let rank: u32 = digits.parse().ok()?;
-    (rank >= 1 && file < u64::from(u32::MAX)).then_some(SquareName {
-        file: file as u32,
-        rank,
-    })
-}
 
 /// A run of square names on a sheet.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -78,7 +58,7 @@ pub(crate) fn find_lists(sheet: &SheetCells) -> Vec<ListRun> {
         .cells()
         .iter()
         .filter_map(|c| match c.value {
-            Some(CellValueRef::Text(t)) => parse_square(t).map(|s| (c.row, c.col, s)),
+            Some(CellValueRef::Text(t)) => square::parse(t).map(|s| (c.row, c.col, s)),
             _ => None,
         })
         .collect();
@@ -174,6 +154,7 @@ pub(crate) fn check_list(run: &ListRun, size: Option<(u32, u32)>) -> BoardReport
             problems.push(Problem {
                 kind: ProblemKind::OutOfRange,
                 cells: vec![run.cells[i]],
+                squares: vec![sq],
                 message: format!("{} names a square off the {rows}x{cols} board", name(i)),
             });
             continue;
@@ -193,6 +174,7 @@ pub(crate) fn check_list(run: &ListRun, size: Option<(u32, u32)>) -> BoardReport
         problems.push(Problem {
             kind: ProblemKind::DuplicateNumber,
             cells: at.iter().map(|&i| run.cells[i]).collect(),
+            squares: at.iter().map(|&i| run.squares[i]).collect(),
             message: format!(
                 "{sq} is listed {} times: at {} (moves {})",
                 at.len(),
@@ -210,14 +192,14 @@ pub(crate) fn check_list(run: &ListRun, size: Option<(u32, u32)>) -> BoardReport
             for file in 0..cols {
                 let sq = SquareName { file, rank };
                 if !first_at.contains_key(&sq) {
-                    missing.push(sq.to_string());
+                    missing.push(sq);
                 }
             }
         }
         let shown = missing
             .iter()
             .take(8)
-            .cloned()
+            .map(SquareName::to_string)
             .collect::<Vec<_>>()
             .join(", ");
         let more = if missing.len() > 8 {
@@ -225,9 +207,11 @@ pub(crate) fn check_list(run: &ListRun, size: Option<(u32, u32)>) -> BoardReport
         } else {
             String::new()
         };
+        missing.truncate(super::check::MAX_CELLS_PER_PROBLEM);
         problems.push(Problem {
             kind: ProblemKind::MissingNumber,
             cells: Vec::new(),
+            squares: missing,
             message: format!("no entry names {shown}{more}"),
         });
     }
@@ -244,6 +228,7 @@ pub(crate) fn check_list(run: &ListRun, size: Option<(u32, u32)>) -> BoardReport
                 problems.push(Problem {
                     kind: ProblemKind::NotAKnightMove,
                     cells: vec![run.cells[i - 1], run.cells[i]],
+                    squares: vec![a, b],
                     message: format!(
                         "move {i} at {} -> move {} at {} is not a knight's move",
                         name(i - 1),
@@ -293,6 +278,7 @@ pub(crate) fn check_list(run: &ListRun, size: Option<(u32, u32)>) -> BoardReport
         end_square: Some(run.squares[last]),
         numbering_from: 1,
         cells: Some(run.range()),
+        stuck: (verdict == Verdict::Partial).then(|| tour.as_ref().is_some_and(Tour::is_stuck)),
         tour,
         drawing: None,
     }
@@ -310,18 +296,6 @@ mod tests {
                 .enumerate()
                 .map(|(i, s)| (first_row + i as u32, col, CellValue::Text((*s).into()))),
         )
-    }
-
-    #[test]
-    fn square_names_parse_in_either_case() {
-        assert_eq!(parse_square(" E4 "), Some(SquareName { file: 4, rank: 4 }));
-        assert_eq!(
-            parse_square("aa10"),
-            Some(SquareName { file: 26, rank: 10 })
-        );
-        assert_eq!(parse_square("e0"), None);
-        assert_eq!(parse_square("Solved"), None);
-        assert_eq!(parse_square("4e"), None);
     }
 
     #[test]

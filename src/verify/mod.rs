@@ -30,6 +30,7 @@ pub mod detect;
 mod labels;
 mod list;
 pub mod report;
+pub mod square;
 pub mod text;
 mod value;
 
@@ -38,7 +39,7 @@ use std::path::Path;
 
 pub use report::{
     BoardPosition, BoardReport, FileReport, JsonDocument, Notation, Problem, ProblemKind,
-    SheetReport, SquareName, Verdict,
+    SheetReport, SquareName, Totals, Verdict,
 };
 
 use crate::error::{Error, Result};
@@ -142,7 +143,15 @@ pub fn verify_workbook<RS: Read + Seek>(
             Ok(cells) => verify_grid(&name, index, &cells, options),
             Err(e) => SheetReport::unreadable(&name, index, e.to_string()),
         };
-        report.sheets.push(sheet);
+        // A hidden sheet without a board is a program's helper (generate's chart coordinates),
+        // not a submission: it is left out unless asked for by name.
+        let helper = options.sheets.is_empty()
+            && book.is_hidden(&name)
+            && sheet.boards.is_empty()
+            && !sheet.unreadable;
+        if !helper {
+            report.sheets.push(sheet);
+        }
     }
     report
 }
@@ -230,7 +239,9 @@ fn grid_report(
         start_square: checked.start_square,
         end_square: checked.end_square,
         numbering_from: base,
-        cells: None,
+        cells: Some(grid.range),
+        stuck: (checked.verdict == Verdict::Partial)
+            .then(|| checked.tour.as_ref().is_some_and(Tour::is_stuck)),
         problems_not_listed: checked.not_listed,
         tour: checked.tour,
         drawing: None,

@@ -2,13 +2,13 @@
 //! These serialise to the `--json` document (`{"files": [...]}`, see [`JsonDocument`]).
 
 use std::collections::BTreeMap;
-use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::board::{file_letters, Board, Square};
 use crate::tour::Tour;
 use crate::workbook::cellref::{CellRange, CellRef};
+
+pub use super::square::SquareName;
 
 /// The verdict on one worksheet: exactly one of these.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -91,6 +91,11 @@ pub struct Problem {
     /// The cells involved (written `["E5", "F8"]`); empty when no cell holds the culprit
     /// (a missing number).
     pub cells: Vec<CellRef>,
+    /// The squares of the chessboard those cells stand for, in the same order (`["c1", "e2"]`):
+    /// for a grid the square each cell is, for a list the square each entry names (also one off
+    /// the board). A list's `missing-number` names the squares no entry names.
+    #[serde(default)]
+    pub squares: Vec<SquareName>,
     /// A sentence a person understands, naming cells and their squares: `E10 (c1)`.
     pub message: String,
 }
@@ -127,45 +132,6 @@ impl Notation {
     }
 }
 
-/// A square in algebraic notation (a1 bottom-left), typed; written `c1` only at output.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct SquareName {
-    /// File from 0 (`a`).
-    pub file: u32,
-    /// Rank from 1 at the bottom.
-    pub rank: u32,
-}
-
-impl SquareName {
-    /// The name of `sq` on `board` (row 0 is the top rank).
-    pub fn of(board: Board, sq: Square) -> SquareName {
-        SquareName {
-            file: sq.col,
-            rank: board.rows() - sq.row,
-        }
-    }
-}
-
-impl fmt::Display for SquareName {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", file_letters(self.file), self.rank)
-    }
-}
-
-impl Serialize for SquareName {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
-    }
-}
-
-impl<'de> Deserialize<'de> for SquareName {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let text = String::deserialize(d)?;
-        super::list::parse_square(&text)
-            .ok_or_else(|| serde::de::Error::custom(format!("'{text}' is not a square")))
-    }
-}
-
 /// The verdict on one board of a sheet.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BoardReport {
@@ -197,9 +163,14 @@ pub struct BoardReport {
     pub end_square: Option<SquareName>,
     /// The first move's number: 1, or 0 for tours numbered 0..N-1.
     pub numbering_from: u8,
-    /// For lists, the whole run of cells (`B3:B66`).
+    /// The cells the board occupies on the sheet: a grid's rectangle (`C3:J10`), a list's run
+    /// (`B3:B66`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cells: Option<CellRange>,
+    /// For a `partial` board: `true` when the knight is stuck (no unvisited square is a
+    /// knight's move from the last one), `false` for a tour in progress.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stuck: Option<bool>,
     /// The path in move order, for complete tours and failed attempts; not serialised.
     #[serde(skip)]
     pub tour: Option<Tour>,
@@ -349,4 +320,48 @@ impl FileReport {
 pub struct JsonDocument {
     /// One report per file, in the order given.
     pub files: Vec<FileReport>,
+}
+
+/// Counts over several files, for the closing line of a report on many files.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Totals {
+    /// Files checked.
+    pub files: usize,
+    /// Boards found, by verdict: closed, open, partial, invalid.
+    pub closed: usize,
+    /// Open tours.
+    pub open: usize,
+    /// Partial attempts.
+    pub partial: usize,
+    /// Invalid boards.
+    pub invalid: usize,
+    /// Files that could not be read (or a requested sheet was missing).
+    pub unreadable: usize,
+    /// Readable files without a board.
+    pub without_board: usize,
+}
+
+impl Totals {
+    /// Count one file's report.
+    pub fn add(&mut self, report: &FileReport) {
+        self.files += 1;
+        if !report.readable || report.error.is_some() {
+            self.unreadable += 1;
+        } else if !report.has_board() {
+            self.without_board += 1;
+        }
+        for b in report.boards() {
+            match b.verdict {
+                Verdict::Closed => self.closed += 1,
+                Verdict::Open => self.open += 1,
+                Verdict::Partial => self.partial += 1,
+                Verdict::Invalid | Verdict::NoBoard => self.invalid += 1,
+            }
+        }
+    }
+
+    /// Boards found.
+    pub fn boards(&self) -> usize {
+        self.closed + self.open + self.partial + self.invalid
+    }
 }

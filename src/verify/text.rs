@@ -9,7 +9,7 @@ use crate::board::column_letters;
 use crate::workbook::cellref::CellRef;
 
 use super::detect::BlockGrid;
-use super::report::{BoardReport, FileReport, Notation, SheetReport, SquareName, Verdict};
+use super::report::{BoardReport, FileReport, Notation, SheetReport, SquareName, Totals, Verdict};
 use super::value::{classify, Kind};
 
 /// Boards up to this many rows and columns get a drawing when invalid.
@@ -35,6 +35,47 @@ pub fn render_file(report: &FileReport) -> String {
     for sheet in &report.sheets {
         out.push_str(&render_sheet(sheet));
     }
+    out
+}
+
+/// The closing line of a report on several files, ending with a newline: `50 files, 64
+/// boards: 41 open, 3 closed, 12 partial, 8 invalid; 2 files unreadable`.
+///
+/// ```
+/// use knights_tour::verify::{text::render_totals, Totals};
+/// let t = Totals { files: 3, open: 2, invalid: 1, unreadable: 1, ..Totals::default() };
+/// assert_eq!(render_totals(&t), "3 files, 3 boards: 2 open, 1 invalid; 1 file unreadable\n");
+/// ```
+pub fn render_totals(t: &Totals) -> String {
+    use crate::english::count_usize as count;
+    let mut out = format!("{}, {}", count(t.files, "file"), count(t.boards(), "board"));
+    let verdicts: Vec<String> = [
+        (t.open, "open"),
+        (t.closed, "closed"),
+        (t.partial, "partial"),
+        (t.invalid, "invalid"),
+    ]
+    .iter()
+    .filter(|(n, _)| *n > 0)
+    .map(|(n, word)| format!("{n} {word}"))
+    .collect();
+    if !verdicts.is_empty() {
+        let _ = write!(out, ": {}", verdicts.join(", "));
+    }
+    let mut tail = Vec::new();
+    if t.without_board > 0 {
+        tail.push(format!(
+            "{} without a board",
+            count(t.without_board, "file")
+        ));
+    }
+    if t.unreadable > 0 {
+        tail.push(format!("{} unreadable", count(t.unreadable, "file")));
+    }
+    if !tail.is_empty() {
+        let _ = write!(out, "; {}", tail.join(", "));
+    }
+    out.push('\n');
     out
 }
 
@@ -74,7 +115,20 @@ fn render_board(sheet: &str, b: &BoardReport) -> String {
     let mut out = String::new();
     let _ = write!(out, "  {}: {}", escape_control(sheet), b.verdict.as_str());
     if b.verdict == Verdict::Partial {
-        out.push_str(" (a failed attempt: the knight got stuck)");
+        let squares = u64::from(b.board.rows) * u64::from(b.board.cols);
+        if b.stuck == Some(true) {
+            let _ = write!(
+                out,
+                " (the knight got stuck after {} of {squares} squares)",
+                b.moves
+            );
+        } else {
+            let _ = write!(
+                out,
+                " ({} of {squares} squares, a tour in progress)",
+                b.moves
+            );
+        }
     }
     let p = &b.board;
     match (b.notation, b.cells) {

@@ -70,7 +70,6 @@ use rust_xlsxwriter::{DocProperties, ExcelDateTime, Workbook, XlsxError};
 
 use crate::board::Board;
 use crate::solve::Attempt;
-use crate::tour::Tour;
 use crate::workbook::cellref::{CellRef, SHEET_COLS, SHEET_ROWS};
 
 pub use layout::{check_fits, FitError};
@@ -121,7 +120,7 @@ impl Outcome {
         if attempt.solved {
             Outcome::Solved
         } else if !attempt.tour.is_complete() {
-            if is_dead_end(&attempt.tour) {
+            if attempt.tour.is_stuck() {
                 Outcome::Stuck
             } else {
                 Outcome::Stopped
@@ -145,23 +144,6 @@ impl Outcome {
     }
 }
 
-/// Whether the path's last square has no unvisited square a knight's move away (an empty path
-/// is not a dead end: the knight never started).
-pub fn is_dead_end(tour: &Tour) -> bool {
-    let Some(end) = tour.end() else {
-        return false;
-    };
-    let board = tour.board();
-    let mut open: Vec<u32> = board.knight_moves(end).map(|s| board.index(s)).collect();
-    for idx in tour.indices() {
-        open.retain(|n| n != idx);
-        if open.is_empty() {
-            return true;
-        }
-    }
-    open.is_empty()
-}
-
 /// Whether to add an optional decoration to tour sheets (the path chart, or the colour scale).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum PathDrawing {
@@ -182,8 +164,9 @@ pub struct WorkbookSpec {
     pub attempts: Vec<Attempt>,
     /// Where each board's top-left square goes (`C3` by default, as in the macro).
     pub top_left: CellRef,
-    /// The seed the attempts were generated with (shown on every sheet and in the summary).
-    pub seed: u64,
+    /// The seed the attempts were generated with (shown on every sheet and in the summary);
+    /// `None` when no random choice was made (`--all` enumerates in a fixed order).
+    pub seed: Option<u64>,
     /// Workbook title (document properties and the summary's first line).
     pub title: String,
     /// The command's options, recorded in the document properties and the summary so the
@@ -208,7 +191,7 @@ impl WorkbookSpec {
         WorkbookSpec {
             attempts,
             top_left: CellRef::new(2, 2),
-            seed: 0,
+            seed: None,
             title: "Knight's tour".to_string(),
             command_line: String::new(),
             draw_path: PathDrawing::Auto,
@@ -441,10 +424,10 @@ fn properties(spec: &WorkbookSpec) -> Result<DocProperties, WriteError> {
         .collect::<Vec<_>>()
         .join(", ");
     let subject = format!("Knight's tours on {boards}: {}", spec.result_line());
-    let comment = if spec.command_line.is_empty() {
-        format!("seed {}", spec.seed)
-    } else {
-        format!("{} (seed {})", spec.command_line, spec.seed)
+    let comment = match (spec.command_line.is_empty(), spec.seed) {
+        (true, Some(seed)) => format!("seed {seed}"),
+        (false, Some(seed)) => format!("{} (seed {seed})", spec.command_line),
+        (_, None) => spec.command_line.clone(),
     };
     Ok(DocProperties::new()
         .set_title(&spec.title)
@@ -474,6 +457,7 @@ mod tests {
     use crate::board::Square;
     use crate::solve::Method;
     use crate::tour::tests::tour_3x4;
+    use crate::tour::Tour;
 
     #[test]
     fn result_line_follows_the_macro() {
@@ -506,7 +490,7 @@ mod tests {
         ];
         let board = Board::new(3, 3).unwrap();
         let ring = Tour::from_squares(board, ring.iter().map(|&(r, c)| Square::new(r, c))).unwrap();
-        assert!(is_dead_end(&ring));
+        assert!(ring.is_stuck());
         assert_eq!(
             Outcome::of(
                 &Attempt::new(ring.clone(), false, Method::Warnsdorff),
@@ -515,7 +499,7 @@ mod tests {
             Outcome::Stuck
         );
         let cut = Attempt::new(ring.truncated(4), false, Method::Warnsdorff);
-        assert!(!is_dead_end(&cut.tour));
+        assert!(!cut.tour.is_stuck());
         assert_eq!(Outcome::of(&cut, false), Outcome::Stopped);
         assert_eq!(
             sheet_name(2, Outcome::of(&cut, false)),
