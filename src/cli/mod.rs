@@ -6,6 +6,7 @@ pub mod completions;
 pub mod draw;
 pub mod generate;
 pub mod man;
+pub mod pairs;
 pub mod progress;
 pub mod template;
 pub mod verify;
@@ -40,6 +41,8 @@ pub enum Command {
     Draw(draw::Args),
     /// Write an empty practice board that flags mistakes as you type.
     Template(template::Args),
+    /// Answer every (start, end) pair of a board: a tour, or why none exists.
+    Pairs(pairs::Args),
     /// Print a shell completion script.
     Completions(completions::Args),
     /// Print a manual page.
@@ -72,6 +75,7 @@ pub fn main() -> u8 {
         Command::Verify(args) => verify::run(args),
         Command::Draw(args) => draw::run(args),
         Command::Template(args) => template::run(args),
+        Command::Pairs(args) => pairs::run(args),
         Command::Completions(args) => completions::run(args),
         Command::Man(args) => man::run(args),
     };
@@ -95,6 +99,7 @@ impl Command {
             Command::Verify(_) => "verify",
             Command::Draw(_) => "draw",
             Command::Template(_) => "template",
+            Command::Pairs(_) => "pairs",
             Command::Completions(_) => "completions",
             Command::Man(_) => "man",
         }
