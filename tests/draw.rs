@@ -345,7 +345,7 @@ fn a_1000x1000_board_as_svg_and_png() {
         "numbers are illegible here"
     );
     assert_eq!(elements[0].1["width"], "2000");
-    let geom = Geometry::new(board, Some(1000));
+    let geom = Geometry::new(board, None);
     assert_points_on_centres(&polyline_points(&elements), &tour, &geom);
     assert!(elements.len() < 20, "{} elements", elements.len());
     // PNG at 2 px a square.
