@@ -35,7 +35,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     a.tiebreak = Some(Tiebreak::Center);
     attempts.push(a);
     let mut spec = WorkbookSpec::new(attempts);
-    spec.seed = 42;
+    spec.seed = Some(42);
     spec.command_line = format!("generate --size {rows}x{cols} --start a1 --seed 42");
     let file = std::fs::File::create(out)?;
     write_workbook(&spec, std::io::BufWriter::new(file))?;

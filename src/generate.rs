@@ -8,7 +8,7 @@
 //! stops there and says so (exit 1, the workbook written), as it does at `--timeout`.
 
 use crate::board::{Board, Square};
-use crate::english::count;
+use crate::english::{count, count_usize};
 use crate::error::{Error, Result};
 use crate::exit_codes;
 use crate::export::stream::TourStream;
@@ -87,6 +87,23 @@ impl Report {
 }
 
 impl Job {
+    /// The seed, when the run makes random choices with it; `--all` enumerates every tour in
+    /// a fixed order and uses none, so it reports none (no "repeat with --seed" that means
+    /// nothing).
+    pub fn seed_used(&self) -> Option<u64> {
+        match self.plan.goal {
+            Goal::All { .. } => None,
+            _ => Some(self.seed),
+        }
+    }
+
+    /// Warnsdorff's tie-break, when the run may make Warnsdorff attempts (`--method auto` or
+    /// `warnsdorff`, not `--all`).
+    pub fn tiebreak_used(&self) -> Option<Tiebreak> {
+        let warnsdorff = matches!(self.plan.method, Method::Auto | Method::Warnsdorff);
+        (warnsdorff && !matches!(self.plan.goal, Goal::All { .. })).then_some(self.plan.tiebreak)
+    }
+
     /// Refuse, before any work or any file is touched, every request that cannot be met or
     /// held: impossible boards (naming the theorem), boards that do not fit a sheet, outputs
     /// that exist, requests bigger than the output can hold.
@@ -155,7 +172,10 @@ pub fn run(job: &Job, progress: &mut dyn FnMut(&str)) -> Result<Report> {
             a.note.clone(),
         ));
     };
-    let mut full = false;
+    // Which of a workbook's limits stopped the run, in words ("2000 sheets").
+    let mut full: Option<String> = None;
+    // The reader of standard output went away (`| head`): what it wanted, it got.
+    let mut reader_gone = false;
     // What the run is doing, and how many tours it has found, for the progress line.
     let mut phase = String::new();
     let mut tours_so_far = 0u64;
@@ -186,9 +206,12 @@ pub fn run(job: &Job, progress: &mut dyn FnMut(&str)) -> Result<Report> {
                     Event::Attempt(a) => {
                         held += a.tour.len() as u64;
                         sheets.push(a);
-                        full =
-                            sheets.len() as u64 >= MAX_WORKBOOK_SHEETS || held >= MAX_HELD_SQUARES;
-                        !full
+                        if sheets.len() as u64 >= MAX_WORKBOOK_SHEETS {
+                            full = Some(format!("{MAX_WORKBOOK_SHEETS} sheets"));
+                        } else if held >= MAX_HELD_SQUARES {
+                            full = Some(format!("{MAX_HELD_SQUARES} squares of tours"));
+                        }
+                        full.is_none()
                     }
                 }
             });
@@ -203,7 +226,7 @@ pub fn run(job: &Job, progress: &mut dyn FnMut(&str)) -> Result<Report> {
             let single = plan.goal == Goal::Tours(1);
             let mut ran = None;
             let written = output::write_to(&job.dest, job.force, |w| {
-                let mut stream = TourStream::new(job.format, w, job.seed, single);
+                let mut stream = TourStream::new(job.format, w, job.seed_used(), single);
                 let mut failed = None;
                 let report = runner::run_with(&job.request, &plan, &mut rng, &mut |event| {
                     track(&event, &mut summary);
@@ -225,13 +248,23 @@ pub fn run(job: &Job, progress: &mut dyn FnMut(&str)) -> Result<Report> {
                 let nothing = report.attempts == 0;
                 ran = Some(report);
                 match failed {
-                    Some(e) => Err(e),
+                    Some(e) => {
+                        reader_gone = e.kind() == std::io::ErrorKind::BrokenPipe
+                            && job.dest == Destination::Stdout;
+                        Err(e)
+                    }
                     // Nothing to show: fail the write so no empty file is left.
                     None if nothing => Err(std::io::Error::other("no attempt")),
                     None => stream.finish().map(drop),
                 }
             });
-            let report = ran.ok_or_else(|| Error::Other("the solver did not run".into()))?;
+            // No report: the output could not even be opened (a folder we may not write in),
+            // so the write's own error is the one to show.
+            let Some(report) = ran else {
+                return Err(written
+                    .err()
+                    .unwrap_or_else(|| Error::Other("the output was not written".into())));
+            };
             if report.attempts == 0 {
                 return nothing_written(job, &report);
             }
@@ -244,18 +277,24 @@ pub fn run(job: &Job, progress: &mut dyn FnMut(&str)) -> Result<Report> {
         (Goal::All { limit }, Ending::Limit) => limit.is_none_or(|l| report.tours < l),
         _ => false,
     };
-    let full = (full && !report.is_done()) || capped;
+    let full = match full {
+        Some(what) if !report.is_done() => Some(what),
+        _ if capped => Some(count(MAX_WORKBOOK_TOURS, "tour")),
+        _ => None,
+    };
     let solved = report.tours > 0
         && match (&job.plan.goal, &report.ending) {
             (_, Ending::Done) => true,
             (Goal::All { limit: Some(l) }, Ending::Limit) => report.tours >= *l,
+            // A reader that closed the pipe (`| head`) had all it asked for.
+            (_, Ending::Stopped) => reader_gone,
             _ => false,
         };
     summary.solved = solved;
     summary.attempts = report.attempts as usize;
     summary.tours_found = report.tours as usize;
     summary.timed_out = matches!(report.ending, Ending::TimeLimit { .. });
-    summary.message = message(job, &report, solved, full, first_tour);
+    summary.message = message(job, &report, solved, full, reader_gone, first_tour);
     if let Goal::All { .. } = job.plan.goal {
         summary.exhaustive = Some(report.is_done());
     }
@@ -328,7 +367,7 @@ fn write_workbook(job: &Job, attempts: Vec<Attempt>) -> Result<()> {
     };
     let mut spec = xlsx::WorkbookSpec::new(attempts);
     spec.top_left = job.workbook.top_left;
-    spec.seed = job.seed;
+    spec.seed = job.seed_used();
     spec.title = format!("Knight's tour {}", job.request.board);
     spec.command_line = job.workbook.command_line.clone();
     spec.closed_requested = job.request.closed;
@@ -342,37 +381,49 @@ fn message(
     job: &Job,
     report: &runner::Report,
     solved: bool,
-    full: bool,
+    full: Option<String>,
+    reader_gone: bool,
     first_tour: Option<PathFacts>,
 ) -> String {
     let board = job.request.board;
     let dest = job.dest.display();
     let found = report.tours;
     let tours = |n: u64| count(n, "tour");
+    let timed_out = matches!(report.ending, Ending::TimeLimit { .. });
     let stop = match &report.ending {
+        _ if reader_gone => Some(format!("its reader closed it after {}", tours(found))),
+        Ending::TimeLimit { .. } if found == 0 => {
+            Some("no tour found within the time limit; one may exist".to_string())
+        }
         Ending::TimeLimit { nodes } => Some(format!(
-            "stopped at --timeout after {} ({nodes} search nodes); more may exist",
-            tours(found)
+            "stopped at --timeout after {}{}; more may exist",
+            tours(found),
+            match nodes {
+                0 => String::new(),
+                n => format!(" ({n} search nodes)"),
+            }
         )),
-        _ if full => Some(format!(
-            "stopped at the most a workbook holds here ({MAX_WORKBOOK_TOURS} tours, \
-             {MAX_WORKBOOK_SHEETS} sheets): write .csv or .json to stream them all"
-        )),
-        _ => None,
+        _ => full.map(|what| {
+            format!(
+                "stopped at {what}, the most a workbook holds here: write .csv or .json to \
+                 stream them all"
+            )
+        }),
     };
     if let Goal::All { limit } = job.plan.goal {
         let kind = match (report.undirected, job.request.closed) {
-            (true, _) => "undirected closed tours",
-            (false, true) => "directed closed tours",
-            (false, false) => "directed tours",
+            (true, _) => "undirected closed tour",
+            (false, true) => "directed closed tour",
+            (false, false) => "directed tour",
         };
-        let head = format!("Found {found} {kind} on {board}");
+        let head = format!("Found {} on {board}", count(found, kind));
         let dest = if found == 0 && job.format == Format::Xlsx {
             "nothing: a workbook needs at least one tour".to_string()
         } else {
             dest
         };
         return match (&report.ending, stop) {
+            _ if reader_gone => format!("{head} written to {dest} until its reader closed it"),
             (_, Some(stop)) => format!("{head} written to {dest}; {stop}"),
             (Ending::Done, _) => format!("{head} (all of them) written to {dest}"),
             (Ending::Limit, _) => format!(
@@ -389,9 +440,25 @@ fn message(
         _ => 1,
     };
     let head = if solved { "Solved" } else { "Failed" };
-    let mut msg = if found == 0 {
-        format!("{head} after {attempts}: no {board} tour found; every attempt written to {dest}")
-    } else if let (1, Some(first)) = (wanted, first_tour) {
+    if found == 0 {
+        // Say what was asked for: an open tour written after "no 6x6 tour found" would
+        // contradict the message when the request was a closed one.
+        let wanted = wanted_tour(&job.request);
+        let why = match stop {
+            Some(_) if timed_out => " within the time limit; one may exist".to_string(),
+            Some(stop) => format!(": {stop}"),
+            None => format!(": {}", report.reason()),
+        };
+        // A workbook holds every attempt; a text format only the one that got farthest.
+        let written = match (n, job.format) {
+            (0, _) => "nothing written".to_string(),
+            (1, _) => format!("the attempt written to {dest}"),
+            (_, Format::Xlsx) => format!("every attempt written to {dest}"),
+            _ => format!("the farthest attempt written to {dest}"),
+        };
+        return format!("{head} after {attempts} ({written}): no {wanted} found{why}");
+    }
+    let mut msg = if let (1, Some(first)) = (wanted, first_tour) {
         format!(
             "{head} after {attempts}: {}",
             first.describe(board, &job.dest)
@@ -415,6 +482,29 @@ fn message(
     msg
 }
 
+/// The tour a request asks for, in words: `closed 6x6 tour`, `8x8 tour from a1 to h1`,
+/// `30x30 tour meeting 6 constraints`.
+fn wanted_tour(request: &Request) -> String {
+    let board = request.board;
+    let mut words = match request.closed {
+        true => format!("closed {board} tour"),
+        false => format!("{board} tour"),
+    };
+    if let Some(s) = request.start {
+        words.push_str(&format!(" from {}", board.algebraic(s)));
+    }
+    if let Some(e) = request.end {
+        words.push_str(&format!(" to {}", board.algebraic(e)));
+    }
+    if !request.constraints.is_empty() {
+        words.push_str(&format!(
+            " meeting {}",
+            count_usize(request.constraints.len(), "constraint")
+        ));
+    }
+    words
+}
+
 /// The run-wide part of the summary (no sheets yet).
 fn summary_head(
     job: &Job,
@@ -433,9 +523,9 @@ fn summary_head(
             Goal::Tours(k) => k,
             _ => 0,
         },
-        seed: job.seed,
+        seed: job.seed_used(),
         method: job.plan.method.name(),
-        tiebreak: job.plan.tiebreak.name(),
+        tiebreak: job.tiebreak_used().map(Tiebreak::name),
         output: job.dest.display(),
         format: job.format.name(),
         exhaustive: None,

@@ -19,6 +19,7 @@ pub mod exit_codes;
 pub mod export;
 pub mod generate;
 pub mod output;
+pub mod pairs;
 pub mod solve;
 pub mod tour;
 pub mod verify;

@@ -66,7 +66,26 @@ pub fn check_writable(path: &Path, force: bool) -> Result<()> {
             io::Error::new(io::ErrorKind::NotFound, "its folder does not exist"),
         ));
     }
+    // A folder nobody may create files in (read-only, another user's, /sys) is found now, by
+    // making the temp file the write will make, not after a long search. Listed for the signal
+    // handler like every temp file, and gone when dropped.
+    let mut listed = Listed(None);
+    let probe = temp_builder(path)
+        .tempfile_in(dir)
+        .map_err(|e| Error::io(path, without_temp_path(e)))?;
+    listed.add(probe.path());
+    drop(probe);
     Ok(())
+}
+
+/// Temp files are named `.knights-tour-XXXXXX.tmp`, so a stray one is recognisably ours.
+fn temp_builder(path: &Path) -> tempfile::Builder<'static, 'static> {
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".knights-tour-").suffix(".tmp");
+    if let Some(mode) = output_permissions(path) {
+        builder.permissions(mode);
+    }
+    builder
 }
 
 /// Whether `path` is an existing device, FIFO or socket (`/dev/null`, `/dev/stdout`, a pipe):
@@ -122,11 +141,7 @@ pub fn write_atomically_with(
         return fill(&mut file);
     }
     let dir = parent_dir(path);
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(".knights-tour-").suffix(".tmp");
-    if let Some(mode) = output_permissions(path) {
-        builder.permissions(mode);
-    }
+    let builder = temp_builder(path);
     // Declared before the temp file so that it is dropped after it: the file is deleted before
     // it leaves the list a signal handler works from.
     let mut listed = Listed(None);

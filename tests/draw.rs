@@ -693,3 +693,42 @@ mod cli {
         );
     }
 }
+
+/// Issue 20, finding 4: `draw WORKBOOK` draws the workbook's tour, not the failed attempt on
+/// its first sheet.
+#[test]
+fn draw_of_a_workbook_draws_its_tour_not_its_first_failed_attempt() {
+    use assert_cmd::Command;
+    let dir = tempfile::tempdir().unwrap();
+    let run = |args: &[&str]| {
+        let mut cmd = Command::cargo_bin("knights-tour").unwrap();
+        cmd.current_dir(dir.path()).args(args);
+        cmd
+    };
+    // Seed 1 on 5x5: a failed attempt first, then the tour (checked, not assumed).
+    let out = run(&[
+        "generate", "--size", "5", "--seed", "1", "--json", "-o", "w.xlsx",
+    ])
+    .assert()
+    .success()
+    .get_output()
+    .stdout
+    .clone();
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let sheets = v["sheets"].as_array().unwrap();
+    assert_eq!(
+        sheets[0]["solved"], false,
+        "the first sheet is a failed attempt"
+    );
+    let tour = sheets.iter().find(|s| s["solved"] == true).unwrap();
+    let (start, end) = (
+        tour["start"].as_str().unwrap(),
+        tour["end"].as_str().unwrap(),
+    );
+    run(&["draw", "w.xlsx", "-o", "w.svg"])
+        .assert()
+        .success()
+        .stdout(predicates::str::contains(format!(
+            "Drew the 5x5 tour from {start} to {end} (24 moves)"
+        )));
+}

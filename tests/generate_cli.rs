@@ -110,7 +110,9 @@ fn all_stops_at_the_timeout_in_every_format_with_a_valid_file() {
     wd.generate(&["--all", "--size", "6", "--timeout", "5", "-o", "a.xlsx"])
         .assert()
         .code(1)
-        .stdout(predicate::str::contains("the most a workbook holds"));
+        .stdout(predicate::str::contains(
+            "stopped at 1000 tours, the most a workbook holds",
+        ));
     assert_eq!(xlsx_grid(&wd.path("a.xlsx")).len(), 6);
     // A time limit that comes before the workbook is full stops the run there, exit 1, with
     // what was found written (or, when that is nothing, no file and an honest message). How
@@ -431,4 +433,248 @@ fn an_oversized_constraints_file_is_refused_at_once() {
         assert!(start.elapsed().as_secs() < 10);
     }
     assert_eq!(wd.files(), ["big.txt"]);
+}
+
+// Issue 20, finding 1: a text output into a folder nobody may write in names the file and the
+// cause, before any work, in every format (it said "the solver did not run").
+#[cfg(target_os = "linux")]
+#[test]
+fn an_unwritable_folder_is_named_in_every_format() {
+    let wd = WorkDir::new();
+    for (out, extra) in [
+        ("/sys/t.csv", &[][..]),
+        ("/sys/t.json", &[][..]),
+        ("/sys/t.txt", &[][..]),
+        ("/sys/t.xlsx", &[][..]),
+        ("/sys/a.csv", &["--all", "--size", "5"][..]),
+    ] {
+        let mut args = vec!["-o", out];
+        args.extend(extra);
+        wd.generate(&args)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(format!("{out}: ")))
+            .stderr(predicate::str::contains("solver").not());
+    }
+}
+
+// Issue 20, finding 3: a seed drawn at random survives JSON readers that keep numbers as
+// doubles (JavaScript, older jq), and the seed read back repeats the run.
+#[test]
+fn a_random_seed_read_from_the_json_repeats_the_run() {
+    let wd = WorkDir::new();
+    for i in 0..12 {
+        let out = format!("t{i}.csv");
+        let json = wd
+            .generate(&["--size", "5", "--json", "-o", &out])
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        let v: Value = serde_json::from_slice(&json).unwrap();
+        let seed = v["seed"].as_u64().expect("a whole seed");
+        // What a double-based reader makes of it.
+        let as_double = v["seed"].as_f64().unwrap();
+        assert_eq!(
+            as_double as u64, seed,
+            "seed {seed} is not exact as a double"
+        );
+        let again = format!("again{i}.csv");
+        wd.generate(&[
+            "--size",
+            "5",
+            "-o",
+            &again,
+            "--seed",
+            &format!("{as_double:.0}"),
+        ])
+        .assert()
+        .success();
+        assert_eq!(wd.read(&out), wd.read(&again), "seed {seed}");
+    }
+}
+
+// Issue 20, finding 6: a Warnsdorff attempt that repeats an earlier tour is no sheet of its
+// own: `--tours 70` on 5x5 gave 116 sheets, 46 of them "failed" repeats.
+#[test]
+fn repeated_tours_are_not_written_as_failed_attempts() {
+    let wd = WorkDir::new();
+    let out = wd
+        .generate(&[
+            "--tours", "70", "--size", "5", "--start", "a1", "--seed", "1", "--json", "-o",
+            "t.xlsx",
+        ])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let v: Value = serde_json::from_slice(&out).unwrap();
+    let sheets = v["sheets"].as_array().unwrap();
+    let repeats = sheets
+        .iter()
+        .filter(|s| s["note"].as_str().is_some_and(|n| n.contains("same tour")))
+        .count();
+    assert_eq!(repeats, 0, "{}", v["message"]);
+    assert_eq!(sheets.len(), 70, "{}", v["message"]);
+    let mut wb: Xlsx<_> = open_workbook(wd.path("t.xlsx")).unwrap();
+    let range = wb.worksheet_range("Tour 1").unwrap();
+    let title = range
+        .rows()
+        .flatten()
+        .find_map(|c| match c {
+            Data::String(s) if s.starts_with("Tour 1 of") => Some(s.clone()),
+            _ => None,
+        })
+        .unwrap();
+    assert!(title.starts_with("Tour 1 of 70:"), "{title}");
+}
+
+// Issue 20, finding 8: each message says what happened.
+#[test]
+fn a_closed_request_that_fails_says_no_closed_tour() {
+    let wd = WorkDir::new();
+    let out = wd
+        .generate(&[
+            "--method",
+            "warnsdorff",
+            "--closed",
+            "--size",
+            "6",
+            "--attempts",
+            "1",
+            "--seed",
+            "1",
+            "--json",
+            "-o",
+            "c.xlsx",
+        ])
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let v: Value = serde_json::from_slice(&out).unwrap();
+    // The attempt written is a complete open tour: the message must not deny it.
+    assert_eq!(v["sheets"][0]["complete"], true);
+    let msg = v["message"].as_str().unwrap();
+    assert!(msg.contains("no closed 6x6 tour found"), "{msg}");
+}
+
+#[test]
+fn a_search_stopped_by_the_timeout_before_any_tour_says_one_may_exist() {
+    let wd = WorkDir::new();
+    wd.generate(&["--size", "30", "--seed", "3", "-o", "t.json"])
+        .assert()
+        .success();
+    let v: Value = serde_json::from_str(&wd.read("t.json")).unwrap();
+    let path = v["path"].as_array().unwrap();
+    let lines: String = [1, 50, 200, 400, 777, 900]
+        .iter()
+        .map(|&k| format!("{k} {}\n", path[k - 1].as_str().unwrap()))
+        .collect();
+    std::fs::write(wd.path("c.txt"), lines).unwrap();
+    for out in ["x.xlsx", "x.csv"] {
+        let said = wd
+            .generate(&[
+                "--size",
+                "30",
+                "--constraints",
+                "c.txt",
+                "--timeout",
+                "0.001",
+                "-o",
+                out,
+            ])
+            .assert()
+            .code(1)
+            .get_output()
+            .stdout
+            .clone();
+        let said = String::from_utf8(said).unwrap();
+        assert!(
+            said.contains(
+                "no 30x30 tour meeting 6 constraints found within the time limit; one may exist"
+            ),
+            "{said}"
+        );
+        assert!(!said.contains("0 tours"), "{said}");
+    }
+}
+
+#[test]
+fn fewer_tours_than_asked_is_said_in_plain_words() {
+    let wd = WorkDir::new();
+    let said = wd
+        .generate(&[
+            "--tours", "400", "--size", "5", "--start", "a1", "-o", "t.json",
+        ])
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let said = String::from_utf8(said).unwrap();
+    assert!(
+        said.contains("(only 304 tours meet the request, by exhaustive search)"),
+        "{said}"
+    );
+    assert!(!said.contains("))"), "{said}");
+    wd.generate(&[
+        "--all", "--limit", "1", "--size", "5", "--start", "a1", "-o", "a.json",
+    ])
+    .assert()
+    .success()
+    .stdout(predicate::str::contains("Found 1 directed tour on 5x5"));
+}
+
+#[test]
+fn the_seed_is_printed_for_a_workbook_and_not_for_all() {
+    let wd = WorkDir::new();
+    wd.generate(&["--size", "5"])
+        .assert()
+        .success()
+        .stderr(predicate::str::is_match(r"^seed \d+: repeat with --seed \d+\n$").unwrap());
+    let out = wd
+        .generate(&[
+            "--all", "--size", "5", "--start", "a1", "--json", "-o", "a.json",
+        ])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("seed").not())
+        .get_output()
+        .stdout
+        .clone();
+    let v: Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(v["seed"], Value::Null, "--all makes no random choice");
+    assert_eq!(
+        v["tiebreak"],
+        Value::Null,
+        "--all makes no Warnsdorff attempt"
+    );
+    let tours: Value = serde_json::from_str(&wd.read("a.json")).unwrap();
+    assert!(tours[0].get("seed").is_none(), "{}", tours[0]);
+}
+
+#[test]
+fn an_all_stream_whose_reader_leaves_ends_well() {
+    let wd = WorkDir::new();
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("knights-tour"))
+        .current_dir(wd.root())
+        .args([
+            "generate", "--all", "--size", "5", "--format", "json", "-o", "-",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Read a little, as `| head -c 100` does, then go away.
+    let mut first = [0u8; 100];
+    std::io::Read::read_exact(child.stdout.as_mut().unwrap(), &mut first).unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("until its reader closed it"), "{stderr}");
 }

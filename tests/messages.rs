@@ -51,15 +51,56 @@ fn a_cell_given_for_a_range_asks_for_two_corners() {
         .stderr(contains("not a cell reference").not());
 }
 
+/// A path of k squares is k - 1 moves (issue 20: "64 moves" for 64 squares), and a board of
+/// one square is "the 1 square", never "all 1 squares".
 #[test]
-fn one_square_is_1_move() {
+fn moves_are_counted_between_squares() {
     let dir = tempfile::tempdir().unwrap();
     cmd()
         .current_dir(dir.path())
         .args(["draw", "--size", "1", "-o", "one.svg"])
         .assert()
         .success()
-        .stdout(contains("(1 move)"));
+        .stdout(contains("(0 moves)"));
+    cmd()
+        .current_dir(dir.path())
+        .args(["draw", "--size", "8", "-o", "eight.svg"])
+        .assert()
+        .success()
+        .stdout(contains("(63 moves)"));
+    cmd()
+        .current_dir(dir.path())
+        .args(["generate", "--size", "1", "-o", "one.xlsx"])
+        .assert()
+        .success();
+    let texts = sheet_texts(&dir.path().join("one.xlsx"), "Tour 1");
+    assert!(
+        texts
+            .iter()
+            .any(|t| t.contains("a complete open tour of the 1 square")
+                || t.contains("a complete closed tour of the 1 square")),
+        "{texts:?}"
+    );
+    assert!(
+        texts.iter().all(|t| !t.contains("all 1 squares")),
+        "{texts:?}"
+    );
+    assert!(texts.iter().any(|t| t.ends_with(", 0 moves")), "{texts:?}");
+}
+
+/// Every text cell of a sheet.
+fn sheet_texts(path: &std::path::Path, sheet: &str) -> Vec<String> {
+    use calamine::{open_workbook, Data, Reader, Xlsx};
+    let mut wb: Xlsx<_> = open_workbook(path).unwrap();
+    let range = wb.worksheet_range(sheet).unwrap();
+    range
+        .rows()
+        .flatten()
+        .filter_map(|c| match c {
+            Data::String(s) => Some(s.clone()),
+            _ => None,
+        })
+        .collect()
 }
 
 /// Nobody, not even root, may create a file in /sys: the error names the output the user

@@ -454,3 +454,18 @@ fn searches_add_their_nodes_to_the_plans_meter() {
     assert!(metered > 0 && metered <= spent, "{metered} of {spent}");
     assert!(spent - metered < METER_STEP, "{metered} of {spent}");
 }
+
+/// Issue 20, finding 8: "only 1 tour meets", not "only 1 tour meet"; no parenthesis inside the
+/// message's own parenthesis.
+#[test]
+fn endings_read_as_english() {
+    use knights_tour::solve::runner::Ending;
+    assert_eq!(
+        Ending::NoMore { count: 1 }.to_string(),
+        "only 1 tour meets the request, by exhaustive search"
+    );
+    assert_eq!(
+        Ending::NoMore { count: 304 }.to_string(),
+        "only 304 tours meet the request, by exhaustive search"
+    );
+}

@@ -116,7 +116,7 @@ fn sheet_text(bytes: &[u8], sheet: &str) -> String {
 
 fn spec_of(attempts: Vec<Attempt>) -> WorkbookSpec {
     let mut spec = WorkbookSpec::new(attempts);
-    spec.seed = 7;
+    spec.seed = Some(7);
     spec.title = "Knight's tour test".to_string();
     spec.command_line = "generate --size 8x8 --start a1 --seed 7".to_string();
     // A fixed creation time: tests compare the bytes of two writes.
@@ -220,7 +220,7 @@ fn the_summary_lists_every_attempt_and_the_result() {
         solved,
     ];
     let mut spec = spec_of(attempts);
-    spec.seed = u64::MAX;
+    spec.seed = Some(u64::MAX);
     let bytes = write(&spec);
     let mut wb = open(&bytes);
     let range = wb.worksheet_range(SUMMARY_SHEET).unwrap();

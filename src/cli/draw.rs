@@ -40,12 +40,13 @@ use crate::workbook::cellref::{CellRange, CellRef};
         Exit codes: 0 a complete tour drawn; 1 a partial path drawn; 2 usage error or nothing to draw."
 )]
 pub struct Args {
-    /// A workbook to draw from (xlsx, xlsm, xlsb, xls, ods); omit it to generate a tour (the
-    /// solving flags --size, --start, --method, ... then do not apply).
+    /// A workbook to draw from (xlsx, xlsm, xlsb, xls, ods); omit it to generate a tour with
+    /// the solving flags (--size, --start, --method, ...), which do not apply to a FILE.
     #[arg(value_name = "FILE", conflicts_with_all = SOLVE_FLAGS)]
     pub file: Option<PathBuf>,
 
-    /// The sheet holding the tour (default: the first sheet with a knight's path).
+    /// The sheet holding the tour (default: the first complete tour in the workbook, else the
+    /// first partial path).
     #[arg(long, value_name = "NAME", requires = "file")]
     pub sheet: Option<String>,
 
@@ -166,9 +167,14 @@ pub fn run(args: Args) -> Result<u8> {
     };
     let from = tour.start().map(|s| board.algebraic(s)).unwrap_or_default();
     let to = tour.end().map(|s| board.algebraic(s)).unwrap_or_default();
+    // A path of k squares is k - 1 moves; a partial one also says how far it got.
+    let moves = crate::english::count_usize(tour.len().saturating_sub(1), "move");
+    let extent = match tour.is_complete() {
+        true => moves,
+        false => format!("{moves}, {} of {} squares", tour.len(), board.len()),
+    };
     let message = format!(
-        "Drew the {board} {what} from {from} to {to} ({}) to {}",
-        crate::english::count_usize(tour.len(), "move"),
+        "Drew the {board} {what} from {from} to {to} ({extent}) to {}",
         dest.display()
     );
     if dest == output::Destination::Stdout {
@@ -224,17 +230,21 @@ fn tour_from_workbook(file: &std::path::Path, args: &Args) -> Result<Tour> {
     if let Some(e) = report.error {
         return Err(Error::Other(format!("{}: {e}", file.display())));
     }
-    report
+    // A generated workbook lists its failed attempts before the tour: the tour is what a
+    // person wants drawn, a partial path only when there is nothing better.
+    let paths: Vec<Tour> = report
         .sheets
         .into_iter()
         .flat_map(|s| s.boards)
-        .find_map(|b| b.tour)
-        .ok_or_else(|| {
-            Error::Other(format!(
-                "{}: no sheet holds a knight's tour or partial tour to draw",
-                file.display()
-            ))
-        })
+        .filter_map(|b| b.tour)
+        .collect();
+    let complete = paths.iter().position(Tour::is_complete);
+    paths.into_iter().nth(complete.unwrap_or(0)).ok_or_else(|| {
+        Error::Other(format!(
+            "{}: no sheet holds a knight's tour or partial tour to draw",
+            file.display()
+        ))
+    })
 }
 
 fn generated_tour(solve: &SolveArgs) -> Result<Tour> {

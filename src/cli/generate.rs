@@ -23,7 +23,7 @@
 //! Exit codes: 0 the requested tours were found; 1 attempts ran out or --timeout stopped the
 //! run (the output is still written); 2 usage error or impossible request (nothing written).
 
-use crate::cli::args::{PathArg, SolveArgs};
+use crate::cli::args::{command_line, PathArg, SolveArgs};
 use crate::cli::progress::Spinner;
 use crate::error::{Error, Result};
 use crate::export::Format;
@@ -48,7 +48,7 @@ use crate::workbook::cellref::CellRef;
         --limit without --all; --tiebreak/--attempts with --method construct or backtrack; \
 --at/--path with a non-xlsx output; --format contradicting -o's extension; \
         --json with -o -.\n\
-        The seed is reported on stderr (non-xlsx outputs), as `seed` in the JSON and in the workbook's properties.\n\
+        The seed is reported on stderr, as `seed` in the JSON and in the workbook (--all makes no random choice and reports none).\n\
         Exit codes: 0 tours found; 1 attempts ran out or --timeout stopped the run (output still written); \
         2 usage error or impossible request."
 )]
@@ -108,8 +108,10 @@ pub fn run(args: Args) -> Result<u8> {
     let report = generate::run(&job, &mut |msg| spinner.set(msg));
     spinner.finish();
     let report = report?;
-    if job.format != Format::Xlsx {
-        eprintln!("seed {0}: repeat with --seed {0}", job.seed);
+    // Every format, the workbook too: a person reads the terminal before opening the file's
+    // properties. Not for --all, which makes no random choice.
+    if let Some(seed) = job.seed_used() {
+        eprintln!("seed {seed}: repeat with --seed {seed}");
     }
     if args.json {
         let text =
@@ -162,19 +164,7 @@ fn job(args: &Args) -> Result<Job> {
         workbook: WorkbookOptions {
             top_left,
             draw_path: args.path.unwrap_or(PathArg::Auto).into(),
-            command_line: command_line(seed),
+            command_line: command_line((!args.all).then_some(seed)),
         },
     })
-}
-
-/// The command that makes this output again, seed included.
-fn command_line(seed: u64) -> String {
-    let mut words: Vec<String> = std::env::args().skip(1).collect();
-    if !words
-        .iter()
-        .any(|w| w == "--seed" || w.starts_with("--seed="))
-    {
-        words.push(format!("--seed {seed}"));
-    }
-    format!("knights-tour {}", words.join(" "))
 }

@@ -4,6 +4,7 @@
 pub mod args;
 pub mod draw;
 pub mod generate;
+pub mod pairs;
 pub mod progress;
 pub mod template;
 pub mod verify;
@@ -38,6 +39,8 @@ pub enum Command {
     Draw(draw::Args),
     /// Write an empty practice board that flags mistakes as you type.
     Template(template::Args),
+    /// Answer every (start, end) pair of a board: a tour, or why none exists.
+    Pairs(pairs::Args),
 }
 
 /// Parse the process arguments, run, and return the exit code.
@@ -60,6 +63,7 @@ pub fn main() -> u8 {
         Command::Verify(args) => verify::run(args),
         Command::Draw(args) => draw::run(args),
         Command::Template(args) => template::run(args),
+        Command::Pairs(args) => pairs::run(args),
     };
     match result {
         Ok(code) => code,

@@ -95,12 +95,14 @@ pub struct Summary {
     pub tours_found: usize,
     /// `--tours`.
     pub tours_requested: u32,
-    /// The seed: `--seed` repeats the run.
-    pub seed: u64,
+    /// The seed: `--seed` repeats the run. Below 2^53 when drawn at random, so exact in every
+    /// JSON reader; `null` when the run made no random choice (`--all`).
+    pub seed: Option<u64>,
     /// `--method`.
     pub method: &'static str,
-    /// `--tiebreak`.
-    pub tiebreak: &'static str,
+    /// `--tiebreak`; `null` when no Warnsdorff attempt could be made (`--all`, `--method
+    /// construct` or `backtrack`).
+    pub tiebreak: Option<&'static str>,
     /// Where the output went.
     pub output: String,
     /// The output format.

@@ -15,7 +15,7 @@ use crate::tour::Tour;
 /// let board = Board::new(3, 4).unwrap();
 /// let tour = Tour::from_squares(board, [Square::new(2, 0), Square::new(0, 1)]).unwrap();
 /// let mut out = Vec::new();
-/// let mut s = TourStream::new(Format::Json, &mut out, 7, false);
+/// let mut s = TourStream::new(Format::Json, &mut out, Some(7), false);
 /// s.tour(&tour).unwrap();
 /// s.tour(&tour).unwrap();
 /// assert_eq!(s.finish().unwrap(), 2);
@@ -26,16 +26,17 @@ use crate::tour::Tour;
 pub struct TourStream<'w> {
     format: Format,
     out: &'w mut dyn Write,
-    seed: u64,
+    seed: Option<u64>,
     single: bool,
     written: usize,
     farthest_failure: Option<Tour>,
 }
 
 impl<'w> TourStream<'w> {
-    /// A stream in `format` (not xlsx) to `out`. `single`: one tour is asked for, so JSON is
-    /// one object rather than a list.
-    pub fn new(format: Format, out: &'w mut dyn Write, seed: u64, single: bool) -> Self {
+    /// A stream in `format` (not xlsx) to `out`, each JSON tour naming `seed` (none when the
+    /// run made no random choice). `single`: one tour is asked for, so JSON is one object
+    /// rather than a list.
+    pub fn new(format: Format, out: &'w mut dyn Write, seed: Option<u64>, single: bool) -> Self {
         debug_assert!(format.is_text());
         TourStream {
             format,
@@ -97,7 +98,8 @@ impl<'w> TourStream<'w> {
                 if !self.single {
                     self.out.write_all(if first { b"[" } else { b"," })?;
                 }
-                let doc = TourJson::new(tour).with_seed(self.seed);
+                let mut doc = TourJson::new(tour);
+                doc.seed = self.seed;
                 serde_json::to_writer(&mut *self.out, &doc)?;
                 if self.single {
                     self.out.write_all(b"\n")?;

@@ -13,6 +13,7 @@ pub mod constraints;
 pub mod construct;
 pub mod existence;
 mod meter;
+pub mod pairs;
 pub mod runner;
 pub mod segments;
 pub mod warnsdorff;
@@ -41,6 +42,22 @@ pub type Rng = rand_chacha::ChaCha8Rng;
 /// ```
 pub fn rng_from_seed(seed: u64) -> Rng {
     Rng::seed_from_u64(seed)
+}
+
+/// Seeds drawn at random stay below 2^53, the largest whole number a JSON reader that keeps
+/// numbers as doubles (JavaScript, `jq` before 1.7) holds exactly: a seed read back from
+/// `generate --json` repeats the run. A seed given with `--seed` may be any `u64`.
+pub const RANDOM_SEED_LIMIT: u64 = 1 << 53;
+
+/// A fresh seed for a run that was given none, below [`RANDOM_SEED_LIMIT`].
+///
+/// ```
+/// let seed = knights_tour::solve::random_seed();
+/// assert!(seed < knights_tour::solve::RANDOM_SEED_LIMIT);
+/// assert_eq!(seed as f64 as u64, seed, "exact as a JSON number");
+/// ```
+pub fn random_seed() -> u64 {
+    rand::random::<u64>() % RANDOM_SEED_LIMIT
 }
 
 /// "Move `move_number` must be on `square`" (move 1 is the start).

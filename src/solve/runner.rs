@@ -225,11 +225,12 @@ impl fmt::Display for Ending {
                 "an exhaustive search proved that no tour meets the request"
             ),
             Ending::NoMore { count } => {
-                let tours = if *count == 1 { "tour" } else { "tours" };
-                write!(
-                    f,
-                    "only {count} {tours} meet the request (exhaustive search)"
-                )
+                let meet = if *count == 1 {
+                    "tour meets"
+                } else {
+                    "tours meet"
+                };
+                write!(f, "only {count} {meet} the request, by exhaustive search")
             }
             Ending::Limit => write!(f, "stopped at the limit"),
             Ending::Stopped => write!(f, "stopped"),
@@ -271,9 +272,10 @@ impl Report {
             (Ending::NodeLimit { .. }, 0) => {
                 "no tour found within the search limit; one may exist".to_string()
             }
-            (Ending::TimeLimit { .. }, k) => {
-                format!("stopped at the time limit after {k} tours; more may exist")
-            }
+            (Ending::TimeLimit { .. }, k) => format!(
+                "stopped at the time limit after {}; more may exist",
+                crate::english::count(k, "tour")
+            ),
             (e, _) => e.to_string(),
         }
     }
@@ -519,12 +521,13 @@ impl Run<'_, '_> {
                 None => random_start(request, self.rng),
             };
             let tour = solver.attempt(start, plan.tiebreak, self.rng);
-            let mut solved = request.is_satisfied_by(&tour);
-            let mut note = failure_note(request, &tour);
+            let solved = request.is_satisfied_by(&tour);
             if solved && !self.seen.insert(&tour) {
-                solved = false;
-                note = Some("the same tour as an earlier one".into());
+                // A tour found before is no new attempt to show: a sheet repeating an earlier
+                // tour as "failed" would only pad the workbook (it still uses up an attempt).
+                continue;
             }
+            let note = failure_note(request, &tour);
             let attempt = Attempt {
                 tour,
                 solved,

@@ -58,6 +58,7 @@ mod board;
 mod chart;
 pub mod completion;
 pub(crate) mod layout;
+pub mod pairs;
 mod styles;
 mod summary;
 
@@ -163,8 +164,9 @@ pub struct WorkbookSpec {
     pub attempts: Vec<Attempt>,
     /// Where each board's top-left square goes (`C3` by default, as in the macro).
     pub top_left: CellRef,
-    /// The seed the attempts were generated with (shown on every sheet and in the summary).
-    pub seed: u64,
+    /// The seed the attempts were generated with (shown on every sheet and in the summary);
+    /// `None` when no random choice was made (`--all` enumerates in a fixed order).
+    pub seed: Option<u64>,
     /// Workbook title (document properties and the summary's first line).
     pub title: String,
     /// The command's options, recorded in the document properties and the summary so the
@@ -189,7 +191,7 @@ impl WorkbookSpec {
         WorkbookSpec {
             attempts,
             top_left: CellRef::new(2, 2),
-            seed: 0,
+            seed: None,
             title: "Knight's tour".to_string(),
             command_line: String::new(),
             draw_path: PathDrawing::Auto,
@@ -422,10 +424,10 @@ fn properties(spec: &WorkbookSpec) -> Result<DocProperties, WriteError> {
         .collect::<Vec<_>>()
         .join(", ");
     let subject = format!("Knight's tours on {boards}: {}", spec.result_line());
-    let comment = if spec.command_line.is_empty() {
-        format!("seed {}", spec.seed)
-    } else {
-        format!("{} (seed {})", spec.command_line, spec.seed)
+    let comment = match (spec.command_line.is_empty(), spec.seed) {
+        (true, Some(seed)) => format!("seed {seed}"),
+        (false, Some(seed)) => format!("{} (seed {seed})", spec.command_line),
+        (_, None) => spec.command_line.clone(),
     };
     Ok(DocProperties::new()
         .set_title(&spec.title)

@@ -23,12 +23,12 @@ pub const MAX_RUN_SCANNED_CELLS: u64 = 24 * 1024 * 1024;
 /// The most distinct strings a workbook's shared-string table may declare or hold.
 pub const MAX_DISTINCT_STRINGS: u64 = 1024 * 1024;
 
-/// The most bytes of text a workbook may hold (its shared strings, or an ods sheet's strings
-/// as expanded by repeats), and the most bytes of text kept from one sheet's cells.
+/// The most bytes of text a workbook may hold (its shared strings), and the most bytes of text
+/// read from one sheet's cells (an ods cell's text counted once per repeated copy).
 pub const MAX_STRING_BYTES: u64 = 32 * 1024 * 1024;
 
 /// The largest rectangle of cells, summed over a workbook's sheets, that a reader holding
-/// sheets densely (calamine for xls and ods, about 56 bytes a cell with formulas) may build.
+/// sheets densely (calamine for xls, about 56 bytes a cell with formulas) may build.
 pub const MAX_DENSE_CELLS: u64 = 2 * 1024 * 1024;
 
 /// The most uncompressed bytes of XML read from one part of a package (a sheet,
@@ -192,6 +192,11 @@ pub(crate) struct Capped<R> {
 impl<R: Read> Capped<R> {
     pub(crate) fn new(inner: R) -> Capped<R> {
         Capped::with_limit(inner, MAX_PART_BYTES)
+    }
+
+    /// The reader inside, to be used again (an ods pass that starts over).
+    pub(crate) fn into_inner(self) -> R {
+        self.inner
     }
 
     pub(crate) fn with_limit(inner: R, max_total: u64) -> Capped<R> {

@@ -1,9 +1,10 @@
-//! The calamine wrapper: opening a workbook of a known format and reading one sheet into
-//! [`SheetCells`], streaming where calamine allows it (xlsx, xlsb).
+//! The calamine wrapper: opening an xlsx, xlsm, xlsb or xls workbook and reading one sheet into
+//! [`SheetCells`], streaming where calamine allows it (xlsx, xlsb). ods has its own reader
+//! ([`super::ods`]).
 
 use std::io::{Read, Seek};
 
-use calamine::{open_workbook_from_rs, Data, DataRef, Ods, Reader, Xls, Xlsb, Xlsx};
+use calamine::{open_workbook_from_rs, Data, DataRef, Reader, Xls, Xlsb, Xlsx};
 
 use super::budget::{keep_text, RunBudget, SheetBudget};
 use super::{CellFormat, CellValue, Format, ReadError, SheetCell, SheetCells};
@@ -12,7 +13,6 @@ pub(super) enum Inner<RS: Read + Seek> {
     Xlsx(Box<Xlsx<RS>>),
     Xlsb(Box<Xlsb<RS>>),
     Xls(Box<Xls<RS>>),
-    Ods(Box<Ods<RS>>),
 }
 
 impl<RS: Read + Seek> Inner<RS> {
@@ -22,7 +22,6 @@ impl<RS: Read + Seek> Inner<RS> {
             Inner::Xlsx(b) => b.sheet_names(),
             Inner::Xlsb(b) => b.sheet_names(),
             Inner::Xls(b) => b.sheet_names(),
-            Inner::Ods(b) => b.sheet_names(),
         }
     }
 
@@ -32,7 +31,6 @@ impl<RS: Read + Seek> Inner<RS> {
             Inner::Xlsx(b) => b.sheets_metadata(),
             Inner::Xlsb(b) => b.sheets_metadata(),
             Inner::Xls(b) => b.sheets_metadata(),
-            Inner::Ods(b) => b.sheets_metadata(),
         };
         sheets
             .iter()
@@ -63,11 +61,11 @@ pub(super) fn open_inner<RS: Read + Seek>(
             Err(calamine::XlsError::Password) => return Err(ReadError::PasswordProtected),
             Err(e) => return Err(damaged(e.to_string())),
         },
-        Format::Ods => match open_workbook_from_rs::<Ods<RS>, RS>(reader) {
-            Ok(b) => Inner::Ods(Box::new(b)),
-            Err(calamine::OdsError::Password) => return Err(ReadError::PasswordProtected),
-            Err(e) => return Err(damaged(e.to_string())),
-        },
+        Format::Ods => {
+            return Err(damaged(
+                "ods is read by its own reader, not calamine".into(),
+            ))
+        }
     })
 }
 
@@ -112,12 +110,6 @@ pub(super) fn read_inner<RS: Read + Seek>(
             Ok(budget.finish(false))
         }
         Inner::Xls(book) => {
-            let range = book
-                .worksheet_range(name)
-                .map_err(|e| damaged(e.to_string()))?;
-            dense_to_cells(&range, budget)
-        }
-        Inner::Ods(book) => {
             let range = book
                 .worksheet_range(name)
                 .map_err(|e| damaged(e.to_string()))?;

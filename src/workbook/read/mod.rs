@@ -1,14 +1,16 @@
 //! Reading any workbook (xlsx, xlsm, xlsb, xls, ods) into sparse sheets of cells.
 //!
 //! The verifier never trusts a file's name: [`sniff`] looks at the bytes first (a zip holding
-//! `xl/workbook.xml` is xlsx, `xl/workbook.bin` xlsb, `content.xml`/`mimetype` ods; an OLE
-//! compound file is xls, or a password-protected OOXML package when it holds `EncryptionInfo`).
-//! Cells are **streamed** where calamine allows it (xlsx and xlsb), so a tiny file that declares
-//! a huge used range (one cell at A1, one at row 500000) costs memory for two cells, not for the
-//! rectangle between them. xls and ods are read through calamine's dense ranges, which calamine
-//! builds when the workbook is opened. Every calamine call runs under
-//! [`std::panic::catch_unwind`] as a last line of defence: a reader bug on a hostile file becomes
-//! an "unreadable" report, never a crash.
+//! `xl/workbook.xml` is xlsx, `xl/workbook.bin` xlsb, `content.xml`/`mimetype` ods, an XML
+//! document with an ods mimetype a flat ods; an OLE compound file is xls, or a
+//! password-protected OOXML package when it holds `EncryptionInfo`).
+//! Cells are **streamed** where the reader allows it (xlsx and xlsb through calamine and our
+//! own xlsx reader, ods through our own reader, [`ods`]), so a tiny file that declares a huge
+//! used range (one cell at A1, one at row 500000) costs memory for two cells, not for the
+//! rectangle between them. xls is read through calamine's dense ranges, which calamine builds
+//! when the workbook is opened. Every reader call runs under [`std::panic::catch_unwind`] as a
+//! last line of defence: a reader bug on a hostile file becomes an "unreadable" report, never a
+//! crash.
 
 pub mod biff;
 pub mod budget;
@@ -35,9 +37,6 @@ pub use sniff::{sniff, Sniffed};
 
 pub use budget::MAX_SHEET_CELLS;
 pub use cells::{CellIter, CellValueRef, CellView, Cells, SheetCells};
-
-/// The largest rectangle of cells an ods sheet may span (calamine holds ods sheets densely).
-pub const MAX_ODS_DENSE_CELLS: u64 = budget::MAX_DENSE_CELLS;
 
 /// A workbook format, as found in the file's content.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -74,7 +73,7 @@ impl Format {
             "xlsm" | "xlam" => Format::Xlsm,
             "xlsb" => Format::Xlsb,
             "xls" | "xla" => Format::Xls,
-            "ods" => Format::Ods,
+            "ods" | "fods" => Format::Ods,
             _ => return None,
         })
     }
@@ -162,17 +161,6 @@ pub enum ReadError {
         /// The panic message.
         detail: String,
     },
-    /// An ods sheet whose filled cells spread over more than [`MAX_ODS_DENSE_CELLS`]: calamine
-    /// would hold the whole rectangle in memory.
-    #[error("sheet '{sheet}' spreads over {rows} rows by {cols} columns; reading it would hold {cells} cells in memory, too large to hold a board this tool checks (at most {max})", cells = rows * cols, max = MAX_ODS_DENSE_CELLS)]
-    OdsTooLarge {
-        /// The sheet.
-        sheet: String,
-        /// Rows spanned by its filled cells.
-        rows: u64,
-        /// Columns spanned by its filled cells.
-        cols: u64,
-    },
     /// A sheet or workbook past a cap of the reading budget ([`budget`]): `detail` says which,
     /// e.g. "the sheet holds more than 8388608 cells (empty ones included)".
     #[error("{detail}: too large to hold a board this tool checks")]
@@ -205,13 +193,23 @@ impl ReadError {
 /// An open workbook of any supported format, over any seekable byte source.
 pub struct Workbook<RS: Read + Seek> {
     format: Format,
-    inner: Inner<RS>,
     sheets: Vec<String>,
     /// The sheets the workbook hides.
     hidden: Vec<String>,
-    /// xlsx/xlsm read by our own streaming reader, over a second handle on the same bytes.
-    own: Option<OwnXlsx<RS>>,
+    source: Source<RS>,
     run: RunBudget,
+}
+
+/// The reader behind a workbook.
+enum Source<RS: Read + Seek> {
+    /// xlsx, xlsm, xlsb, xls: calamine, with xlsx/xlsm sheets streamed by our own reader over a
+    /// second handle on the same bytes.
+    Calamine {
+        inner: Inner<RS>,
+        own: Option<OwnXlsx<RS>>,
+    },
+    /// ods and flat ods: our own reader.
+    Ods(ods::Book<RS>),
 }
 
 /// What streaming an xlsx sheet ourselves needs.
@@ -285,9 +283,20 @@ impl<RS: Read + Seek> Workbook<RS> {
                 return Err(ReadError::NotASpreadsheet(describe_content(&head)))
             }
         };
+        if format == Format::Ods {
+            let flat = !head.starts_with(sniff::ZIP_MAGIC);
+            let (book, sheets, hidden) = guarded(format, || ods::Book::open(reader, flat))??;
+            return Ok(Workbook {
+                format,
+                sheets,
+                hidden,
+                source: Source::Ods(book),
+                run: RunBudget::default(),
+            });
+        }
         let mut package = None;
         match format {
-            Format::Ods => guarded(format, || ods::prescan(&mut reader))??,
+            Format::Ods => {}
             Format::Xls => guarded(format, || biff::prescan(&mut reader))??,
             Format::Xlsx | Format::Xlsm => {
                 package = guarded(format, || xlsx::prescan(&mut reader, format))??;
@@ -307,10 +316,9 @@ impl<RS: Read + Seek> Workbook<RS> {
         });
         Ok(Workbook {
             format,
-            inner,
             sheets,
             hidden,
-            own,
+            source: Source::Calamine { inner, own },
             run: RunBudget::default(),
         })
     }
@@ -331,9 +339,10 @@ impl<RS: Read + Seek> Workbook<RS> {
         self.hidden.iter().any(|h| h == name)
     }
 
-    /// Read one sheet's cells. Streams xlsx and xlsb; refuses sheets beyond [`MAX_SHEET_CELLS`].
+    /// Read one sheet's cells. Streams xlsx, xlsb and ods; refuses sheets beyond
+    /// [`MAX_SHEET_CELLS`].
     pub fn read_sheet(&mut self, name: &str) -> Result<SheetCells, ReadError> {
-        if !self.sheets.iter().any(|s| s == name) {
+        let Some(index) = self.sheets.iter().position(|s| s == name) else {
             return Err(ReadError::NoSuchSheet {
                 name: name.to_string(),
                 available: self
@@ -343,10 +352,13 @@ impl<RS: Read + Seek> Workbook<RS> {
                     .collect::<Vec<_>>()
                     .join(", "),
             });
-        }
+        };
         let format = self.format;
-        let (inner, run) = (&mut self.inner, &mut self.run);
-        if let (Some(own), Inner::Xlsx(book)) = (self.own.as_mut(), &mut *inner) {
+        let (inner, own, run) = match &mut self.source {
+            Source::Ods(book) => return guarded(format, || book.read_sheet(index, &mut self.run))?,
+            Source::Calamine { inner, own } => (inner, own, &mut self.run),
+        };
+        if let (Some(own), Inner::Xlsx(book)) = (own.as_mut(), &mut *inner) {
             if let Some(part) = own.package.sheet_part(name) {
                 let part = part.to_string();
                 if own.palette.is_none() {

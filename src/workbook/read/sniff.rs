@@ -75,7 +75,21 @@ pub fn sniff(head: &[u8], tail: &[u8]) -> Sniffed {
             Sniffed::OtherOle
         };
     }
+    if is_flat_ods(head) {
+        return Sniffed::Workbook(Format::Ods);
+    }
     Sniffed::NotASpreadsheet
+}
+
+/// A flat OpenDocument spreadsheet (`.fods`): one XML document, `office:document` with the
+/// spreadsheet mimetype, near its start.
+fn is_flat_ods(head: &[u8]) -> bool {
+    let start = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
+    let start = &start[start.iter().take_while(|b| b.is_ascii_whitespace()).count()..];
+    let near = &start[..start.len().min(64 * 1024)];
+    start.starts_with(b"<")
+        && contains(near, b"office:document")
+        && contains(near, b"application/vnd.oasis.opendocument.spreadsheet")
 }
 
 fn contains(haystack: &[u8], needle: &[u8]) -> bool {

@@ -100,6 +100,16 @@ impl<R: Read> Scanner<R> {
         }
     }
 
+    /// The reader being scanned.
+    pub(super) fn get_ref(&self) -> &R {
+        &self.src
+    }
+
+    /// The reader being scanned, given back (what was read ahead into the buffer is lost).
+    pub(super) fn into_inner(self) -> R {
+        self.src
+    }
+
     /// Read more input after what is held; `false` at the end of the input.
     fn fill(&mut self) -> Result<bool, ScanError> {
         if self.pos > 0 {

@@ -10,7 +10,7 @@ use super::layout::{self, BoardLayout, Look, Text};
 use super::styles::{edges, BoardFormats, SquareKind, TextFormats};
 use super::{chart, Outcome, WorkbookSpec, CONSTANT_MEMORY_SQUARES};
 use crate::board::{Board, Square};
-use crate::english::count_usize;
+use crate::english::{all_squares, count_usize};
 use crate::solve::Attempt;
 
 /// What [`TourSheet::add_to`] needs to know about one attempt.
@@ -135,7 +135,7 @@ impl TourSheet<'_> {
         let shape = if tour.is_closed() { "closed" } else { "open" };
         let end = tour.end().map(|s| board.algebraic(s)).unwrap_or_default();
         match self.outcome {
-            Outcome::Solved => format!("Solved: a complete {shape} tour of all {n} squares"),
+            Outcome::Solved => format!("Solved: a complete {shape} tour of {}", all_squares(n)),
             Outcome::Stuck => format!(
                 "Stuck after {k} of {n} squares: every square a knight's move from {end} (red) is taken"
             ),
@@ -144,7 +144,8 @@ impl TourSheet<'_> {
                 "Stopped after {k} of {n} squares at {end} (red): the search gave up"
             ),
             Outcome::NotClosed => format!(
-                "Not closed: all {n} squares visited, but {end} is not a knight's move from the start"
+                "Not closed: {} visited, but {end} is not a knight's move from the start",
+                all_squares(n)
             ),
             Outcome::Failed => {
                 format!("Failed: a complete {shape} tour that does not meet the request")
@@ -166,7 +167,7 @@ impl TourSheet<'_> {
                 "Start {} (yellow), end {} ({end_colour}), {}",
                 board.algebraic(s),
                 board.algebraic(e),
-                count_usize(tour.len(), "move")
+                count_usize(tour.len().saturating_sub(1), "move")
             ));
         }
         let mut method = format!("Method: {}", self.attempt.method.name());
@@ -174,7 +175,9 @@ impl TourSheet<'_> {
             method.push_str(&format!(", tie-break: {}", t.name()));
         }
         lines.push(method);
-        lines.push(format!("Seed: {}", self.spec.seed));
+        if let Some(seed) = self.spec.seed {
+            lines.push(format!("Seed: {seed}"));
+        }
         if let Some(note) = self.attempt.note.as_deref().filter(|n| !n.is_empty()) {
             lines.push(format!("Note: {note}"));
         }

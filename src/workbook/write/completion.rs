@@ -293,7 +293,10 @@ fn texts<'f>(
     );
     let mut lines: Vec<(String, &Format)> = Vec::new();
     lines.push((
-        format!("A complete {shape} tour of all {n} squares"),
+        format!(
+            "A complete {shape} tour of {}",
+            crate::english::all_squares(n)
+        ),
         &f.good,
     ));
     let start = tour.start().map(|s| board.algebraic(s)).unwrap_or_default();

@@ -57,7 +57,11 @@ pub(crate) fn add_summary(
     if !spec.command_line.is_empty() {
         sheet.write_string(2, 0, format!("Options: {}", spec.command_line))?;
     }
-    sheet.write_string(3, 0, format!("Seed: {}", spec.seed))?;
+    let seed = match spec.seed {
+        Some(seed) => format!("Seed: {seed}"),
+        None => "Seed: none (no random choice was made)".to_string(),
+    };
+    sheet.write_string(3, 0, seed)?;
     let header = Format::new()
         .set_bold()
         .set_background_color(Color::RGB(0xD9E1F2))
@@ -101,7 +105,9 @@ pub(crate) fn add_summary(
             sheet.write_string(row, 8, t.name())?;
         }
         // As text: a u64 seed does not survive a trip through a spreadsheet's doubles.
-        sheet.write_string(row, 9, spec.seed.to_string())?;
+        if let Some(seed) = spec.seed {
+            sheet.write_string(row, 9, seed.to_string())?;
+        }
         if let Some(note) = attempt.note.as_deref().filter(|n| !n.is_empty()) {
             sheet.write_string(row, 10, note)?;
         }
