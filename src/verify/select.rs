@@ -5,8 +5,9 @@
 //!    26 letters of one alphabet (`Nd6` read as file `nd`: a 36-entry list on a 6x370 board),
 //!    or any board over [`MAX_BOARD_SQUARES`]. Without `--board-size` the path's board is
 //!    the one its reading needs; with it, the given one, and squares off it are problems.
-//! 2. **One board a cell.** Candidates are taken strongest first (most consecutive moves a
-//!    knight's move apart, then most numbers); one that overlaps a board already taken is
+//! 2. **One board a cell.** Candidates are taken strongest first (most steps that are
+//!    knight's moves, less the steps that are not; then most numbers); one that overlaps a
+//!    board already taken is
 //!    dropped, so the other reading of the same list, a table's column beside a list, or a
 //!    second piece of the same labelled board do not become boards of their own.
 //! 3. **Order.** The boards are reported in reading order of their top-left cells (row first,

@@ -133,6 +133,7 @@ fn judge(
         labelled: ext.is_some(),
         unvisited: found.unvisited,
         ints,
+        steps: found.steps,
         knight_moves: found.knight_moves,
     }))
 }
@@ -143,7 +144,9 @@ struct Evidence {
     base: u8,
     /// The number marking unvisited squares, if any.
     unvisited: Option<i64>,
-    /// Consecutive numbers (each present once) a knight's move apart.
+    /// Pairs of consecutive numbers, each present once.
+    steps: u64,
+    /// Those a knight's move apart.
     knight_moves: u64,
 }
 
@@ -213,6 +216,7 @@ fn evidence(grid: &BlockGrid<'_>, ext: Option<Extent>) -> Option<Evidence> {
     let found = Evidence {
         base,
         unvisited,
+        steps: pairs,
         knight_moves: knights,
     };
     let knight_path = pairs >= 3 && knights * 2 >= pairs;
@@ -290,6 +294,7 @@ pub(crate) fn given(sheet: &SheetCells, range: CellRange) -> Candidate {
         labelled: false,
         unvisited: None,
         ints: 0,
+        steps: 0,
         knight_moves: 0,
     };
     if rect_ints(range) <= MAX_BOARD_SQUARES {

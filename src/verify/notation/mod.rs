@@ -69,12 +69,18 @@ impl Candidate {
         }
     }
 
-    /// How strongly the candidate reads as a tour attempt: the knight's moves it shows, then
-    /// its size. Overlapping candidates give way to the stronger.
-    pub(crate) fn strength(&self) -> (u64, u64) {
+    /// How strongly the candidate reads as a tour attempt: its steps that are knight's moves
+    /// less those that are not, then its size. Overlapping candidates give way to the
+    /// stronger (a block of coordinates read as a grid shows few knight's moves and many
+    /// jumps).
+    pub(crate) fn strength(&self) -> (i64, u64) {
+        let net = |knights: u64, steps: u64| 2 * knights as i64 - steps as i64;
         match self {
-            Candidate::Grid(g) => (g.knight_moves, g.ints),
-            Candidate::Path(p) => (p.knight_moves() as u64, p.squares.len() as u64),
+            Candidate::Grid(g) => (net(g.knight_moves, g.steps), g.ints),
+            Candidate::Path(p) => (
+                net(p.knight_moves() as u64, p.squares.len() as u64 - 1),
+                p.squares.len() as u64,
+            ),
             Candidate::TooLarge { rows, cols, .. } => (0, rows.saturating_mul(*cols)),
         }
     }
@@ -93,7 +99,9 @@ pub(crate) struct GridCandidate {
     pub(crate) unvisited: Option<i64>,
     /// How many whole numbers it holds.
     pub(crate) ints: u64,
-    /// How many consecutive move numbers sit a knight's move apart.
+    /// How many pairs of consecutive move numbers it holds (each number once).
+    pub(crate) steps: u64,
+    /// How many of those sit a knight's move apart.
     pub(crate) knight_moves: u64,
 }
 
