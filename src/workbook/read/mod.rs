@@ -4,8 +4,9 @@
 //! `xl/workbook.xml` is xlsx, `xl/workbook.bin` xlsb, `content.xml`/`mimetype` ods, an XML
 //! document with an ods mimetype a flat ods; an OLE compound file is xls, or a
 //! password-protected OOXML package when it holds `EncryptionInfo`).
-//! Cells are **streamed** where the reader allows it (xlsx and xlsb through calamine and our
-//! own xlsx reader, ods through our own reader, [`ods`]), so a tiny file that declares a huge
+//! Cells are **streamed** where the reader allows it (xlsx and xlsm by our own reader, which
+//! finds parts as calamine does; xlsb by calamine; ods by our own reader, [`ods`]), so a tiny
+//! file that declares a huge
 //! used range (one cell at A1, one at row 500000) costs memory for two cells, not for the
 //! rectangle between them. xls is read through calamine's dense ranges, which calamine builds
 //! when the workbook is opened. Every reader call runs under [`std::panic::catch_unwind`] as a
@@ -19,6 +20,7 @@ mod engine;
 mod guard;
 pub mod ods;
 mod ole;
+mod package;
 mod sniff;
 mod xlsx;
 mod xmlscan;
@@ -202,21 +204,10 @@ pub struct Workbook<RS: Read + Seek> {
 
 /// The reader behind a workbook.
 enum Source<RS: Read + Seek> {
-    /// xlsx, xlsm, xlsb, xls: calamine, with xlsx/xlsm sheets streamed by our own reader over a
-    /// second handle on the same bytes.
-    Calamine {
-        inner: Inner<RS>,
-        own: Option<OwnXlsx<RS>>,
-    },
+    /// xlsx, xlsm (our own reader), xlsb, xls (calamine).
+    Engine(Inner<RS>),
     /// ods and flat ods: our own reader.
-    Ods(ods::Book<RS>),
-}
-
-/// What streaming an xlsx sheet ourselves needs.
-struct OwnXlsx<RS> {
-    package: xlsx::Package,
-    source: RS,
-    palette: Option<Vec<CellFormat>>,
+    Ods(Box<ods::Book<RS>>),
 }
 
 impl Workbook<BufReader<File>> {
@@ -224,37 +215,21 @@ impl Workbook<BufReader<File>> {
     /// format the content shows (the extension's own name when they agree, so `.xlsm` stays
     /// `xlsm`).
     pub fn open(path: &Path) -> Result<Self, ReadError> {
-        let open = || File::open(path).map_err(|e| ReadError::Io(e.to_string()));
-        let file = open()?;
-        let second = open()?;
-        Workbook::from_readers(
-            BufReader::new(file),
-            Some(BufReader::new(second)),
-            Format::from_extension(path),
-        )
+        let file = File::open(path).map_err(|e| ReadError::Io(e.to_string()))?;
+        Workbook::from_reader(BufReader::new(file), Format::from_extension(path))
     }
 }
 
 impl<'a> Workbook<Cursor<&'a [u8]>> {
     /// Open a workbook held in memory (the fuzzer's entry point).
     pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, ReadError> {
-        Workbook::from_readers(Cursor::new(bytes), Some(Cursor::new(bytes)), None)
+        Workbook::from_reader(Cursor::new(bytes), None)
     }
 }
 
 impl<RS: Read + Seek> Workbook<RS> {
     /// Open a workbook from any seekable reader; `claimed` is the format the file name claims.
-    pub fn from_reader(reader: RS, claimed: Option<Format>) -> Result<Self, ReadError> {
-        Workbook::from_readers(reader, None, claimed)
-    }
-
-    /// Open a workbook; `second`, a second handle on the same bytes, lets xlsx sheets be
-    /// streamed by our own reader (faster, and bounded in every part) instead of calamine's.
-    fn from_readers(
-        mut reader: RS,
-        second: Option<RS>,
-        claimed: Option<Format>,
-    ) -> Result<Self, ReadError> {
+    pub fn from_reader(mut reader: RS, claimed: Option<Format>) -> Result<Self, ReadError> {
         let (head, tail) = head_and_tail(&mut reader).map_err(|e| ReadError::Io(e.to_string()))?;
         let format = match sniff(&head, &tail) {
             Sniffed::Workbook(found) => match claimed {
@@ -290,36 +265,25 @@ impl<RS: Read + Seek> Workbook<RS> {
                 format,
                 sheets,
                 hidden,
-                source: Source::Ods(book),
+                source: Source::Ods(Box::new(book)),
                 run: RunBudget::default(),
             });
         }
-        let mut package = None;
-        match format {
-            Format::Ods => {}
-            Format::Xls => guarded(format, || biff::prescan(&mut reader))??,
-            Format::Xlsx | Format::Xlsm => {
-                package = guarded(format, || xlsx::prescan(&mut reader, format))??;
-            }
-            Format::Xlsb => {}
+        if format == Format::Xls {
+            guarded(format, || biff::prescan(&mut reader))??;
         }
         reader
             .seek(SeekFrom::Start(0))
             .map_err(|e| ReadError::Io(e.to_string()))?;
-        let inner = guarded(format, || open_inner(format, reader))??;
+        let (inner, cost) = guarded(format, || open_inner(format, reader))??;
         let sheets = guarded(format, || inner.sheet_names())?;
         let hidden = guarded(format, || inner.hidden_sheets())?;
-        let own = package.zip(second).map(|(package, source)| OwnXlsx {
-            package,
-            source,
-            palette: None,
-        });
         Ok(Workbook {
             format,
             sheets,
             hidden,
-            source: Source::Calamine { inner, own },
-            run: RunBudget::default(),
+            source: Source::Engine(inner),
+            run: RunBudget::new(&cost),
         })
     }
 
@@ -353,30 +317,11 @@ impl<RS: Read + Seek> Workbook<RS> {
                     .join(", "),
             });
         };
-        let format = self.format;
-        let (inner, own, run) = match &mut self.source {
-            Source::Ods(book) => return guarded(format, || book.read_sheet(index, &mut self.run))?,
-            Source::Calamine { inner, own } => (inner, own, &mut self.run),
-        };
-        if let (Some(own), Inner::Xlsx(book)) = (own.as_mut(), &mut *inner) {
-            if let Some(part) = own.package.sheet_part(name) {
-                let part = part.to_string();
-                if own.palette.is_none() {
-                    let palette =
-                        guarded(format, || engine::xlsx_palette(book, name))?.map_err(|e| {
-                            ReadError::Damaged {
-                                format,
-                                detail: e.to_string(),
-                            }
-                        })?;
-                    own.palette = Some(palette);
-                }
-                let palette = own.palette.as_deref().unwrap_or_default();
-                let (package, source) = (&own.package, &mut own.source);
-                return guarded(format, || package.read_sheet(source, &part, palette, run))?;
-            }
+        let (format, run) = (self.format, &mut self.run);
+        match &mut self.source {
+            Source::Ods(book) => guarded(format, || book.read_sheet(index, run))?,
+            Source::Engine(inner) => guarded(format, || read_inner(format, inner, name, run))?,
         }
-        guarded(format, || read_inner(format, inner, name, run))?
     }
 }
 
