@@ -27,6 +27,7 @@ pub mod check;
 pub mod complete;
 pub mod csv;
 pub mod detect;
+pub mod inputs;
 mod labels;
 mod list;
 pub mod report;
