@@ -94,6 +94,26 @@ pub fn count_usize(n: usize, noun: &str) -> String {
     count(n as u64, noun)
 }
 
+/// `n` with thousands separators, as a count reads in a sentence: `2,048`, `20,592`.
+///
+/// ```
+/// use knights_tour::english::thousands;
+/// assert_eq!(thousands(999), "999");
+/// assert_eq!(thousands(2048), "2,048");
+/// assert_eq!(thousands(1_234_567), "1,234,567");
+/// ```
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, d) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(d);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -296,7 +296,7 @@ pub fn write_to(
     match dest {
         Destination::Stdout => {
             let stdout = io::stdout();
-            let mut lock = BufWriter::new(stdout.lock());
+            let mut lock = BufWriter::new(BesideProgress::new(stdout.lock()));
             fill(&mut lock)
                 .and_then(|_| lock.flush())
                 .or_else(ignore_broken_pipe)
@@ -311,14 +311,47 @@ pub fn write_to(
 }
 
 /// Print a report on standard output; a reader that went away (`| head`) is not an error, and
-/// never a panic as `println!` would be.
+/// never a panic as `println!` would be. A progress line on the same terminal steps aside.
 pub fn print_stdout(text: &str) -> Result<()> {
-    let mut stdout = io::stdout().lock();
+    let mut stdout = BesideProgress::new(io::stdout().lock());
     stdout
         .write_all(text.as_bytes())
         .and_then(|()| stdout.flush())
         .or_else(ignore_broken_pipe)
         .map_err(|e| Error::Other(format!("cannot write to standard output: {e}")))
+}
+
+/// Standard output that clears the progress line before each write when both are on one
+/// terminal (see [`crate::cli::progress::suspend`]); anywhere else, a plain writer.
+struct BesideProgress<W> {
+    inner: W,
+    terminal: bool,
+}
+
+impl<W: Write> BesideProgress<W> {
+    fn new(inner: W) -> BesideProgress<W> {
+        use std::io::IsTerminal;
+        BesideProgress {
+            inner,
+            terminal: io::stdout().is_terminal(),
+        }
+    }
+}
+
+impl<W: Write> Write for BesideProgress<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self.terminal {
+            true => crate::cli::progress::suspend(|| self.inner.write(buf)),
+            false => self.inner.write(buf),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match self.terminal {
+            true => crate::cli::progress::suspend(|| self.inner.flush()),
+            false => self.inner.flush(),
+        }
+    }
 }
 
 /// `knights-tour generate -o - | head` closing the pipe early is not an error.

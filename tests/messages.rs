@@ -118,3 +118,77 @@ fn an_unwritable_folder_names_the_output_not_the_temp_file() {
             .stderr(contains(".knights-tour-").not());
     }
 }
+
+/// Issue 20, finding 12: one error style. Our usage errors read like clap's own (`error: `, the
+/// subcommand's usage, the pointer to --help), and every other error starts `error: ` too.
+#[test]
+fn every_error_has_one_style() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |args: &[&str]| {
+        let out = cmd()
+            .current_dir(dir.path())
+            .args(args)
+            .assert()
+            .code(2)
+            .get_output()
+            .stderr
+            .clone();
+        String::from_utf8(out).unwrap()
+    };
+    let clap = run(&["generate", "--size", "x"]);
+    let ours = run(&["generate", "--method", "construct", "--tiebreak", "pohl"]);
+    for text in [&clap, &ours] {
+        assert!(text.starts_with("error: "), "{text}");
+        assert!(
+            text.contains("For more information, try '--help'."),
+            "{text}"
+        );
+    }
+    assert!(ours.contains("Usage: knights-tour generate"), "{ours}");
+    let impossible = run(&["generate", "--size", "3"]);
+    assert!(
+        impossible.starts_with("error: no knight's tour exists"),
+        "{impossible}"
+    );
+    assert!(!impossible.contains("knights-tour: error"), "{impossible}");
+}
+
+/// Issue 20, finding 12: `generate --json` answers with a JSON document also when it fails.
+#[test]
+fn json_is_printed_when_a_run_fails() {
+    let dir = tempfile::tempdir().unwrap();
+    for (args, kind) in [
+        (&["generate", "--json", "--size", "3"][..], "impossible"),
+        (&["generate", "--json", "--size", "x"][..], "usage"),
+        (
+            &[
+                "generate",
+                "--json",
+                "--method",
+                "construct",
+                "--attempts",
+                "2",
+            ][..],
+            "usage",
+        ),
+        (
+            &["verify", "--json", "--range", "A1", "x.xlsx"][..],
+            "usage",
+        ),
+    ] {
+        let out = cmd()
+            .current_dir(dir.path())
+            .args(args)
+            .assert()
+            .code(2)
+            .get_output()
+            .stdout
+            .clone();
+        let v: serde_json::Value = serde_json::from_slice(&out)
+            .unwrap_or_else(|e| panic!("{args:?}: {e}: {}", String::from_utf8_lossy(&out)));
+        assert_eq!(v["solved"], false, "{args:?}");
+        assert_eq!(v["error"], kind, "{args:?}");
+        assert_eq!(v["exit_code"], 2, "{args:?}");
+        assert!(!v["message"].as_str().unwrap().is_empty(), "{args:?}");
+    }
+}

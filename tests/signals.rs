@@ -103,7 +103,7 @@ fn a_full_disk_is_reported_once_in_our_words() {
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
         assert!(
-            stderr.starts_with("knights-tour: error: /dev/full: "),
+            stderr.starts_with("error: /dev/full: "),
             "{args:?}: {stderr}"
         );
         assert!(stderr.contains("No space left"), "{args:?}: {stderr}");

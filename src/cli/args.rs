@@ -87,6 +87,32 @@ pub struct SolveArgs {
     pub timeout: Option<f64>,
 }
 
+/// `--timeout SECONDS`: a positive number of seconds, [`runner::DEFAULT_TIMEOUT`] when not
+/// given.
+pub fn timeout(seconds: Option<f64>) -> Result<Duration> {
+    match seconds {
+        None => Ok(runner::DEFAULT_TIMEOUT),
+        Some(t) if t.is_finite() && t > 0.0 => Ok(Duration::from_secs_f64(t.min(1e9))),
+        Some(t) => Err(Error::Usage(format!(
+            "--timeout must be a positive number of seconds, not {t}"
+        ))),
+    }
+}
+
+/// The command that makes this output again, with the seed when the run uses one (recorded in
+/// workbooks).
+pub fn command_line(seed: Option<u64>) -> String {
+    let mut words: Vec<String> = std::env::args().skip(1).collect();
+    if let Some(seed) = seed.filter(|_| {
+        !words
+            .iter()
+            .any(|w| w == "--seed" || w.starts_with("--seed="))
+    }) {
+        words.push(format!("--seed {seed}"));
+    }
+    format!("knights-tour {}", words.join(" "))
+}
+
 /// A constraints file may hold at most this many bytes a square, beyond a fixed allowance for
 /// comments: one `k SQUARE` line per square is about 20.
 const CONSTRAINT_BYTES_PER_SQUARE: u64 = 64;
@@ -118,15 +144,7 @@ impl SolveArgs {
         if attempts == 0 {
             return Err(Error::Usage("--attempts must be at least 1".into()));
         }
-        let timeout = match self.timeout {
-            None => Some(runner::DEFAULT_TIMEOUT),
-            Some(t) if t.is_finite() && t > 0.0 => Some(Duration::from_secs_f64(t.min(1e9))),
-            Some(t) => {
-                return Err(Error::Usage(format!(
-                    "--timeout must be a positive number of seconds, not {t}"
-                )))
-            }
-        };
+        let timeout = Some(timeout(self.timeout)?);
         // Under auto, Warnsdorff goes first on boards up to a size (never by output format, so
         // the same flags give the same tour in every format); a tie-break or a number of
         // attempts asks for Warnsdorff on any size.

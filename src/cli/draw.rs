@@ -5,7 +5,7 @@
 //!
 //! Draws the tour on a workbook sheet (FILE --sheet NAME), or a freshly generated one (no FILE:
 //! the same board and solving options as `generate`), as SVG, PNG or an animated GIF that adds
-//! one move per frame. The format follows the output's extension unless --format says.
+//! one move per frame (several on long tours, so it plays in about ten seconds). The format follows the output's extension unless --format says.
 //!
 //! Examples:
 //!   knights-tour draw -o tour.svg                          # a new 8x8 tour
@@ -110,7 +110,7 @@ pub enum PictureFormat {
     Svg,
     /// PNG image.
     Png,
-    /// Animated GIF, one move a frame.
+    /// Animated GIF, one move a frame (several on tours over 500 squares: about 10 s in all).
     Gif,
 }
 
@@ -129,6 +129,23 @@ pub enum NumbersArg {
 pub fn run(args: Args) -> Result<u8> {
     let dest = output::Destination::parse(&args.output);
     let format = picture_format(&args, &dest)?;
+    // Binary bytes on a terminal garble it; a picture there is always a mistake (`gzip` and
+    // `convert` refuse the same way).
+    if dest == output::Destination::Stdout
+        && format != draw::Format::Svg
+        && std::io::IsTerminal::is_terminal(&std::io::stdout())
+    {
+        let name = if format == draw::Format::Png {
+            "png"
+        } else {
+            "gif"
+        };
+        return Err(Error::Usage(format!(
+            "-o -: a {} picture is binary and standard output is a terminal; redirect it \
+             (> tour.{name}) or name a file with -o",
+            name.to_uppercase()
+        )));
+    }
     if let output::Destination::File(path) = &dest {
         output::check_writable(path, args.force)?;
     }

@@ -23,7 +23,7 @@
 //! Exit codes: 0 the requested tours were found; 1 attempts ran out or --timeout stopped the
 //! run (the output is still written); 2 usage error or impossible request (nothing written).
 
-use crate::cli::args::{PathArg, SolveArgs};
+use crate::cli::args::{command_line, PathArg, SolveArgs};
 use crate::cli::progress::Spinner;
 use crate::error::{Error, Result};
 use crate::export::Format;
@@ -167,17 +167,4 @@ fn job(args: &Args) -> Result<Job> {
             command_line: command_line((!args.all).then_some(seed)),
         },
     })
-}
-
-/// The command that makes this output again, with the seed when the run uses one.
-fn command_line(seed: Option<u64>) -> String {
-    let mut words: Vec<String> = std::env::args().skip(1).collect();
-    if let Some(seed) = seed.filter(|_| {
-        !words
-            .iter()
-            .any(|w| w == "--seed" || w.starts_with("--seed="))
-    }) {
-        words.push(format!("--seed {seed}"));
-    }
-    format!("knights-tour {}", words.join(" "))
 }

@@ -2,13 +2,16 @@
 //! only dispatches and turns errors into messages and exit codes.
 
 pub mod args;
+pub mod completions;
 pub mod draw;
 pub mod generate;
+pub mod man;
+pub mod pairs;
 pub mod progress;
 pub mod template;
 pub mod verify;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 use crate::exit_codes;
 
@@ -38,15 +41,26 @@ pub enum Command {
     Draw(draw::Args),
     /// Write an empty practice board that flags mistakes as you type.
     Template(template::Args),
+    /// Answer every (start, end) pair of a board: a tour, or why none exists.
+    Pairs(pairs::Args),
+    /// Print a shell completion script.
+    Completions(completions::Args),
+    /// Print a manual page.
+    Man(man::Args),
 }
 
 /// Parse the process arguments, run, and return the exit code.
 pub fn main() -> u8 {
     crate::output::remove_temp_files_on_signals();
+    // Asked for before parsing, so that a usage error too answers a script in JSON.
+    let json = json_requested(std::env::args_os().skip(1));
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
             // clap prints help/version to stdout with exit 0, usage errors to stderr with 2.
+            if e.use_stderr() && json {
+                print_json_error("usage", &first_line(&e.render().to_string()));
+            }
             let _ = e.print();
             return if e.use_stderr() {
                 exit_codes::ERROR
@@ -55,17 +69,92 @@ pub fn main() -> u8 {
             };
         }
     };
+    let name = cli.command.name();
     let result = match cli.command {
         Command::Generate(args) => generate::run(args),
         Command::Verify(args) => verify::run(args),
         Command::Draw(args) => draw::run(args),
         Command::Template(args) => template::run(args),
+        Command::Pairs(args) => pairs::run(args),
+        Command::Completions(args) => completions::run(args),
+        Command::Man(args) => man::run(args),
     };
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("knights-tour: error: {e}");
+            if json {
+                print_json_error(error_kind(&e), &e.to_string());
+            }
+            print_error(name, &e);
             exit_codes::ERROR
         }
     }
+}
+
+impl Command {
+    /// The subcommand's name, as typed.
+    fn name(&self) -> &'static str {
+        match self {
+            Command::Generate(_) => "generate",
+            Command::Verify(_) => "verify",
+            Command::Draw(_) => "draw",
+            Command::Template(_) => "template",
+            Command::Pairs(_) => "pairs",
+            Command::Completions(_) => "completions",
+            Command::Man(_) => "man",
+        }
+    }
+}
+
+/// One style for every error, clap's: `error: ...`; a usage error of ours also gets the
+/// subcommand's usage line and the pointer to `--help`, exactly as clap's own usage errors do.
+fn print_error(subcommand: &str, e: &crate::error::Error) {
+    use clap::error::ErrorKind;
+    let mut cli = Cli::command();
+    cli.build();
+    let err = match (e, cli.find_subcommand_mut(subcommand)) {
+        (crate::error::Error::Usage(msg), Some(sub)) => sub.error(ErrorKind::ValueValidation, msg),
+        _ => clap::Error::raw(ErrorKind::Io, format!("{e}\n")).with_cmd(&cli),
+    };
+    let _ = err.print();
+}
+
+/// Whether the arguments ask for a JSON report (`--json`, or `--format json` of verify), before
+/// a `--` that ends the flags.
+fn json_requested(args: impl Iterator<Item = std::ffi::OsString>) -> bool {
+    let args: Vec<_> = args.take_while(|a| a != "--").collect();
+    args.iter().any(|a| a == "--json")
+        || args
+            .windows(2)
+            .any(|w| w[0] == "--format" && w[1] == "json")
+        || args.iter().any(|a| a == "--format=json")
+}
+
+/// What kind of failure, for scripts: `usage`, `impossible`, `io` or `other`.
+fn error_kind(e: &crate::error::Error) -> &'static str {
+    use crate::error::Error;
+    match e {
+        Error::Usage(_) | Error::OutputExists { .. } => "usage",
+        Error::Impossible(_) => "impossible",
+        Error::Io { .. } | Error::Workbook { .. } => "io",
+        Error::Other(_) => "other",
+    }
+}
+
+/// The error as one JSON document on standard output, where a script run with `--json` looks
+/// (see `docs/schemas/error.schema.json`): it gets a document whatever happened.
+fn print_json_error(kind: &str, message: &str) {
+    let doc = serde_json::json!({
+        "solved": false,
+        "error": kind,
+        "message": message,
+        "exit_code": exit_codes::ERROR,
+    });
+    let _ = crate::output::print_stdout(&format!("{doc}\n"));
+}
+
+/// A clap message's first line, without the `error: ` clap puts before it.
+fn first_line(text: &str) -> String {
+    let line = text.lines().next().unwrap_or_default();
+    line.strip_prefix("error: ").unwrap_or(line).to_string()
 }

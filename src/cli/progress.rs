@@ -4,12 +4,32 @@
 
 use std::io::IsTerminal;
 use std::sync::atomic::AtomicU64;
+use std::sync::Mutex;
 use std::time::Duration;
 
 use crate::solve::Meter;
 
 /// Search nodes spent by this process's searches (the solvers add to it through [`meter`]).
 static SEARCH_NODES: AtomicU64 = AtomicU64::new(0);
+
+/// The progress line on the terminal now, if any: what standard output must clear first.
+static SHOWN: Mutex<Option<indicatif::ProgressBar>> = Mutex::new(None);
+
+fn shown() -> std::sync::MutexGuard<'static, Option<indicatif::ProgressBar>> {
+    SHOWN.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Run `write` (a write to standard output) with the progress line out of the way: when
+/// both go to the same terminal, text written beside the line would land after it ("⠁ reading
+/// f5.xlsx [0s]file header"), and the line's next redraw would wipe the text. The line is
+/// cleared, `write` runs, and the line is drawn again below it.
+pub fn suspend<R>(write: impl FnOnce() -> R) -> R {
+    let bar = shown().clone();
+    match bar {
+        Some(bar) => bar.suspend(write),
+        None => write(),
+    }
+}
 
 /// The meter the solvers add their nodes to, for [`Spinner`] to show.
 pub fn meter() -> Meter {
@@ -52,6 +72,7 @@ impl Spinner {
             bar.set_style(style);
         }
         bar.enable_steady_tick(Duration::from_millis(120));
+        *shown() = Some(bar.clone());
         Spinner(Some(bar))
     }
 
@@ -66,6 +87,7 @@ impl Spinner {
     pub fn finish(&self) {
         if let Some(bar) = &self.0 {
             bar.finish_and_clear();
+            shown().take();
         }
     }
 }

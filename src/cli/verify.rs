@@ -178,17 +178,8 @@ pub fn run(args: Args) -> Result<u8> {
     Ok(code)
 }
 
-/// Print the report; a reader that went away (`| head`) is not an error.
+/// Print the report; a reader that went away (`| head`) is not an error, and the progress
+/// line steps aside (see [`output::print_stdout`]).
 fn write_stdout(text: &str) -> Result<()> {
-    use std::io::Write;
-    let mut stdout = std::io::stdout().lock();
-    match stdout
-        .write_all(text.as_bytes())
-        .and_then(|()| stdout.flush())
-    {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
-            Err(Error::Other(format!("cannot write the report: {e}")))
-        }
-        _ => Ok(()),
-    }
+    output::print_stdout(text)
 }

@@ -1,7 +1,9 @@
-//! Animated GIF: the board, then one move added per frame, the last frame held, looping.
+//! Animated GIF: the board, then one move added per frame, the last frame held, looping. A
+//! tour longer than [`MAX_FRAMES`] squares adds several moves a frame, so that every
+//! animation plays in about ten seconds (a 100x100 tour one move a frame took 203 s).
 //!
 //! Frames after the first are only the rectangle that changed, with unchanged pixels
-//! transparent and "keep" disposal, so a 100x100 tour (10,000 frames) stays small and quick.
+//! transparent and "keep" disposal, so a 100x100 tour stays small and quick.
 //! Colours come from a fixed 16-entry palette (the [`Ink`]s), lines are not anti-aliased.
 
 use std::borrow::Cow;
@@ -24,13 +26,31 @@ const TRANSPARENT: u8 = Ink::ALL.len() as u8;
 /// Palette entries (a power of two).
 const PALETTE_LEN: usize = 16;
 
-/// The default time between frames for a tour of `squares` squares, in hundredths of a
+/// At most this many frames: at the fastest delay browsers honour (2 hundredths of a second)
+/// they play in ten seconds.
+pub const MAX_FRAMES: usize = 500;
+
+/// How many moves each frame adds to a tour of `squares` squares: 1 up to [`MAX_FRAMES`]
+/// squares, then as many as keep the frames within it.
+///
+/// ```
+/// use knights_tour::draw::moves_per_frame;
+/// assert_eq!(moves_per_frame(64), 1);
+/// assert_eq!(moves_per_frame(500), 1);
+/// assert_eq!(moves_per_frame(501), 2);
+/// assert_eq!(moves_per_frame(10_000), 20);
+/// ```
+pub fn moves_per_frame(squares: usize) -> usize {
+    squares.div_ceil(MAX_FRAMES).max(1)
+}
+
+/// The default time between frames of an animation of `frames` frames, in hundredths of a
 /// second: about ten seconds in all, between 2 (the fastest browsers honour) and 25.
 ///
 /// ```
 /// use knights_tour::draw::default_frame_delay;
 /// assert_eq!(default_frame_delay(64), 15);
-/// assert_eq!(default_frame_delay(10_000), 2);
+/// assert_eq!(default_frame_delay(500), 2);
 /// assert_eq!(default_frame_delay(12), 25);
 /// ```
 pub fn default_frame_delay(squares: usize) -> u16 {
@@ -39,7 +59,8 @@ pub fn default_frame_delay(squares: usize) -> u16 {
 
 /// Draw `tour` as an animated GIF to `out`: frame 1 shows the board and the first square,
 /// frame `k` adds move `k` (so there is one frame per square of the tour, or one frame for an
-/// empty tour); the last frame also shows the end marker (or, for a partial tour, where the
+/// empty tour; a tour over [`MAX_FRAMES`] squares adds [`moves_per_frame`] moves a frame,
+/// the first frame included); the last frame also shows the end marker (or, for a partial tour, where the
 /// knight got stuck and which squares it never reached) and is held for
 /// [`DrawOptions::hold_last_cs`]. The animation loops forever.
 ///
@@ -62,19 +83,23 @@ pub fn gif<W: Write>(tour: &Tour, opts: &DrawOptions, out: W) -> io::Result<()> 
     let (w, h) = (side(geom.width())?, side(geom.height())?);
     let mut encoder = Encoder::new(out, w, h, &palette()).map_err(gif_err)?;
     encoder.set_repeat(Repeat::Infinite).map_err(gif_err)?;
+    let squares: Vec<Square> = tour.squares().collect();
+    let step = moves_per_frame(squares.len());
+    let frames = squares.len().div_ceil(step).max(1);
     let delay = opts
         .frame_delay_cs
-        .unwrap_or_else(|| default_frame_delay(tour.len()));
+        .unwrap_or_else(|| default_frame_delay(frames));
     let mut animation = Animation {
         canvas: IndexCanvas::new(geom.width(), geom.height()),
         scene,
     };
-    let squares: Vec<Square> = tour.squares().collect();
-    let frames = squares.len().max(1);
-    for k in 1..=frames {
+    for f in 1..=frames {
         animation.canvas.begin();
-        animation.paint_frame(&squares, k);
-        let last = k == frames;
+        let moves = (f - 1) * step + 1..=(f * step).min(squares.len()).max(1);
+        for k in moves {
+            animation.paint_frame(&squares, k);
+        }
+        let (k, last) = (f, f == frames);
         if last {
             animation.paint_finish();
         }

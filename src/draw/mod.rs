@@ -42,7 +42,7 @@ use crate::tour::Tour;
 
 pub use self::font::Font;
 pub use self::geometry::{Geometry, NumberLayout, DEFAULT_MAX_PX, DEFAULT_SQUARE_PX};
-pub use self::gif::{default_frame_delay, gif};
+pub use self::gif::{default_frame_delay, gif, moves_per_frame, MAX_FRAMES};
 pub use self::png::png;
 pub use self::svg::svg;
 
@@ -101,7 +101,7 @@ pub enum Format {
     Svg,
     /// A still PNG image.
     Png,
-    /// An animated GIF, one move a frame.
+    /// An animated GIF, one move a frame (several on tours over [`MAX_FRAMES`] squares).
     Gif,
 }
 

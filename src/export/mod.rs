@@ -8,6 +8,7 @@
 
 pub mod format;
 pub mod json;
+pub mod pairs;
 pub mod stream;
 
 use std::io::{self, Write};

@@ -13,6 +13,7 @@ pub mod constraints;
 pub mod construct;
 pub mod existence;
 mod meter;
+pub mod pairs;
 pub mod runner;
 pub mod segments;
 pub mod warnsdorff;

@@ -58,6 +58,7 @@ mod board;
 mod chart;
 pub mod completion;
 pub(crate) mod layout;
+pub mod pairs;
 mod styles;
 mod summary;
 

@@ -102,7 +102,7 @@ pub(crate) struct BoardLayout {
 /// Width of the column of rank labels left of the board, in pixels.
 const LABEL_COL_PX: u32 = 24;
 /// Excel's default column width in pixels (8.43 characters of Calibri 11).
-const DEFAULT_COL_PX: u32 = 64;
+pub(crate) const DEFAULT_COL_PX: u32 = 64;
 /// Excel's default row height in pixels (15 points).
 pub(crate) const DEFAULT_ROW_PX: u32 = 20;
 /// Width of a character in pixels, to estimate how far text runs: Calibri 11 averages about 7,

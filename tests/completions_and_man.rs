@@ -1,0 +1,116 @@
+//! `completions` and `man` are made from the clap definitions: every subcommand and every flag
+//! that `--help` knows is in every shell's script and on the pages, whoever adds them.
+
+use assert_cmd::Command;
+use clap::CommandFactory;
+use predicates::prelude::*;
+
+fn cmd() -> Command {
+    Command::cargo_bin("knights-tour").unwrap()
+}
+
+/// Every visible subcommand with its long flags, from the same definitions `--help` prints.
+fn subcommands_and_flags() -> Vec<(String, Vec<String>)> {
+    let mut cli = knights_tour::cli::Cli::command();
+    cli.build();
+    cli.get_subcommands()
+        .filter(|s| !s.is_hide_set() && s.get_name() != "help")
+        .map(|s| {
+            let flags = s
+                .get_arguments()
+                .filter(|a| !a.is_hide_set())
+                .filter_map(|a| a.get_long().map(str::to_string))
+                .filter(|l| l != "help")
+                .collect();
+            (s.get_name().to_string(), flags)
+        })
+        .collect()
+}
+
+fn stdout_of(args: &[&str]) -> String {
+    let out = cmd()
+        .args(args)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    String::from_utf8(out).unwrap()
+}
+
+#[test]
+fn every_shell_completes_every_subcommand_and_flag() {
+    let all = subcommands_and_flags();
+    assert!(all.len() >= 6, "{all:?}");
+    for shell in ["bash", "zsh", "fish", "powershell", "elvish"] {
+        let script = stdout_of(&["completions", shell]);
+        for (sub, flags) in &all {
+            assert!(script.contains(sub.as_str()), "{shell}: {sub}");
+            for flag in flags {
+                // fish spells a long flag `-l start`, the others `--start`.
+                let spelled = match shell {
+                    "fish" => format!("-l {flag}"),
+                    _ => format!("--{flag}"),
+                };
+                assert!(script.contains(&spelled), "{shell}: {sub} --{flag}");
+            }
+        }
+    }
+    cmd()
+        .args(["completions", "tcsh"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("bash"));
+}
+
+/// The bash script is valid bash (when bash is here to say so).
+#[test]
+fn the_bash_script_parses() {
+    let script = stdout_of(&["completions", "bash"]);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("knights-tour.bash");
+    std::fs::write(&path, script).unwrap();
+    match std::process::Command::new("bash")
+        .arg("-n")
+        .arg(&path)
+        .output()
+    {
+        Ok(out) => assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        ),
+        Err(_) => eprintln!("bash not found: syntax not checked"),
+    }
+}
+
+#[test]
+fn the_man_pages_cover_every_subcommand_and_flag() {
+    let main = stdout_of(&["man"]);
+    assert!(
+        main.starts_with(".ie") || main.contains(".TH knights-tour 1"),
+        "{main}"
+    );
+    for (sub, flags) in subcommands_and_flags() {
+        // roff escapes the hyphens.
+        assert!(
+            main.contains(&format!("knights\\-tour\\-{sub}(1)")),
+            "the main page lists {sub}"
+        );
+        let page = stdout_of(&["man", &sub]);
+        assert!(
+            page.contains(&format!(".TH knights-tour-{sub} 1")),
+            "{sub}: {}",
+            &page[..page.len().min(300)]
+        );
+        for flag in flags {
+            let escaped = format!("\\-\\-{}", flag.replace('-', "\\-"));
+            assert!(page.contains(&escaped), "man {sub}: --{flag}");
+        }
+    }
+    cmd()
+        .args(["man", "nonsense"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("generate").and(predicate::str::contains("nonsense")));
+}
