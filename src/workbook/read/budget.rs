@@ -7,8 +7,8 @@
 
 use std::io::{self, Read};
 
-use super::cells::CellsBuilder;
-use super::{CellFormat, ReadError, SheetCell, SheetCells};
+use super::cells::{cost_of, CellsBuilder};
+use super::{CellFormat, CellValue, ReadError, SheetCell, SheetCells};
 
 /// The most cells (including formatted empty ones) kept from one worksheet, 16 bytes each
 /// (plus the value of each that is not a whole number from 0 to 2^31 - 1).
@@ -47,6 +47,71 @@ pub const MAX_PART_ELEMENTS: u64 = 1024 * 1024;
 /// so that it can never read as a number.
 pub const MAX_TEXT_KEPT: usize = 200;
 
+/// The most sheets a workbook may list. `generate` writes at most 2,000; a workbook listing
+/// more would take minutes to check, one board after another.
+pub const MAX_SHEETS: usize = 4096;
+
+/// The most cell formats a workbook may define: Excel's own limit (64,000). calamine keeps a
+/// whole style for each.
+pub const MAX_CELL_FORMATS: u64 = 64_000;
+
+/// The most uncompressed bytes of XML read from the parts a reader reads whole when it opens
+/// a workbook (relationships, workbook, shared strings, styles, theme), all together.
+pub const MAX_OPEN_XML_BYTES: u64 = 256 * 1024 * 1024;
+
+/// The most bytes of a worksheet's XML before its cells (`<sheetData>`): column widths,
+/// views, a header. calamine reads them whole before the first cell.
+pub const MAX_PRESHEET_BYTES: u64 = 16 * 1024 * 1024;
+
+/// The most elements (cells, values, rows and anything else) in one worksheet's XML.
+pub const MAX_SHEET_ELEMENTS: u64 = 32 * 1024 * 1024;
+
+/// The most uncompressed bytes of sheet data read over all the sheets of one workbook.
+pub const MAX_RUN_SHEET_BYTES: u64 = 1024 * 1024 * 1024;
+
+/// The most bytes a workbook may keep in memory at once: what its readers keep from opening
+/// it (shared strings, styles, names, relationships, its zip directory) plus the cells kept
+/// from the sheet being read. Each is estimated from the counts the pre-scans take, so that
+/// many strings used by many cells are caught, not each count alone.
+pub const MAX_KEPT_BYTES: u64 = 128 * 1024 * 1024;
+
+/// The refusal of a cap: the words end a sentence such as "the workbook holds ...".
+fn over(detail: String) -> ReadError {
+    ReadError::TooLarge { detail }
+}
+
+/// What opening a workbook keeps in memory, as the pre-scans estimate it before any reader
+/// builds it. Refused past [`MAX_KEPT_BYTES`].
+#[derive(Clone, Debug, Default)]
+pub(crate) struct OpenCost {
+    bytes: u64,
+}
+
+impl OpenCost {
+    /// `bytes` more will be kept for `what` (a phrase such as "its shared strings").
+    pub(crate) fn add(&mut self, bytes: u64, what: &str) -> Result<(), ReadError> {
+        self.bytes = self.bytes.saturating_add(bytes);
+        if self.bytes > MAX_KEPT_BYTES {
+            return Err(over(format!(
+                "what the workbook keeps in memory once open ({what} and all before them) comes to more than {} MB",
+                MAX_KEPT_BYTES / (1024 * 1024)
+            )));
+        }
+        Ok(())
+    }
+
+    /// One member of a zip package: each of two archives (ours and calamine's) and calamine's
+    /// lookup cache keep its name and a few hundred bytes about it.
+    pub(crate) fn add_zip_member(&mut self, name_len: usize) -> Result<(), ReadError> {
+        self.add(512 + 3 * name_len as u64, "the list of its zip members")
+    }
+
+    /// The bytes counted so far.
+    pub(crate) fn bytes(&self) -> u64 {
+        self.bytes
+    }
+}
+
 /// The text of a cell as kept: at most [`MAX_TEXT_KEPT`] bytes, cut at a character boundary
 /// and marked with `…` when cut.
 pub fn keep_text(text: &str) -> Box<str> {
@@ -68,6 +133,32 @@ pub fn keep_text(text: &str) -> Box<str> {
 pub(crate) struct RunBudget {
     /// Cell elements scanned so far.
     pub(crate) scanned_cells: u64,
+    /// Bytes of sheet data read so far.
+    pub(crate) sheet_bytes: u64,
+    /// What the workbook keeps from being opened ([`OpenCost`]).
+    pub(crate) kept_at_open: u64,
+}
+
+impl RunBudget {
+    /// A budget for a workbook whose opening keeps `open`.
+    pub(crate) fn new(open: &OpenCost) -> RunBudget {
+        RunBudget {
+            kept_at_open: open.bytes(),
+            ..RunBudget::default()
+        }
+    }
+
+    /// `n` more bytes of sheet data read.
+    pub(crate) fn sheet_bytes(&mut self, n: u64) -> Result<(), ReadError> {
+        self.sheet_bytes = self.sheet_bytes.saturating_add(n);
+        if self.sheet_bytes > MAX_RUN_SHEET_BYTES {
+            return Err(over(format!(
+                "the workbook holds more than {} MB of sheet data over its sheets",
+                MAX_RUN_SHEET_BYTES / (1024 * 1024)
+            )));
+        }
+        Ok(())
+    }
 }
 
 /// Counts one sheet's reading against the per-sheet caps (and the workbook's), and keeps its
@@ -76,6 +167,8 @@ pub(crate) struct SheetBudget<'a> {
     run: &'a mut RunBudget,
     scanned: u64,
     text: u64,
+    /// Bytes the cells kept so far take.
+    kept: u64,
     cells: CellsBuilder,
 }
 
@@ -85,6 +178,7 @@ impl<'a> SheetBudget<'a> {
             run,
             scanned: 0,
             text: 0,
+            kept: 0,
             cells: CellsBuilder::default(),
         }
     }
@@ -110,6 +204,11 @@ impl<'a> SheetBudget<'a> {
         Ok(())
     }
 
+    /// `n` more bytes of the sheet's data read (counted against the workbook's cap).
+    pub(crate) fn sheet_bytes(&mut self, n: u64) -> Result<(), ReadError> {
+        self.run.sheet_bytes(n)
+    }
+
     /// `n` more bytes of text read from the sheet's cells.
     pub(crate) fn text(&mut self, n: usize) -> Result<(), ReadError> {
         self.text += n as u64;
@@ -126,7 +225,7 @@ impl<'a> SheetBudget<'a> {
 
     /// Keep a cell (its text already cut by [`keep_text`]).
     pub(crate) fn push(&mut self, cell: SheetCell) -> Result<(), ReadError> {
-        self.room()?;
+        self.room(cost_of(cell.value.as_ref()))?;
         self.cells.push(cell).map_err(out_of_memory)
     }
 
@@ -138,19 +237,28 @@ impl<'a> SheetBudget<'a> {
         value: f64,
         format: CellFormat,
     ) -> Result<(), ReadError> {
-        self.room()?;
+        self.room(cost_of(Some(&CellValue::Number(value))))?;
         self.cells
             .push_number(row, col, value, format)
             .map_err(out_of_memory)
     }
 
-    fn room(&self) -> Result<(), ReadError> {
+    /// Room for one more cell costing `bytes`.
+    fn room(&mut self, bytes: u64) -> Result<(), ReadError> {
         if self.cells.len() >= MAX_SHEET_CELLS {
             return Err(ReadError::TooLarge {
                 detail: format!(
                     "the sheet holds more than {MAX_SHEET_CELLS} filled or formatted cells"
                 ),
             });
+        }
+        self.kept += bytes;
+        if self.run.kept_at_open.saturating_add(self.kept) > MAX_KEPT_BYTES {
+            return Err(over(format!(
+                "the sheet's {} cells kept so far and what the workbook keeps once open come to more than {} MB in memory",
+                self.cells.len(),
+                MAX_KEPT_BYTES / (1024 * 1024)
+            )));
         }
         Ok(())
     }
@@ -192,6 +300,16 @@ pub(crate) struct Capped<R> {
 impl<R: Read> Capped<R> {
     pub(crate) fn new(inner: R) -> Capped<R> {
         Capped::with_limit(inner, MAX_PART_BYTES)
+    }
+
+    /// Bytes delivered so far.
+    pub(crate) fn total(&self) -> u64 {
+        self.total
+    }
+
+    /// Whether the total cap (not the run cap) stopped the reading.
+    pub(crate) fn over_total(&self) -> bool {
+        self.over.is_some() && self.total > self.max_total
     }
 
     /// The reader inside, to be used again (an ods pass that starts over).

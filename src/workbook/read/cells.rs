@@ -3,9 +3,10 @@
 //! A 1000x1000 board is a million cells; kept as an owned value and format each (48 bytes) it
 //! cost more than the whole verification of it. Here each cell is a position and two 32-bit
 //! handles: whole numbers from 0 to 2^31 - 1 (every move number) are stored in the handle
-//! itself, anything else (fractions, text, booleans, errors) in a side list, and formats in a
-//! small table of the distinct formats seen. Readers see cells as [`CellView`]s, copies that
-//! borrow their text from the store.
+//! itself, anything else (fractions, text, booleans, errors) in a side list of 16 bytes a value
+//! with all text in one buffer (a text cell costs its length and 32 bytes, not an allocation
+//! of its own), and formats in a small table of the distinct formats seen. Readers see cells as
+//! [`CellView`]s, copies that borrow their text from the store.
 
 use std::collections::HashMap;
 
@@ -62,6 +63,32 @@ struct Slot {
 /// otherwise `others[handle - 1]`.
 const INLINE: u32 = 1 << 31;
 
+/// A value that is not a small whole number; text lives in the sheet's text buffer.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Other {
+    Number(f64),
+    Text { start: u32, len: u32 },
+    Bool(bool),
+    Error { start: u32, len: u32 },
+}
+
+/// The bytes a cell costs in the store: its slot, and its value when not a small whole number.
+pub(crate) fn cost_of(value: Option<&CellValue>) -> u64 {
+    let slot = std::mem::size_of::<Slot>() as u64;
+    let other = std::mem::size_of::<Other>() as u64;
+    match value {
+        None => slot,
+        Some(CellValue::Number(f)) if inline(*f).is_some() => slot,
+        Some(CellValue::Text(t) | CellValue::Error(t)) => slot + other + t.len() as u64,
+        Some(_) => slot + other,
+    }
+}
+
+/// The handle of a whole number stored in place.
+fn inline(f: f64) -> Option<u32> {
+    (f >= 0.0 && f < f64::from(INLINE) && is_whole(f)).then_some(INLINE | f as u32)
+}
+
 /// A worksheet as a sparse list of cells in row-major order, one entry per position.
 ///
 /// ```
@@ -74,7 +101,8 @@ const INLINE: u32 = 1 << 31;
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct SheetCells {
     slots: Vec<Slot>,
-    others: Vec<CellValue>,
+    others: Vec<Other>,
+    text: String,
     /// The distinct formats; index 0 is the default.
     formats: Vec<CellFormat>,
     formats_known: bool,
@@ -213,11 +241,23 @@ impl SheetCells {
         self.formats_known
     }
 
+    fn text_at(&self, start: u32, len: u32) -> &str {
+        let start = start as usize;
+        self.text
+            .get(start..start + len as usize)
+            .unwrap_or_default()
+    }
+
     fn view(&self, s: &Slot) -> CellView<'_> {
         let value = match s.value {
             0 => None,
             v if v & INLINE != 0 => Some(CellValueRef::Number(f64::from(v & !INLINE))),
-            v => self.others.get(v as usize - 1).map(CellValue::as_value_ref),
+            v => self.others.get(v as usize - 1).map(|o| match *o {
+                Other::Number(f) => CellValueRef::Number(f),
+                Other::Bool(b) => CellValueRef::Bool(b),
+                Other::Text { start, len } => CellValueRef::Text(self.text_at(start, len)),
+                Other::Error { start, len } => CellValueRef::Error(self.text_at(start, len)),
+            }),
         };
         CellView {
             row: s.row,
@@ -236,7 +276,8 @@ impl SheetCells {
 #[derive(Default)]
 pub(crate) struct CellsBuilder {
     slots: Vec<Slot>,
-    others: Vec<CellValue>,
+    others: Vec<Other>,
+    text: String,
     formats: Vec<CellFormat>,
     format_ids: HashMap<CellFormat, u32>,
     /// The last format looked up and its index (most cells share their neighbour's).
@@ -254,12 +295,26 @@ impl CellsBuilder {
         &mut self,
         cell: SheetCell,
     ) -> Result<(), std::collections::TryReserveError> {
-        let value = match cell.value {
-            None => 0,
-            Some(CellValue::Number(f)) if f >= 0.0 && f < f64::from(INLINE) && is_whole(f) => {
-                INLINE | f as u32
-            }
-            Some(other) => {
+        let small = match &cell.value {
+            Some(CellValue::Number(f)) => inline(*f),
+            _ => None,
+        };
+        let value = match (small, cell.value) {
+            (Some(handle), _) => handle,
+            (None, None) => 0,
+            (None, Some(value)) => {
+                let other = match value {
+                    CellValue::Number(f) => Other::Number(f),
+                    CellValue::Bool(b) => Other::Bool(b),
+                    CellValue::Text(t) => {
+                        let (start, len) = self.keep_text(&t)?;
+                        Other::Text { start, len }
+                    }
+                    CellValue::Error(t) => {
+                        let (start, len) = self.keep_text(&t)?;
+                        Other::Error { start, len }
+                    }
+                };
                 self.others.try_reserve(1)?;
                 self.others.push(other);
                 self.others.len() as u32
@@ -290,6 +345,19 @@ impl CellsBuilder {
             value: Some(CellValue::Number(f)),
             format,
         })
+    }
+
+    /// Append text to the sheet's text buffer: its start and length there.
+    fn keep_text(&mut self, t: &str) -> Result<(u32, u32), std::collections::TryReserveError> {
+        let start = self.text.len();
+        let fits = u32::try_from(start + t.len()).is_ok();
+        if !fits {
+            // Past 4 GB of text the offsets would not fit: as good as out of memory.
+            return Err(Vec::<u8>::new().try_reserve(usize::MAX).unwrap_err());
+        }
+        self.text.try_reserve(t.len())?;
+        self.text.push_str(t);
+        Ok((start as u32, t.len() as u32))
     }
 
     fn format_id(&mut self, format: CellFormat) -> Result<u32, std::collections::TryReserveError> {
@@ -344,6 +412,7 @@ impl CellsBuilder {
         SheetCells {
             slots,
             others: self.others,
+            text: self.text,
             formats: self.formats,
             formats_known,
         }

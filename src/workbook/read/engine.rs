@@ -1,16 +1,17 @@
-//! The calamine wrapper: opening an xlsx, xlsm, xlsb or xls workbook and reading one sheet into
-//! [`SheetCells`], streaming where calamine allows it (xlsx, xlsb). ods has its own reader
-//! ([`super::ods`]).
+//! Opening an xlsx, xlsm, xlsb or xls workbook and reading one sheet into [`SheetCells`]:
+//! xlsx and xlsm by our own reader ([`xlsx`]), xlsb and xls by calamine, streaming where
+//! calamine allows it (xlsb). ods has its own reader ([`super::ods`]).
 
 use std::io::{Read, Seek};
 
-use calamine::{open_workbook_from_rs, Data, DataRef, Reader, Xls, Xlsb, Xlsx};
+use calamine::{open_workbook_from_rs, Data, DataRef, Reader, Xls, Xlsb};
 
-use super::budget::{keep_text, RunBudget, SheetBudget};
+use super::budget::{keep_text, OpenCost, RunBudget, SheetBudget};
+use super::xlsx;
 use super::{CellFormat, CellValue, Format, ReadError, SheetCell, SheetCells};
 
 pub(super) enum Inner<RS: Read + Seek> {
-    Xlsx(Box<Xlsx<RS>>),
+    Xlsx(Box<xlsx::Book<RS>>),
     Xlsb(Box<Xlsb<RS>>),
     Xls(Box<Xls<RS>>),
 }
@@ -28,7 +29,7 @@ impl<RS: Read + Seek> Inner<RS> {
     /// The names of the sheets the workbook hides from its reader (hidden or very hidden).
     pub(super) fn hidden_sheets(&self) -> Vec<String> {
         let sheets = match self {
-            Inner::Xlsx(b) => b.sheets_metadata(),
+            Inner::Xlsx(b) => return b.hidden_sheets(),
             Inner::Xlsb(b) => b.sheets_metadata(),
             Inner::Xls(b) => b.sheets_metadata(),
         };
@@ -40,17 +41,18 @@ impl<RS: Read + Seek> Inner<RS> {
     }
 }
 
+/// Open a workbook of a known format; also returns what opening it keeps in memory, as far
+/// as it is known before a reader builds it.
 pub(super) fn open_inner<RS: Read + Seek>(
     format: Format,
     reader: RS,
-) -> Result<Inner<RS>, ReadError> {
+) -> Result<(Inner<RS>, OpenCost), ReadError> {
     let damaged = |detail: String| ReadError::Damaged { format, detail };
-    Ok(match format {
-        Format::Xlsx | Format::Xlsm => match open_workbook_from_rs::<Xlsx<RS>, RS>(reader) {
-            Ok(b) => Inner::Xlsx(Box::new(b)),
-            Err(calamine::XlsxError::Password) => return Err(ReadError::PasswordProtected),
-            Err(e) => return Err(damaged(e.to_string())),
-        },
+    let inner = match format {
+        Format::Xlsx | Format::Xlsm => {
+            let (book, cost) = xlsx::Book::open(reader, format)?;
+            return Ok((Inner::Xlsx(Box::new(book)), cost));
+        }
         Format::Xlsb => match open_workbook_from_rs::<Xlsb<RS>, RS>(reader) {
             Ok(b) => Inner::Xlsb(Box::new(b)),
             Err(calamine::XlsbError::Password) => return Err(ReadError::PasswordProtected),
@@ -66,7 +68,8 @@ pub(super) fn open_inner<RS: Read + Seek>(
                 "{format} is read by its own reader, not calamine"
             )))
         }
-    })
+    };
+    Ok((inner, OpenCost::default()))
 }
 
 /// Read one sheet through calamine under the sheet's budget.
@@ -77,24 +80,10 @@ pub(super) fn read_inner<RS: Read + Seek>(
     run: &mut RunBudget,
 ) -> Result<SheetCells, ReadError> {
     let damaged = |detail: String| ReadError::Damaged { format, detail };
-    let mut budget = SheetBudget::new(run);
     match inner {
-        Inner::Xlsx(book) => {
-            let palette = xlsx_palette(book, name).map_err(|e| damaged(e.to_string()))?;
-            let mut reader = book
-                .worksheet_cells_reader(name)
-                .map_err(|e| damaged(e.to_string()))?;
-            while let Some((cell, style_id)) = reader
-                .next_cell_with_style_id()
-                .map_err(|e| damaged(e.to_string()))?
-            {
-                budget.scan()?;
-                let format = palette.get(style_id).copied().unwrap_or_default();
-                keep(&mut budget, cell.get_position(), cell.get_value(), format)?;
-            }
-            Ok(budget.finish(true))
-        }
+        Inner::Xlsx(book) => book.read_sheet(name, run),
         Inner::Xlsb(book) => {
+            let mut budget = SheetBudget::new(run);
             let mut reader = book
                 .worksheet_cells_reader(name)
                 .map_err(|e| damaged(e.to_string()))?;
@@ -113,33 +102,9 @@ pub(super) fn read_inner<RS: Read + Seek>(
             let range = book
                 .worksheet_range(name)
                 .map_err(|e| damaged(e.to_string()))?;
-            dense_to_cells(&range, budget)
+            dense_to_cells(&range, SheetBudget::new(run))
         }
     }
-}
-
-/// What the verifier needs of each of an xlsx workbook's cell styles, by style id.
-pub(super) fn xlsx_palette<RS: Read + Seek>(
-    book: &mut Xlsx<RS>,
-    name: &str,
-) -> Result<Vec<CellFormat>, calamine::XlsxError> {
-    let reader = book.worksheet_cells_reader(name)?;
-    Ok(reader
-        .styles()
-        .iter()
-        .map(|style| CellFormat {
-            bordered: style
-                .borders
-                .as_ref()
-                .is_some_and(|b| b.has_visible_borders()),
-            fill: style
-                .fill
-                .as_ref()
-                .filter(|f| f.is_visible())
-                .and_then(|f| f.get_color())
-                .map(|c| c.to_argb() & 0x00FF_FFFF),
-        })
-        .collect())
 }
 
 /// Keep a streamed cell if it has a value or a format that matters.

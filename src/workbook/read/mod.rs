@@ -6,8 +6,9 @@
 //! document with an ods mimetype a flat ods; an OLE compound file is xls, or a
 //! password-protected OOXML package when it holds `EncryptionInfo`; text is `generate`'s JSON
 //! or text grid by its first bytes, else CSV/TSV, [`delimited`], [`generated`]).
-//! Cells are **streamed** where the reader allows it (xlsx and xlsb through calamine and our
-//! own xlsx reader, ods through our own reader, [`ods`]), so a tiny file that declares a huge
+//! Cells are **streamed** where the reader allows it (xlsx and xlsm by our own reader, which
+//! finds parts as calamine does; xlsb by calamine; ods by our own reader, [`ods`]), so a tiny
+//! file that declares a huge
 //! used range (one cell at A1, one at row 500000) costs memory for two cells, not for the
 //! rectangle between them. xls is read through calamine's dense ranges, which calamine builds
 //! when the workbook is opened. Every reader call runs under [`std::panic::catch_unwind`] as a
@@ -23,6 +24,7 @@ pub mod generated;
 mod guard;
 pub mod ods;
 mod ole;
+mod package;
 mod sniff;
 mod xlsx;
 mod xmlscan;
@@ -237,23 +239,12 @@ pub struct Workbook<RS: Read + Seek> {
 
 /// The reader behind a workbook.
 enum Source<RS: Read + Seek> {
-    /// xlsx, xlsm, xlsb, xls: calamine, with xlsx/xlsm sheets streamed by our own reader over a
-    /// second handle on the same bytes.
-    Calamine {
-        inner: Inner<RS>,
-        own: Option<OwnXlsx<RS>>,
-    },
+    /// xlsx, xlsm (our own reader), xlsb, xls (calamine).
+    Engine(Inner<RS>),
     /// ods and flat ods: our own reader.
-    Ods(ods::Book<RS>),
+    Ods(Box<ods::Book<RS>>),
     /// CSV, TSV, `generate`'s JSON and text grids: one sheet, read from the start each time.
     Text { reader: RS, kind: TextKind },
-}
-
-/// What streaming an xlsx sheet ourselves needs.
-struct OwnXlsx<RS> {
-    package: xlsx::Package,
-    source: RS,
-    palette: Option<Vec<CellFormat>>,
 }
 
 impl Workbook<BufReader<File>> {
@@ -267,18 +258,11 @@ impl Workbook<BufReader<File>> {
         if let Some(why) = crate::input::not_a_regular_file(path) {
             return Err(ReadError::NotAFile(why));
         }
-        let open = || File::open(path).map_err(|e| ReadError::Io(e.to_string()));
-        let file = open()?;
-        let second = open()?;
+        let file = File::open(path).map_err(|e| ReadError::Io(e.to_string()))?;
         let stem = path
             .file_stem()
             .map_or_else(|| "Sheet1".into(), |s| s.to_string_lossy());
-        Workbook::from_readers(
-            BufReader::new(file),
-            Some(BufReader::new(second)),
-            Format::from_extension(path),
-            &stem,
-        )
+        Workbook::open_named(BufReader::new(file), Format::from_extension(path), &stem)
     }
 }
 
@@ -286,13 +270,13 @@ impl<'a> Workbook<Cursor<&'a [u8]>> {
     /// Open a workbook held in memory (the fuzzer's entry point); a text format's sheet is
     /// `Sheet1`.
     pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, ReadError> {
-        Workbook::from_bytes_named(bytes, "Sheet1")
+        Workbook::from_reader(Cursor::new(bytes), None)
     }
 
     /// Open a workbook held in memory whose name is unknown (standard input); a text format's
     /// one sheet is `sheet`.
     pub fn from_bytes_named(bytes: &'a [u8], sheet: &str) -> Result<Self, ReadError> {
-        Workbook::from_readers(Cursor::new(bytes), Some(Cursor::new(bytes)), None, sheet)
+        Workbook::open_named(Cursor::new(bytes), None, sheet)
     }
 }
 
@@ -300,18 +284,11 @@ impl<RS: Read + Seek> Workbook<RS> {
     /// Open a workbook from any seekable reader; `claimed` is the format the file name claims.
     /// A text format's sheet is `Sheet1`.
     pub fn from_reader(reader: RS, claimed: Option<Format>) -> Result<Self, ReadError> {
-        Workbook::from_readers(reader, None, claimed, "Sheet1")
+        Workbook::open_named(reader, claimed, "Sheet1")
     }
 
-    /// Open a workbook; `second`, a second handle on the same bytes, lets xlsx sheets be
-    /// streamed by our own reader (faster, and bounded in every part) instead of calamine's.
-    /// `stem` names the one sheet of a text format.
-    fn from_readers(
-        mut reader: RS,
-        second: Option<RS>,
-        claimed: Option<Format>,
-        stem: &str,
-    ) -> Result<Self, ReadError> {
+    /// Open a workbook; `stem` names the one sheet of a text format.
+    fn open_named(mut reader: RS, claimed: Option<Format>, stem: &str) -> Result<Self, ReadError> {
         let (head, tail) = head_and_tail(&mut reader).map_err(|e| ReadError::Io(e.to_string()))?;
         let format = match sniff(&head, &tail) {
             Sniffed::Workbook(found) => match claimed {
@@ -356,36 +333,25 @@ impl<RS: Read + Seek> Workbook<RS> {
                 format,
                 sheets,
                 hidden,
-                source: Source::Ods(book),
+                source: Source::Ods(Box::new(book)),
                 run: RunBudget::default(),
             });
         }
-        let mut package = None;
-        match format {
-            Format::Ods | Format::Csv | Format::Tsv | Format::Json | Format::Text => {}
-            Format::Xls => guarded(format, || biff::prescan(&mut reader))??,
-            Format::Xlsx | Format::Xlsm => {
-                package = guarded(format, || xlsx::prescan(&mut reader, format))??;
-            }
-            Format::Xlsb => {}
+        if format == Format::Xls {
+            guarded(format, || biff::prescan(&mut reader))??;
         }
         reader
             .seek(SeekFrom::Start(0))
             .map_err(|e| ReadError::Io(e.to_string()))?;
-        let inner = guarded(format, || open_inner(format, reader))??;
+        let (inner, cost) = guarded(format, || open_inner(format, reader))??;
         let sheets = guarded(format, || inner.sheet_names())?;
         let hidden = guarded(format, || inner.hidden_sheets())?;
-        let own = package.zip(second).map(|(package, source)| OwnXlsx {
-            package,
-            source,
-            palette: None,
-        });
         Ok(Workbook {
             format,
             sheets,
             hidden,
-            source: Source::Calamine { inner, own },
-            run: RunBudget::default(),
+            source: Source::Engine(inner),
+            run: RunBudget::new(&cost),
         })
     }
 
@@ -419,42 +385,20 @@ impl<RS: Read + Seek> Workbook<RS> {
                     .join(", "),
             });
         };
-        let format = self.format;
-        let (inner, own, run) = match &mut self.source {
-            Source::Ods(book) => return guarded(format, || book.read_sheet(index, &mut self.run))?,
-            Source::Text { reader, kind } => {
-                let run = &mut self.run;
-                return guarded(format, || {
-                    let mut budget = budget::SheetBudget::new(run);
-                    match *kind {
-                        TextKind::Delimited(d) => delimited::read(reader, d, &mut budget)?,
-                        TextKind::Json => generated::read_json(reader, &mut budget)?,
-                        TextKind::TextGrid => generated::read_text_grid(reader, &mut budget)?,
-                    }
-                    Ok(budget.finish(false))
-                })?;
-            }
-            Source::Calamine { inner, own } => (inner, own, &mut self.run),
-        };
-        if let (Some(own), Inner::Xlsx(book)) = (own.as_mut(), &mut *inner) {
-            if let Some(part) = own.package.sheet_part(name) {
-                let part = part.to_string();
-                if own.palette.is_none() {
-                    let palette =
-                        guarded(format, || engine::xlsx_palette(book, name))?.map_err(|e| {
-                            ReadError::Damaged {
-                                format,
-                                detail: e.to_string(),
-                            }
-                        })?;
-                    own.palette = Some(palette);
+        let (format, run) = (self.format, &mut self.run);
+        match &mut self.source {
+            Source::Ods(book) => guarded(format, || book.read_sheet(index, run))?,
+            Source::Engine(inner) => guarded(format, || read_inner(format, inner, name, run))?,
+            Source::Text { reader, kind } => guarded(format, || {
+                let mut budget = budget::SheetBudget::new(run);
+                match *kind {
+                    TextKind::Delimited(d) => delimited::read(reader, d, &mut budget)?,
+                    TextKind::Json => generated::read_json(reader, &mut budget)?,
+                    TextKind::TextGrid => generated::read_text_grid(reader, &mut budget)?,
                 }
-                let palette = own.palette.as_deref().unwrap_or_default();
-                let (package, source) = (&own.package, &mut own.source);
-                return guarded(format, || package.read_sheet(source, &part, palette, run))?;
-            }
+                Ok(budget.finish(false))
+            })?,
         }
-        guarded(format, || read_inner(format, inner, name, run))?
     }
 }
 
@@ -480,12 +424,7 @@ mod tests {
 
     #[test]
     fn garbage_bytes_are_refused_without_panicking() {
-        for bytes in [
-            &b""[..],
-            b"PK\x03\x04garbage",
-            OLE_MAGIC,
-            b"\x00\x01 binary",
-        ] {
+        for bytes in [&b""[..], b"PK\x03\x04garbage", OLE_MAGIC, b"\x00\x01 binary"] {
             assert!(Workbook::from_bytes(bytes).is_err());
         }
         // Text without a name is one column of CSV.

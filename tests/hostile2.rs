@@ -1,0 +1,457 @@
+//! Hostile workbooks, round two (issue 17): files aimed past the pre-scans, each kind of
+//! `../shared/hostile/make_hostile2.py` built here in Rust, one test per root cause. Where
+//! memory is the point, `verify` runs under `prlimit --as` (512 MB of address space).
+
+use std::path::Path;
+
+use hostile_kit::*;
+
+mod hostile_kit;
+
+/// A 20 MB text without `<`: past the 16 MB a single text may take.
+fn long_text() -> Vec<u8> {
+    vec![b'x'; 1 << 20]
+}
+
+/// A sheet holding the board, then a cell of 20 MB of text, as a streamed member.
+fn board_then_long_cell<'a>(head: &'a str, block: &'a [u8]) -> Body<'a> {
+    Body::Repeat {
+        head: head.as_bytes(),
+        block,
+        times: 20,
+        tail: b"</t></is></c></row></sheetData></worksheet>",
+    }
+}
+
+fn head_with_long_cell() -> String {
+    let board = sheet_xml(&board_rows());
+    let open = board.trim_end_matches("</sheetData></worksheet>");
+    format!(r#"{open}<row r="20"><c r="A20" t="inlineStr"><is><t>"#)
+}
+
+fn prlimit_available() -> bool {
+    let there = std::process::Command::new("prlimit")
+        .arg("--version")
+        .output()
+        .is_ok();
+    if !there {
+        eprintln!("prlimit not installed; skipped");
+    }
+    there
+}
+
+/// A package whose main part is `main` (`xl/book.xml`...), holding `sheets` sheets that all
+/// use the part `sheet_member` (stored under that name, found through `sheet_target`).
+fn package(
+    path: &Path,
+    main: &str,
+    workbook: &str,
+    sheet_target: &str,
+    sheet_member: &str,
+    sheet: Body<'_>,
+    extra: &[(&str, Body<'_>)],
+) {
+    let (dir, file) = main.rsplit_once('/').unwrap_or(("", main));
+    let rels_name = format!("{dir}/_rels/{file}.rels");
+    let root = root_rels(main);
+    let rels = part_rels(&[sheet_target.to_string()], "worksheet");
+    let mut members = vec![
+        ("[Content_Types].xml", Body::Bytes(CONTENT_TYPES.as_bytes())),
+        ("_rels/.rels", Body::Bytes(root.as_bytes())),
+        (main, Body::Bytes(workbook.as_bytes())),
+        (rels_name.as_str(), Body::Bytes(rels.as_bytes())),
+        (sheet_member, sheet),
+    ];
+    members.extend(extra.iter().copied());
+    zip_bodies(path, &members);
+}
+
+/// Sheets `S0`.. all naming relationship `rId1`.
+fn workbook_of(sheets: usize) -> String {
+    let list: String = (0..sheets)
+        .map(|i| format!(r#"<sheet name="S{i}" sheetId="{}" r:id="rId1"/>"#, i + 1))
+        .collect();
+    format!(
+        r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<workbook {NS}><sheets>{list}</sheets></workbook>"#
+    )
+}
+
+fn verdicts(run: &Run) -> Vec<String> {
+    run.json["files"][0]["sheets"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .map(|s| s["verdict"].as_str().unwrap_or("").to_string())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The sheet (the only one) could not be read: exit 2, its error naming the problem.
+fn assert_sheet_refused(run: &Run, words: &str) {
+    assert_eq!(run.code, 2, "{}", run.json);
+    assert!(run.elapsed < SLOW, "took {:?}", run.elapsed);
+    let sheet = &run.json["files"][0]["sheets"][0];
+    let said = format!("{} {}", sheet["error"], sheet["note"]);
+    assert!(said.contains(words), "expected '{words}' in {said}");
+}
+
+// ---- one idea of the package (e3-e7) ----
+
+/// e3/e4: the package relationships name `xl/book.xml`; a decoy `xl/workbook.xml` sits beside
+/// it. The main part is the one named: its sheet is read (and capped) by our reader, and a
+/// defined name of 20 MB in it is refused (calamine kept it whole).
+#[test]
+fn e3_e4_a_moved_main_part_is_the_one_read_and_counted() {
+    let d = dir();
+    let board = sheet_xml(&board_rows());
+    let ok = d.path().join("moved.xlsx");
+    package(
+        &ok,
+        "xl/book.xml",
+        &workbook_of(1),
+        "worksheets/sheet1.xml",
+        "xl/worksheets/sheet1.xml",
+        Body::Bytes(board.as_bytes()),
+        &[("xl/workbook.xml", Body::Bytes(b""))],
+    );
+    let run = run_verify(&ok, false);
+    assert_eq!(run.code, 0, "{}", run.json);
+    assert_eq!(verdicts(&run), ["open"]);
+
+    let text = long_text();
+    let head = head_with_long_cell();
+    let cell = d.path().join("moved_cell.xlsx");
+    package(
+        &cell,
+        "xl/book.xml",
+        &workbook_of(1),
+        "worksheets/sheet1.xml",
+        "xl/worksheets/sheet1.xml",
+        board_then_long_cell(&head, &text),
+        &[("xl/workbook.xml", Body::Bytes(b""))],
+    );
+    assert_sheet_refused(&run_verify(&cell, true), "more than 16 MB");
+
+    let wb = workbook_of(1);
+    let cut = wb.find("</workbook>").unwrap();
+    let head = format!(r#"{}<definedNames><definedName name="x">"#, &wb[..cut]);
+    let name2 = d.path().join("moved_name.xlsx");
+    let root = root_rels("xl/book.xml");
+    let rels = part_rels(&["worksheets/sheet1.xml".to_string()], "worksheet");
+    zip_bodies(
+        &name2,
+        &[
+            ("[Content_Types].xml", Body::Bytes(CONTENT_TYPES.as_bytes())),
+            ("_rels/.rels", Body::Bytes(root.as_bytes())),
+            ("xl/workbook.xml", Body::Bytes(b"")),
+            (
+                "xl/book.xml",
+                Body::Repeat {
+                    head: head.as_bytes(),
+                    block: &text,
+                    times: 20,
+                    tail: b"</definedName></definedNames></workbook>",
+                },
+            ),
+            ("xl/_rels/book.xml.rels", Body::Bytes(rels.as_bytes())),
+            ("xl/worksheets/sheet1.xml", Body::Bytes(board.as_bytes())),
+        ],
+    );
+    assert_refused(&run_verify(&name2, true), "xl/book.xml holds a single text");
+}
+
+/// e5/e7: a sheet stored as `xl\worksheets\sheet1.xml` is found (as calamine finds it) and
+/// read by our reader under its caps: a board reads, a 20 MB cell is refused.
+#[test]
+fn e5_e7_a_sheet_stored_with_backslashes_is_found_and_capped() {
+    let d = dir();
+    let board = sheet_xml(&board_rows());
+    let ok = d.path().join("backslash.xlsx");
+    package(
+        &ok,
+        "xl/workbook.xml",
+        &workbook_of(1),
+        "worksheets/sheet1.xml",
+        "xl\\worksheets\\sheet1.xml",
+        Body::Bytes(board.as_bytes()),
+        &[],
+    );
+    let run = run_verify(&ok, false);
+    assert_eq!(run.code, 0, "{}", run.json);
+    assert_eq!(verdicts(&run), ["open"]);
+
+    let text = long_text();
+    let head = head_with_long_cell();
+    let big = d.path().join("backslash_cell.xlsx");
+    package(
+        &big,
+        "xl/workbook.xml",
+        &workbook_of(1),
+        "worksheets/sheet1.xml",
+        "xl\\worksheets\\sheet1.xml",
+        board_then_long_cell(&head, &text),
+        &[],
+    );
+    assert_sheet_refused(&run_verify(&big, true), "more than 16 MB");
+}
+
+/// e6 and its kin: where two readers could take different parts, the file is refused.
+#[test]
+fn e6_a_part_two_readers_could_read_differently_is_refused() {
+    let d = dir();
+    let board = sheet_xml(&board_rows());
+    let two_ids = format!(
+        r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<workbook {NS} xmlns:x="urn:x"><sheets><sheet name="S" sheetId="1" x:id="rId9" r:id="rId1"/></sheets></workbook>"#
+    );
+    let p = d.path().join("two_ids.xlsx");
+    package(
+        &p,
+        "xl/workbook.xml",
+        &two_ids,
+        "worksheets/sheet1.xml",
+        "xl/worksheets/sheet1.xml",
+        Body::Bytes(board.as_bytes()),
+        &[],
+    );
+    assert_refused(&run_verify(&p, false), "two relationship ids");
+
+    let p = d.path().join("folded.xlsx");
+    package(
+        &p,
+        "xl/workbook.xml",
+        &workbook_of(1),
+        "worksheets/sheet1.xml",
+        "xl/worksheets/sheet1.xml",
+        Body::Bytes(board.as_bytes()),
+        &[("XL\\Worksheets\\Sheet1.xml", Body::Bytes(b"<worksheet/>"))],
+    );
+    assert_refused(&run_verify(&p, false), "name the same part");
+
+    let p = d.path().join("twice.xlsx");
+    package(
+        &p,
+        "xl/workbook.xml",
+        &workbook_of(1),
+        "worksheets/sheet1.xml",
+        "xl/worksheets/sheet1.xml",
+        Body::Bytes(board.as_bytes()),
+        &[("xl/worksheets/sheetZ.xml", Body::Bytes(b"<worksheet/>"))],
+    );
+    // The zip writer refuses two members of one name: rename the second in place.
+    let bytes = std::fs::read(&p).unwrap();
+    let (from, to) = (b"xl/worksheets/sheetZ.xml", b"xl/worksheets/sheet1.xml");
+    let mut patched = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i..].starts_with(from) {
+            patched.extend_from_slice(to);
+            i += from.len();
+        } else {
+            patched.push(bytes[i]);
+            i += 1;
+        }
+    }
+    std::fs::write(&p, patched).unwrap();
+    assert_refused(&run_verify(&p, false), "same name");
+}
+
+// ---- every byte counted (e1, e2, e13, e14) ----
+
+/// e1: 600 MB of text in a header before `<sheetData>`: refused at 16 MB, in little memory.
+#[test]
+fn e1_text_before_the_cells_is_capped() {
+    if !prlimit_available() {
+        return;
+    }
+    let d = dir();
+    let p = d.path().join("presheet.xlsx");
+    let head = format!(
+        r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<worksheet {NS}><headerFooter><oddHeader>"#
+    );
+    let tail = format!(
+        "</oddHeader></headerFooter><sheetData>{}</sheetData></worksheet>",
+        board_rows()
+    );
+    let text = long_text();
+    package(
+        &p,
+        "xl/workbook.xml",
+        &workbook_of(1),
+        "worksheets/sheet1.xml",
+        "xl/worksheets/sheet1.xml",
+        Body::Repeat {
+            head: head.as_bytes(),
+            block: &text,
+            times: 600,
+            tail: tail.as_bytes(),
+        },
+        &[],
+    );
+    assert_sheet_refused(&run_verify(&p, true), "more than 16 MB");
+}
+
+/// e2/e7: millions of elements before and among the cells are counted: past 32 Mi elements
+/// the sheet is refused (134 MB of `<a/>`, read in seconds, not minutes).
+#[test]
+fn e2_e7_elements_that_are_not_cells_are_counted() {
+    let d = dir();
+    let p = d.path().join("tags.xlsx");
+    let head = format!(
+        r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<worksheet {NS}><sheetPr/>"#
+    );
+    let tail = format!("<sheetData>{}</sheetData></worksheet>", board_rows());
+    let block = "<a/>".repeat(1 << 16);
+    package(
+        &p,
+        "xl/workbook.xml",
+        &workbook_of(1),
+        "worksheets/sheet1.xml",
+        "xl/worksheets/sheet1.xml",
+        Body::Repeat {
+            head: head.as_bytes(),
+            block: block.as_bytes(),
+            times: 513,
+            tail: tail.as_bytes(),
+        },
+        &[],
+    );
+    assert_sheet_refused(&run_verify(&p, false), "elements");
+}
+
+/// e13: more cell formats than Excel allows (64,000) are refused before any is kept.
+#[test]
+fn e13_more_cell_formats_than_excel_allows_are_refused() {
+    let d = dir();
+    let p = d.path().join("styles.xlsx");
+    let board = sheet_xml(&board_rows());
+    let head = r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<styleSheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><fills count="1"><fill><patternFill patternType="solid"><fgColor rgb="FFFF0000"/></patternFill></fill></fills><cellXfs count="64001">"#;
+    package(
+        &p,
+        "xl/workbook.xml",
+        &workbook_of(1),
+        "worksheets/sheet1.xml",
+        "xl/worksheets/sheet1.xml",
+        Body::Bytes(board.as_bytes()),
+        &[(
+            "xl/styles.xml",
+            Body::Repeat {
+                head: head.as_bytes(),
+                block: br#"<xf numFmtId="0" fontId="0" fillId="0" borderId="0"/>"#,
+                times: 64_001,
+                tail: b"</cellXfs></styleSheet>",
+            },
+        )],
+    );
+    assert_refused(&run_verify(&p, false), "64000 cell formats");
+}
+
+/// e14: each count under its cap, their product not: 1,000 strings of 150 characters used by
+/// 800,000 cells would keep 145 MB. What is kept is counted (strings times their uses), so
+/// the sheet is refused, in little memory.
+#[test]
+fn e14_strings_times_their_uses_are_counted() {
+    if !prlimit_available() {
+        return;
+    }
+    let d = dir();
+    let p = d.path().join("uses.xlsx");
+    let strings: String = (0..1000)
+        .map(|i| format!("<si><t>{i:03}{}</t></si>", "w".repeat(147)))
+        .collect();
+    let sst = format!(
+        r#"<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" uniqueCount="1000">{strings}</sst>"#
+    );
+    let row: String = (0..1000)
+        .map(|i| format!(r#"<c t="s"><v>{i}</v></c>"#))
+        .collect();
+    let block = format!("<row>{row}</row>");
+    let head = format!(
+        r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<worksheet {NS}><sheetData>"#
+    );
+    let tail = format!("{}</sheetData></worksheet>", board_rows());
+    let rels = part_rels(
+        &[
+            "worksheets/sheet1.xml".to_string(),
+            "sharedStrings.xml".to_string(),
+        ],
+        "worksheet",
+    );
+    let root = root_rels("xl/workbook.xml");
+    let wb = workbook_of(1);
+    zip_bodies(
+        &p,
+        &[
+            ("[Content_Types].xml", Body::Bytes(CONTENT_TYPES.as_bytes())),
+            ("_rels/.rels", Body::Bytes(root.as_bytes())),
+            ("xl/workbook.xml", Body::Bytes(wb.as_bytes())),
+            ("xl/_rels/workbook.xml.rels", Body::Bytes(rels.as_bytes())),
+            ("xl/sharedStrings.xml", Body::Bytes(sst.as_bytes())),
+            (
+                "xl/worksheets/sheet1.xml",
+                Body::Repeat {
+                    head: head.as_bytes(),
+                    block: block.as_bytes(),
+                    times: 800,
+                    tail: tail.as_bytes(),
+                },
+            ),
+        ],
+    );
+    assert_sheet_refused(&run_verify(&p, true), "MB in memory");
+}
+
+// ---- counts nobody capped (e8, e9) ----
+
+/// e8: more sheets than a workbook may list are refused before any is read.
+#[test]
+fn e8_more_sheets_than_the_cap_are_refused() {
+    let d = dir();
+    let p = d.path().join("sheets.xlsx");
+    let board = sheet_xml(&board_rows());
+    package(
+        &p,
+        "xl/workbook.xml",
+        &workbook_of(4097),
+        "worksheets/sheet1.xml",
+        "xl/worksheets/sheet1.xml",
+        Body::Bytes(board.as_bytes()),
+        &[],
+    );
+    assert_refused(&run_verify(&p, false), "more than 4096 sheets");
+}
+
+/// e9: 3,000 sheets in a package of 60,000 members: the archive's directory is read once, not
+/// once a sheet (which took minutes), and every sheet is checked.
+#[test]
+fn e9_many_sheets_among_many_members_read_the_directory_once() {
+    let d = dir();
+    let p = d.path().join("members.xlsx");
+    let board = sheet_xml(&board_rows());
+    let names: Vec<String> = (0..60_000).map(|i| format!("docProps/x{i}.bin")).collect();
+    let extra: Vec<(&str, Body<'_>)> = names
+        .iter()
+        .map(|n| (n.as_str(), Body::Bytes(b"")))
+        .collect();
+    package(
+        &p,
+        "xl/workbook.xml",
+        &workbook_of(3000),
+        "worksheets/sheet1.xml",
+        "xl/worksheets/sheet1.xml",
+        Body::Bytes(board.as_bytes()),
+        &extra,
+    );
+    let run = run_verify(&p, false);
+    assert_eq!(run.code, 0, "{}", run.json);
+    assert!(run.elapsed < SLOW, "took {:?}", run.elapsed);
+    let verdicts = verdicts(&run);
+    assert_eq!(verdicts.len(), 3000);
+    assert!(verdicts.iter().all(|v| v == "open"));
+}

@@ -1,0 +1,279 @@
+//! Building hostile workbooks in Rust and running `verify` on them, shared by the hostile
+//! test files (each uses a part of it).
+#![allow(dead_code)]
+
+use std::io::Write;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+/// The 8x8 open tour `make_hostile.py` types at B2.
+pub const GRID: [[u32; 8]; 8] = [
+    [46, 29, 32, 7, 48, 19, 34, 9],
+    [31, 6, 47, 58, 33, 8, 21, 18],
+    [28, 45, 30, 49, 20, 59, 10, 35],
+    [5, 50, 43, 60, 57, 36, 17, 22],
+    [44, 27, 56, 1, 54, 23, 62, 11],
+    [51, 4, 53, 42, 61, 14, 37, 16],
+    [26, 41, 2, 55, 24, 39, 12, 63],
+    [3, 52, 25, 40, 13, 64, 15, 38],
+];
+
+pub const NS: &str = r#"xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships""#;
+
+pub fn colname(mut n: u32) -> String {
+    let mut s = String::new();
+    while n > 0 {
+        let rem = (n - 1) % 26;
+        s.insert(0, (b'A' + rem as u8) as char);
+        n = (n - 1) / 26;
+    }
+    s
+}
+
+/// The board's rows at B2, as sheet XML.
+pub fn board_rows() -> String {
+    let mut out = String::new();
+    for (r, row) in GRID.iter().enumerate() {
+        let r = r as u32 + 2;
+        out += &format!(r#"<row r="{r}">"#);
+        for (c, v) in row.iter().enumerate() {
+            out += &format!(r#"<c r="{}{r}"><v>{v}</v></c>"#, colname(c as u32 + 2));
+        }
+        out += "</row>";
+    }
+    out
+}
+
+pub fn sheet_xml(body: &str) -> String {
+    format!(
+        r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<worksheet {NS}><sheetData>{body}</sheetData></worksheet>"#
+    )
+}
+
+pub fn workbook_xml(names: &[&str]) -> String {
+    let sheets: String = names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| {
+            format!(
+                r#"<sheet name="{n}" sheetId="{}" r:id="rId{}"/>"#,
+                i + 1,
+                i + 1
+            )
+        })
+        .collect();
+    format!(
+        r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<workbook {NS}><sheets>{sheets}</sheets></workbook>"#
+    )
+}
+
+/// An xlsx package; members are (name, bytes).
+pub fn zip_file(path: &Path, members: &[(&str, &[u8])]) {
+    let file = std::fs::File::create(path).unwrap();
+    let mut zip = zip::ZipWriter::new(file);
+    let deflate = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated)
+        .large_file(true);
+    let stored =
+        zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
+    for (name, data) in members {
+        let opts = if *name == "mimetype" { stored } else { deflate };
+        zip.start_file(*name, opts).unwrap();
+        zip.write_all(data).unwrap();
+    }
+    zip.finish().unwrap();
+}
+
+/// A zip member's content: bytes, or a head, a block repeated, a tail (written as it goes, so
+/// hundreds of megabytes never sit in memory).
+#[derive(Clone, Copy)]
+pub enum Body<'a> {
+    Bytes(&'a [u8]),
+    Repeat {
+        head: &'a [u8],
+        block: &'a [u8],
+        times: usize,
+        tail: &'a [u8],
+    },
+}
+
+/// A zip archive of `members`, deflated.
+pub fn zip_bodies(path: &Path, members: &[(&str, Body<'_>)]) {
+    let file = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
+    let mut zip = zip::ZipWriter::new(file);
+    let deflate = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated)
+        .compression_level(Some(1))
+        .large_file(true);
+    for (name, body) in members {
+        zip.start_file(*name, deflate).unwrap();
+        match body {
+            Body::Bytes(b) => zip.write_all(b).unwrap(),
+            Body::Repeat {
+                head,
+                block,
+                times,
+                tail,
+            } => {
+                zip.write_all(head).unwrap();
+                for _ in 0..*times {
+                    zip.write_all(block).unwrap();
+                }
+                zip.write_all(tail).unwrap();
+            }
+        }
+    }
+    zip.finish().unwrap();
+}
+
+pub const CONTENT_TYPES: &str = r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/></Types>"#;
+
+/// `_rels/.rels` naming `target` as the main part.
+pub fn root_rels(target: &str) -> String {
+    format!(
+        r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="{target}"/></Relationships>"#
+    )
+}
+
+/// The main part's relationships: `rId1`..`rIdN` to `targets`, of `kind` (`worksheet`...).
+pub fn part_rels(targets: &[String], kind: &str) -> String {
+    let rels: String = targets
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            format!(
+                r#"<Relationship Id="rId{}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/{kind}" Target="{t}"/>"#,
+                i + 1
+            )
+        })
+        .collect();
+    format!(
+        r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">{rels}</Relationships>"#
+    )
+}
+
+pub fn xlsx(path: &Path, sheets: &[(&str, String)], shared: Option<String>, wb: Option<String>) {
+    let ct = r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/></Types>"#;
+    let rels = r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>"#;
+    let mut wb_rels: String = (0..sheets.len())
+        .map(|i| format!(r#"<Relationship Id="rId{}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet{}.xml"/>"#, i + 1, i + 1))
+        .collect();
+    if shared.is_some() {
+        wb_rels += r#"<Relationship Id="rIdS" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/sharedStrings" Target="sharedStrings.xml"/>"#;
+    }
+    let wb_rels = format!(
+        r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">{wb_rels}</Relationships>"#
+    );
+    let names: Vec<&str> = sheets.iter().map(|(n, _)| *n).collect();
+    let wb = wb.unwrap_or_else(|| workbook_xml(&names));
+    let sheet_names: Vec<String> = (0..sheets.len())
+        .map(|i| format!("xl/worksheets/sheet{}.xml", i + 1))
+        .collect();
+    let mut members: Vec<(&str, &[u8])> = vec![
+        ("[Content_Types].xml", ct.as_bytes()),
+        ("_rels/.rels", rels.as_bytes()),
+        ("xl/workbook.xml", wb.as_bytes()),
+        ("xl/_rels/workbook.xml.rels", wb_rels.as_bytes()),
+    ];
+    if let Some(s) = &shared {
+        members.push(("xl/sharedStrings.xml", s.as_bytes()));
+    }
+    for (i, (_, body)) in sheets.iter().enumerate() {
+        members.push((&sheet_names[i], body.as_bytes()));
+    }
+    zip_file(path, &members);
+}
+
+pub fn sst(body: &str, attrs: &str) -> String {
+    format!(
+        r#"<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"{attrs}>{body}</sst>"#
+    )
+}
+
+// ---- running verify ----
+
+pub struct Run {
+    pub code: i32,
+    pub json: Value,
+    pub elapsed: Duration,
+}
+
+pub fn run_verify(file: &Path, limit_address_space: bool) -> Run {
+    let start = Instant::now();
+    let mut cmd = if limit_address_space {
+        let mut c = Command::new("prlimit");
+        c.arg("--as=536870912")
+            .arg(assert_cmd::cargo::cargo_bin("knights-tour"));
+        c
+    } else {
+        Command::cargo_bin("knights-tour").unwrap()
+    };
+    let out = cmd
+        .args(["verify", "--json"])
+        .arg(file)
+        .timeout(Duration::from_secs(300))
+        .output()
+        .unwrap();
+    let elapsed = start.elapsed();
+    let code = out.status.code().unwrap_or(-1);
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{}: exit {code}, stdout is not JSON ({e}); stderr: {}",
+            file.display(),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    Run {
+        code,
+        json,
+        elapsed,
+    }
+}
+
+pub fn dir() -> tempfile::TempDir {
+    tempfile::tempdir().unwrap()
+}
+
+/// Debug builds are slow; the 5 s of the issue is for release, so allow more here.
+pub const SLOW: Duration = Duration::from_secs(120);
+
+pub fn file_error(run: &Run) -> String {
+    run.json["files"][0]["error"]
+        .as_str()
+        .unwrap_or("")
+        .to_string()
+}
+
+pub fn sheet_notes(run: &Run) -> Vec<String> {
+    run.json["files"][0]["sheets"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .map(|s| s["note"].as_str().unwrap_or("").to_string())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The file is refused as a whole: exit 2, an error naming the problem.
+pub fn assert_refused(run: &Run, words: &str) {
+    assert_eq!(run.code, 2, "{}", run.json);
+    assert!(run.elapsed < SLOW, "took {:?}", run.elapsed);
+    let error = file_error(run);
+    let notes = sheet_notes(run).join(" ");
+    assert!(
+        error.contains(words) || notes.contains(words),
+        "expected '{words}' in {error} / {notes}"
+    );
+}
