@@ -424,7 +424,12 @@ mod tests {
 
     #[test]
     fn garbage_bytes_are_refused_without_panicking() {
-        for bytes in [&b""[..], b"PK\x03\x04garbage", OLE_MAGIC, b"\x00\x01 binary"] {
+        for bytes in [
+            &b""[..],
+            b"PK\x03\x04garbage",
+            OLE_MAGIC,
+            b"\x00\x01 binary",
+        ] {
             assert!(Workbook::from_bytes(bytes).is_err());
         }
         // Text without a name is one column of CSV.
