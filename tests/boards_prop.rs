@@ -1,6 +1,7 @@
 //! Property tests for finding boards: a tour placed anywhere among random tables and notes
 //! is found with the right verdict; k tours one blank row or column apart are k boards; a
-//! list and a grid of the same path get the same verdict.
+//! list and a grid of the same path get the same verdict, and so do the same path written as
+//! coordinates and in one cell.
 
 mod common;
 
@@ -177,5 +178,67 @@ proptest! {
             _ => Verdict::Partial,
         };
         prop_assert_eq!(g.boards[0].verdict, expected);
+    }
+
+    /// The same path written as squares down a column, as (step, x, y) columns from 0 and as
+    /// one cell gets the same verdict and start in every notation that reads it.
+    #[test]
+    fn every_notation_of_the_same_path_agrees(
+        len in 5usize..=64,
+        from in 0usize..64,
+        swap in proptest::option::of((0usize..64, 0usize..64)),
+        piece in any::<bool>(),
+    ) {
+        // A closed tour from any square is a tour: cut short, it need not reach an edge.
+        let mut path: Vec<(u32, u32)> = (0..len).map(|i| CLOSED_8X8[(from + i) % 64]).collect();
+        if let Some((a, b)) = swap {
+            path.swap(a % len, b % len);
+        }
+        let name = |&(r, c): &(u32, u32)| {
+            format!("{}{}{}", if piece { "N" } else { "" }, file_letters(c), 8 - r)
+        };
+        let squares: Cells = path
+            .iter()
+            .enumerate()
+            .map(|(i, sq)| (1 + i as u32, 1, CellValue::Text(name(sq).into())))
+            .collect();
+        let mut coords: Cells = ["step", "x", "y"]
+            .iter()
+            .enumerate()
+            .map(|(c, h)| (0, c as u32, CellValue::Text((*h).into())))
+            .collect();
+        for (i, &(r, c)) in path.iter().enumerate() {
+            let row = 1 + i as u32;
+            coords.extend([(row, 0, num(i as i64 + 1)), (row, 1, num(c.into())), (row, 2, num(r.into()))]);
+        }
+        let line: Vec<String> = path.iter().map(name).collect();
+        let one_cell: Cells = vec![(3, 2, CellValue::Text(line.join(" ").into()))];
+        let options = VerifyOptions { board_size: Some((8, 8)), ..VerifyOptions::default() };
+        let mut verdicts = Vec::new();
+        for (what, cells) in [("squares", squares), ("coordinates", coords), ("one cell", one_cell)] {
+            let report = verify_grid(what, 0, &SheetCells::from_values(cells), &options);
+            prop_assert!(report.boards.len() <= 1, "{what}: {:?}", report.boards);
+            if let Some(b) = report.boards.first() {
+                // Coordinates that never touch row 0 or column 0 read as counted from 1: the
+                // same path one square up and left, with the same verdict.
+                let from_1 = what == "coordinates" && path.iter().all(|&(r, c)| r > 0 && c > 0);
+                let first = if from_1 { (path[0].0 - 1, path[0].1 - 1) } else { path[0] };
+                let want = name(&first).trim_start_matches('N').to_string();
+                prop_assert_eq!(b.start_square.map(|s| s.to_string()), Some(want), "{}", what);
+                verdicts.push((what, b.verdict));
+            }
+        }
+        let knight = |a: (u32, u32), b: (u32, u32)| {
+            let (dr, dc) = (a.0.abs_diff(b.0), a.1.abs_diff(b.1));
+            (dr == 1 && dc == 2) || (dr == 2 && dc == 1)
+        };
+        let steps = path.windows(2).filter(|w| knight(w[0], w[1])).count();
+        if steps * 2 >= len - 1 {
+            // Squares and one cell need only half of the steps to be knight's moves.
+            prop_assert!(verdicts.iter().any(|v| v.0 == "squares"), "{verdicts:?}");
+            prop_assert!(verdicts.iter().any(|v| v.0 == "one cell"), "{verdicts:?}");
+        }
+        let first = verdicts.first().map(|v| v.1);
+        prop_assert!(verdicts.iter().all(|v| Some(v.1) == first), "{verdicts:?}");
     }
 }

@@ -372,3 +372,110 @@ fn libreoffice_evaluates_the_rules_as_intended() {
         }
     }
 }
+
+/// Issue 20, finding 11: every small practice board prints about as wide as an 8x8 one (a
+/// 5x5 printed 4.75 in and a 3x4 3.83 in against 6.1 in), and so do their squares' width and
+/// the print scale say, read from the file as a spreadsheet reads them.
+#[test]
+fn small_practice_boards_print_as_big_as_an_8x8_one() {
+    let printed_inches = |args: &[&str], cols: u32| {
+        let (_dir, path) = write_template(args);
+        let xml = sheet_xml(&path);
+        let scale: f64 = xml
+            .split("<pageSetup ")
+            .nth(1)
+            .and_then(|s| s.split("scale=\"").nth(1))
+            .and_then(|s| s.split('"').next())
+            .map_or(100.0, |s| s.parse().unwrap());
+        // The board's columns start at C (3); widths are characters, 7 px each plus 5.
+        let mut px = 0.0;
+        for col in xml.split("<col ").skip(1) {
+            let attr = |name: &str| -> f64 {
+                col.split(&format!("{name}=\""))
+                    .nth(1)
+                    .unwrap()
+                    .split('"')
+                    .next()
+                    .unwrap()
+                    .parse()
+                    .unwrap()
+            };
+            let (min, max, width) = (attr("min") as u32, attr("max") as u32, attr("width"));
+            let board_cols = (min.max(3)..=max.min(2 + cols)).count() as f64;
+            px += board_cols * (width * 7.0 + 5.0).round();
+        }
+        px * scale / 100.0 / 96.0
+    };
+    let eight = printed_inches(&["--size", "8"], 8);
+    assert!(eight > 5.5, "8x8: {eight:.2} in");
+    for (args, cols) in [
+        (&["--size", "5"][..], 5),
+        (&["--rows", "3", "--cols", "4"][..], 4),
+        (&["--size", "6"][..], 6),
+    ] {
+        let inches = printed_inches(args, cols);
+        assert!(
+            (inches - eight).abs() <= eight * 0.1,
+            "{args:?}: {inches:.2} in, 8x8 {eight:.2} in"
+        );
+    }
+}
+
+/// Issue 20, finding 11: `--at A1` left no room for the labels and silently dropped them; it
+/// is refused, naming where a board may start.
+#[test]
+fn a_board_with_no_room_for_its_labels_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    for at in ["A1", "A5", "C1"] {
+        cmd()
+            .current_dir(dir.path())
+            .args(["template", "--at", at])
+            .assert()
+            .code(2)
+            .stderr(contains("B2 at the earliest"));
+    }
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    let (_dir, path) = write_template(&["--at", "B2"]);
+    let cells = cells(&path);
+    // The labels are there: file letters in row 1, rank numbers in column A.
+    assert_eq!(cells[&(0, 1)], Data::String("a".into()));
+    assert_eq!(cells[&(1, 0)], Data::String("8".into()));
+}
+
+/// Issue 20, finding 11: the instructions stay within the board's width, in characters a
+/// wide italic font keeps inside it (Gnumeric cut them at the print area's right edge).
+#[test]
+fn the_instructions_stay_within_the_boards_width() {
+    for (args, cols) in [
+        (&["--size", "8"][..], 8u32),
+        (&["--size", "5"][..], 5),
+        (&["--size", "12"][..], 12),
+    ] {
+        let (_dir, path) = write_template(args);
+        let xml = sheet_xml(&path);
+        let col_px: f64 = xml
+            .split("<col ")
+            .skip(1)
+            .find(|c| c.contains("min=\"3\""))
+            .and_then(|c| c.split("width=\"").nth(1))
+            .and_then(|s| s.split('"').next())
+            .map(|w| (w.parse::<f64>().unwrap() * 7.0 + 5.0).round())
+            .unwrap();
+        let board_px = col_px * f64::from(cols);
+        let longest = cells(&path)
+            .values()
+            .filter_map(|d| match d {
+                Data::String(s) if s.contains("knight") || s.contains(':') => {
+                    Some(s.chars().count())
+                }
+                _ => None,
+            })
+            .max()
+            .unwrap();
+        // 10 px a character: Gnumeric's italic Carlito averages about 7.
+        assert!(
+            longest as f64 * 10.0 <= board_px + 1.0,
+            "{args:?}: a line of {longest} characters beside a board of {board_px} px"
+        );
+    }
+}

@@ -13,7 +13,7 @@
 //!
 //! The board completed is the one the verifier found. A failed attempt typed without borders
 //! whose numbers do not reach every edge of the board is read as the bounding box of its
-//! numbers (see [`crate::verify::detect`]); give `--range` (here [`VerifyOptions::range`]) to
+//! numbers (see [`crate::verify::notation`]); give `--range` (here [`VerifyOptions::range`]) to
 //! complete it on the full board.
 //!
 //! [`VerifyOptions::range`]: crate::verify::VerifyOptions::range

@@ -1,11 +1,20 @@
 //! Checking the knight's tours that people typed into workbooks.
 //!
 //! [`verify_path`] opens a workbook of any supported format (the content decides, not the
-//! extension), finds the board on each worksheet ([`detect`] documents the rule), and judges it
-//! ([`Verdict`]): `closed`, `open`, `partial` (a failed attempt), `invalid` (with every
-//! [`Problem`] found) or `no-board`. A sheet may hold several boards, grids of move numbers or
-//! lists of squares ([`Notation`]). [`verify_grid`] does the same for cells already in memory.
-//! The reports serialise to the `--json` document.
+//! extension), finds the boards on each worksheet and judges each ([`Verdict`]): `closed`,
+//! `open`, `partial` (a failed attempt), `invalid` (with every [`Problem`] found), or
+//! `no-board` for a sheet without one. [`verify_grid`] does the same for cells already in
+//! memory. The reports serialise to the `--json` document.
+//!
+//! Data flows one way, each layer using only those below it:
+//! - cells ([`crate::workbook::read`]) and what a value or a square name means (`value`,
+//!   [`square`]);
+//! - [`notation`]: each way of writing a tour (grid, squares, coordinates, one cell) proposes
+//!   candidate boards with their evidence;
+//! - `select`: one step chooses among all candidates (absurd readings out, one board a cell,
+//!   reading order);
+//! - [`check`]: the verdict on each board, with its problems;
+//! - [`report`], then [`text`], [`csv`] and the JSON document on top.
 //!
 //! ```
 //! use knights_tour::verify::{verify_grid, Verdict, VerifyOptions};
@@ -23,14 +32,14 @@
 //! assert_eq!(report.tour().unwrap().len(), 12);
 //! ```
 
+mod block;
 pub mod check;
 pub mod complete;
 pub mod csv;
-pub mod detect;
 pub mod inputs;
-mod labels;
-mod list;
+pub mod notation;
 pub mod report;
+pub mod select;
 pub mod square;
 pub mod text;
 mod value;
@@ -48,7 +57,10 @@ use crate::tour::Tour;
 use crate::workbook::cellref::{CellRange, CellRef};
 use crate::workbook::read::{Format, SheetCells, Workbook};
 
-use detect::{BlockGrid, Found, MAX_BOARD_SQUARES};
+use block::BlockGrid;
+pub use block::MAX_BOARD_SQUARES;
+use check::Checked;
+use notation::{Candidate, GridCandidate, PathCandidate};
 
 /// What to check.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -164,36 +176,30 @@ pub fn verify_grid(
     cells: &SheetCells,
     options: &VerifyOptions,
 ) -> SheetReport {
-    let found = match options.range {
-        Some(range) => vec![Found::Grid {
-            range,
-            base: detect::numbering_of(cells, range),
-            labelled: false,
-        }],
-        None => detect::find_boards(cells),
+    let selection = match options.range {
+        Some(range) => select::Selection {
+            boards: vec![notation::grid::given(cells, range)],
+            notes: Vec::new(),
+        },
+        None => select::select(notation::propose(cells), options.board_size),
     };
     let mut boards = Vec::new();
-    let mut notes = Vec::new();
-    for f in found {
-        match f {
-            Found::Grid {
-                range,
-                base,
-                labelled,
-            } => {
-                let area = u64::from(range.rows()) * u64::from(range.cols());
+    let mut notes = selection.notes;
+    for candidate in selection.boards {
+        match candidate {
+            Candidate::Grid(g) => {
+                let area = u64::from(g.range.rows()) * u64::from(g.range.cols());
                 if area > MAX_BOARD_SQUARES {
                     notes.push(format!(
-                        "the range {range} has {area} cells, too large to hold a board (at most {MAX_BOARD_SQUARES} squares)"
+                        "the range {} has {area} cells, too large to hold a board (at most {MAX_BOARD_SQUARES} squares)",
+                        g.range
                     ));
                     continue;
                 }
-                let grid = BlockGrid::new(cells, range);
-                let ragged = options.range.is_none() && !labelled;
-                boards.push(grid_report(&grid, cells.formats_known(), ragged, base, options));
+                boards.push(grid_report(cells, &g, options));
             }
-            Found::List(run) => boards.push(list::check_list(&run, options.board_size)),
-            Found::TooLarge { rows, cols, .. } => notes.push(format!(
+            Candidate::Path(p) => boards.push(path_report(&p)),
+            Candidate::TooLarge { rows, cols, .. } => notes.push(format!(
                 "the numbers on this sheet spread over {rows} rows by {cols} columns, too large to hold a board (at most {MAX_BOARD_SQUARES} squares)"
             )),
         }
@@ -216,41 +222,69 @@ pub fn verify_grid(
 }
 
 /// Judge one grid board.
-fn grid_report(
-    grid: &BlockGrid<'_>,
-    formats_known: bool,
-    detect_ragged: bool,
-    base: u8,
-    options: &VerifyOptions,
+fn grid_report(cells: &SheetCells, g: &GridCandidate, options: &VerifyOptions) -> BoardReport {
+    let grid = BlockGrid::new(cells, g.range);
+    let ragged = options.range.is_none() && !g.labelled;
+    let checked =
+        check::grid::check_board(&grid, cells.formats_known(), ragged, g.base, g.unvisited);
+    let position = BoardPosition {
+        top_left: g.range.first,
+        rows: g.range.rows(),
+        cols: g.range.cols(),
+    };
+    let mut report = board_report(checked, position, Notation::Grid, g.range);
+    report.numbering_from = g.base;
+    report.unvisited = g.unvisited;
+    if options.drawings {
+        report.drawing = text::drawing(&grid, &report);
+    }
+    report
+}
+
+/// Judge one tour written entry by entry, on the board the selection gave it.
+fn path_report(p: &PathCandidate) -> BoardReport {
+    let checked = check::path::check_path(p, p.board);
+    let position = BoardPosition {
+        top_left: p.cells[0],
+        rows: p.board.0,
+        cols: p.board.1,
+    };
+    let mut report = board_report(checked, position, Notation::List, p.footprint);
+    report.list_form = Some(p.form);
+    report.coordinates = p.reading;
+    report
+}
+
+/// The report on one board from its check.
+fn board_report(
+    checked: Checked,
+    board: BoardPosition,
+    notation: Notation,
+    cells: CellRange,
 ) -> BoardReport {
-    let checked = check::check_board(grid, formats_known, detect_ragged, base);
-    let mut report = BoardReport {
+    let stuck = (checked.verdict == Verdict::Partial)
+        .then(|| checked.tour.as_ref().is_some_and(Tour::is_stuck));
+    BoardReport {
         verdict: checked.verdict,
-        board: BoardPosition {
-            top_left: grid.range.first,
-            rows: grid.range.rows(),
-            cols: grid.range.cols(),
-        },
+        board,
         moves: checked.moves,
         start: checked.start,
         end: checked.end,
         start_highlighted: checked.start_highlighted,
         problems: checked.problems,
-        notation: Notation::Grid,
+        problems_not_listed: checked.not_listed,
+        notation,
         start_square: checked.start_square,
         end_square: checked.end_square,
-        numbering_from: base,
-        cells: Some(grid.range),
-        stuck: (checked.verdict == Verdict::Partial)
-            .then(|| checked.tour.as_ref().is_some_and(Tour::is_stuck)),
-        problems_not_listed: checked.not_listed,
+        numbering_from: 1,
+        cells: Some(cells),
+        stuck,
+        list_form: None,
+        coordinates: None,
+        unvisited: None,
         tour: checked.tour,
         drawing: None,
-    };
-    if options.drawings {
-        report.drawing = text::drawing(grid, &report);
     }
-    report
 }
 
 /// Read the tour on one sheet of a workbook: the squares in move order of a complete tour or

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use crate::tour::Tour;
 use crate::workbook::cellref::{CellRange, CellRef};
 
+pub use super::notation::{CoordOrder, CoordReading, ListForm};
 pub use super::square::SquareName;
 
 /// The verdict on one worksheet: exactly one of these.
@@ -118,7 +119,8 @@ pub struct BoardPosition {
 pub enum Notation {
     /// Move numbers on the squares of a grid.
     Grid,
-    /// A run of square names (`e4`) in move order, down a column or along a row.
+    /// A tour written entry by entry in move order: square names (`e4`) down a column or
+    /// along a row, coordinates, or all in one cell ([`ListForm`]).
     List,
 }
 
@@ -155,7 +157,7 @@ pub struct BoardReport {
     /// How many problems of each kind were found beyond those listed in `problems`.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub problems_not_listed: BTreeMap<ProblemKind, usize>,
-    /// `grid` or `list`.
+    /// `grid` or `list` (squares, coordinates or a one-cell tour: see `list_form`).
     pub notation: Notation,
     /// The square of the first move.
     pub start_square: Option<SquareName>,
@@ -171,6 +173,17 @@ pub struct BoardReport {
     /// knight's move from the last one), `false` for a tour in progress.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stuck: Option<bool>,
+    /// For lists, how the tour is written: `squares` (one a cell), `coordinates`, or
+    /// `one-cell` (the whole tour in one cell).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub list_form: Option<ListForm>,
+    /// For coordinates, how they were read: `order` (`xy` or `row-col`) and `from` (0 or 1);
+    /// rows are counted from the top.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub coordinates: Option<CoordReading>,
+    /// For a grid whose program marks unvisited squares with a number (0 or -1), that number.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unvisited: Option<i64>,
     /// The path in move order, for complete tours and failed attempts; not serialised.
     #[serde(skip)]
     pub tour: Option<Tour>,

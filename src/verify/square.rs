@@ -87,6 +87,57 @@ pub fn parse(text: &str) -> Option<SquareName> {
     })
 }
 
+/// The readings of one written move, in a list or a one-cell tour.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Readings {
+    /// The square as written: `nd6` is file `nd`, rank 6.
+    pub plain: Option<SquareName>,
+    /// The square after the knight's letter (`N`, `♘`, `♞`): `Nd6` is d6.
+    pub piece: Option<SquareName>,
+}
+
+impl Readings {
+    /// Whether the text reads as a square either way.
+    pub fn any(&self) -> bool {
+        self.plain.is_some() || self.piece.is_some()
+    }
+}
+
+/// Read one written move: a square, perhaps with the knight's letter in front (`Nf3`), perhaps
+/// after its move number (`12.`, `12)`, `12:`), spaces allowed between them.
+///
+/// ```
+/// use knights_tour::verify::square::{readings, SquareName};
+/// let r = readings("1. Nd6");
+/// assert_eq!(r.piece, Some(SquareName { file: 3, rank: 6 }));
+/// assert_eq!(r.plain.unwrap().to_string(), "nd6");
+/// assert_eq!(readings("e4").piece, None);
+/// ```
+pub fn readings(text: &str) -> Readings {
+    let t = text.trim_matches(|c: char| c.is_whitespace() || c == '\u{a0}');
+    let t = skip_move_number(t);
+    let piece = ['N', 'n', '♘', '♞']
+        .iter()
+        .find_map(|&p| t.strip_prefix(p))
+        .and_then(parse);
+    Readings {
+        plain: parse(t),
+        piece,
+    }
+}
+
+/// `12. e4` -> `e4`: a leading move number with its `.`, `)` or `:`; the text itself otherwise.
+fn skip_move_number(t: &str) -> &str {
+    let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+    if digits == 0 {
+        return t;
+    }
+    match t[digits..].strip_prefix(['.', ')', ':']) {
+        Some(rest) if !rest.trim_start().is_empty() => rest.trim_start(),
+        _ => t,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -98,6 +149,25 @@ mod tests {
         assert_eq!(parse("e0"), None);
         assert_eq!(parse("Solved"), None);
         assert_eq!(parse("4e"), None);
+    }
+
+    #[test]
+    fn moves_read_with_and_without_the_knights_letter() {
+        let sq = |s: &str| parse(s).unwrap();
+        assert_eq!(readings("Nf3").piece, Some(sq("f3")));
+        assert_eq!(readings("Nf3").plain, Some(sq("nf3")));
+        assert_eq!(readings("12.Nf3").piece, Some(sq("f3")));
+        assert_eq!(readings("12) e4").plain, Some(sq("e4")));
+        assert_eq!(readings("♘c2").piece, Some(sq("c2")));
+        assert_eq!(
+            readings("N6"),
+            Readings {
+                plain: Some(sq("n6")),
+                piece: None
+            }
+        );
+        assert!(!readings("Solved").any());
+        assert!(!readings("12.").any());
     }
 
     #[test]

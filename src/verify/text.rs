@@ -8,8 +8,10 @@ use std::fmt::Write as _;
 use crate::board::column_letters;
 use crate::workbook::cellref::CellRef;
 
-use super::detect::BlockGrid;
-use super::report::{BoardReport, FileReport, Notation, SheetReport, SquareName, Totals, Verdict};
+use super::block::BlockGrid;
+use super::report::{
+    BoardReport, FileReport, ListForm, Notation, SheetReport, SquareName, Totals, Verdict,
+};
 use super::value::{classify, Kind};
 
 /// Boards up to this many rows and columns get a drawing when invalid.
@@ -131,19 +133,33 @@ fn render_board(sheet: &str, b: &BoardReport) -> String {
         }
     }
     let p = &b.board;
+    let on_board = crate::english::with_article(&format!("{}x{} board", p.rows, p.cols));
     match (b.notation, b.cells) {
         (Notation::List, Some(cells)) => {
-            let _ = write!(
-                out,
-                ", list of {} squares at {cells} on {}",
-                cells.rows().max(cells.cols()),
-                crate::english::with_article(&format!("{}x{} board", p.rows, p.cols))
-            );
+            let entries = cells.rows().max(cells.cols());
+            let _ = match (b.list_form, b.coordinates) {
+                (Some(ListForm::OneCell), reading) => write!(
+                    out,
+                    ", tour in one cell at {cells}{} on {on_board}",
+                    reading
+                        .map(|r| format!(" (coordinates {})", r.describe()))
+                        .unwrap_or_default()
+                ),
+                (_, Some(reading)) => write!(
+                    out,
+                    ", list of {entries} coordinates ({}) at {cells} on {on_board}",
+                    reading.describe()
+                ),
+                _ => write!(out, ", list of {entries} squares at {cells} on {on_board}"),
+            };
         }
         _ => {
             let _ = write!(out, ", {}x{} board at {}", p.rows, p.cols, p.top_left);
             if b.numbering_from == 0 {
                 out.push_str(" (numbered from 0)");
+            }
+            if let Some(mark) = b.unvisited {
+                let _ = write!(out, " (unvisited squares hold {mark})");
             }
             let _ = write!(out, ", {} squares numbered", b.moves);
         }

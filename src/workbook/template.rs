@@ -30,6 +30,13 @@ pub enum TemplateError {
     /// The board runs past the sheet's last row or column (the same check as tour sheets).
     #[error(transparent)]
     DoesNotFit(#[from] FitError),
+    /// The board starts in row 1 or column A: its file letters (the row above) and rank
+    /// numbers (the column to the left) would have nowhere to go.
+    #[error(
+        "the file letters go in the row above the board and the rank numbers in the column to \
+         its left, so a practice board starts at B2 at the earliest (C3 leaves room for the title too)"
+    )]
+    NoRoomForLabels,
 }
 
 /// Where an empty practice board goes on its worksheet.
@@ -40,6 +47,8 @@ pub enum TemplateError {
 /// let t = Template::new(Board::new(8, 8).unwrap(), "C3".parse().unwrap()).unwrap();
 /// assert_eq!(t.range().to_string(), "C3:J10");
 /// assert!(Template::new(Board::new(8, 8).unwrap(), "XFA1".parse().unwrap()).is_err());
+/// // Row 1 and column A leave no room for the labels.
+/// assert!(Template::new(Board::new(8, 8).unwrap(), "A1".parse().unwrap()).is_err());
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Template {
@@ -52,6 +61,9 @@ impl Template {
     /// does not fit on a worksheet from there.
     pub fn new(board: Board, at: CellRef) -> Result<Template, TemplateError> {
         check_fits(board, at)?;
+        if at.row == 0 || at.col == 0 {
+            return Err(TemplateError::NoRoomForLabels);
+        }
         Ok(Template { board, at })
     }
 
@@ -93,15 +105,23 @@ impl Template {
     }
 
     /// The board's layout: the tour sheets' layout, with squares big enough to write in by
-    /// hand once printed.
+    /// hand once printed. Boards up to about 8x8 get squares that make the board as wide as
+    /// the printed page at 100%, whatever its size, so that a 5x5 or a 3x4 practice board
+    /// prints as big as an 8x8 one (the print scale only grows the text along with it).
     fn layout(&self) -> BoardLayout {
-        BoardLayout {
+        let (rows, cols) = (self.board.rows(), self.board.cols());
+        let page_cell = (PAGE_BOARD_PX.0 / cols).min(PAGE_BOARD_PX.1 / rows);
+        let mut layout = BoardLayout {
             board: self.board,
             top_left: self.at,
             look: crate::workbook::write::layout::look(self.board),
             text_row_px: 0,
         }
-        .with_min_cell(WRITING_CELL_PX)
+        .with_min_cell(page_cell.max(WRITING_CELL_PX));
+        // Numbers a person types fill the square the way the tour sheets' do.
+        let fitting = f64::from(layout.look.cell_px) * 0.3;
+        layout.look.font_size = layout.look.font_size.max(fitting.min(28.0));
+        layout
     }
 
     /// The whole workbook: one worksheet, `Tour`, with the board, labels, instructions,
@@ -130,8 +150,10 @@ impl Template {
         let mut texts = bl.labels(&f.label);
         let left = bl.rank_col().unwrap_or(at.col);
         let title = format!("Knight's tour practice on {}", a_board(self.board));
-        // Lines as wide as the board and its labels, so the board fills the printed page.
-        let width = (self.board.cols() * bl.look.cell_px + 24) / 8;
+        // Lines no wider than the board, at a width every spreadsheet's italic font keeps
+        // within it (Gnumeric's runs wider than Excel's: at 8 px a character it cut the
+        // lines at the print area's right edge).
+        let width = (self.board.cols() * bl.look.cell_px).max(WRITING_CELL_PX * 5) / TEXT_CHAR_PX;
         let lines = self
             .instruction_lines()
             .iter()
@@ -170,7 +192,7 @@ impl Template {
     fn lay_out(&self, sheet: &mut Worksheet) -> Result<(), XlsxError> {
         let (at, rows, cols) = (self.at, self.board.rows(), self.board.cols());
         let mut bl = self.layout();
-        let formats = TemplateFormats::new();
+        let formats = TemplateFormats::new(bl.look.font_size);
         bl.set_geometry(sheet)?;
         // Rows of text are ordinary rows, so the board gets the page; a constant-memory sheet
         // keeps one height for every row (see BoardLayout::set_geometry).
@@ -256,6 +278,14 @@ impl Template {
 /// 100%): room to write a number by hand once printed.
 const WRITING_CELL_PX: u32 = 44;
 
+/// The board's width and height at most, in pixels at 100% (96 a printed inch), when its
+/// squares are sized for the page: about 6.25 inches wide, leaving room on a portrait page
+/// (A4 or Letter) for the title and the instructions below.
+const PAGE_BOARD_PX: (u32, u32) = (600, 620);
+
+/// Pixels a character of the instructions is allowed when they are wrapped (italic, 11 pt).
+const TEXT_CHAR_PX: u32 = 10;
+
 /// Formats of the practice sheet.
 struct TemplateFormats {
     title: Format,
@@ -266,9 +296,11 @@ struct TemplateFormats {
 }
 
 impl TemplateFormats {
-    fn new() -> TemplateFormats {
+    /// The formats, the squares' numbers in `font_size` points.
+    fn new(font_size: f64) -> TemplateFormats {
         let square = |fill: u32| {
             Format::new()
+                .set_font_size(font_size)
                 .set_border(FormatBorder::Thin)
                 .set_align(FormatAlign::Center)
                 .set_align(FormatAlign::VerticalCenter)

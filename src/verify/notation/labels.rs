@@ -1,18 +1,20 @@
 //! File and rank labels around boards: rows of letters `a b c ...`, lines of numbers
-//! `1 2 3 ...` or `8 7 ... 1` (stored as numbers or as text), on any side.
+//! `1 2 3 ...`, `8 7 ... 1` or `0 1 2 ...` (stored as numbers or as text), on any side: the
+//! labels people type and the header row and index column pandas writes.
 //!
 //! A knight never moves to the next cell of a row or column, so consecutive numbers in
-//! consecutive cells of a line are never part of a tour: a line of 1..R is a label when one of
-//! its sides has no number next to it (the side away from the board). Labels are taken out
-//! before boards are looked for, and then give a board its extent (see [`super::detect`]).
+//! consecutive cells of a line are never part of a tour: a line of 1..R (or 0..R-1) is a label
+//! when one of its sides has no number next to it (the side away from the board). Labels are
+//! taken out before boards are looked for, and then give a board its extent (see
+//! [`super::grid`]).
 
 use std::collections::HashSet;
 
 use crate::board::file_letters;
+use crate::workbook::cellref::{CellRange, CellRef};
 use crate::workbook::read::{CellValueRef, SheetCells};
 
-use super::detect::lookup;
-use super::value::{classify, Kind};
+use super::super::value::{classify, Kind};
 
 /// A label line: `fixed` is its row (horizontal) or column (vertical); it covers positions
 /// `first..=last` along it.
@@ -56,6 +58,26 @@ pub(crate) struct Labels {
     pub(crate) numeric_cells: HashSet<(u32, u32)>,
 }
 
+impl Labels {
+    /// Whether the cell at `(row, col)` belongs to a numeric label line.
+    pub(crate) fn is_numeric_label(&self, row: u32, col: u32) -> bool {
+        !self.numeric_cells.is_empty() && self.numeric_cells.contains(&(row, col))
+    }
+}
+
+/// The extent labels give a block of numbers, and which labels gave it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Extent {
+    /// The board's rectangle.
+    pub(crate) rect: CellRange,
+    /// File labels (a row) gave its columns.
+    pub(crate) files: bool,
+    /// Rank labels (a column) gave its rows.
+    pub(crate) ranks: bool,
+    /// The file labels are letters `a b c ...`, as on a chessboard.
+    pub(crate) letters: bool,
+}
+
 /// Shortest line of numbers taken as labels; lines of numbers stored as text may be shorter.
 const MIN_NUMERIC: u32 = 3;
 const MIN_TEXT: u32 = 2;
@@ -66,16 +88,16 @@ const MIN_LETTERS: u32 = 3;
 pub(crate) fn find_labels(sheet: &SheetCells) -> Labels {
     let mut lines = Vec::new();
     let int_at = |r: u32, c: u32| -> Option<(i64, bool)> {
-        let cell = lookup(sheet, r, c)?;
+        let cell = sheet.find(r, c)?;
         match classify(cell.value) {
             Kind::Int(v) => Some((v, matches!(cell.value, Some(CellValueRef::Text(_))))),
             _ => None,
         }
     };
     for cell in sheet.cells() {
-        if let Kind::Int(1) = classify(cell.value) {
+        if let Kind::Int(first @ (0 | 1)) = classify(cell.value) {
             for vertical in [true, false] {
-                if let Some(line) = number_line(cell.row, cell.col, vertical, &int_at) {
+                if let Some(line) = number_line(cell.row, cell.col, first, vertical, &int_at) {
                     lines.push(line);
                 }
             }
@@ -89,8 +111,11 @@ pub(crate) fn find_labels(sheet: &SheetCells) -> Labels {
         }
     }
     // A numeric line is a label only when one side is free of other numbers.
-    let number =
-        |r: u32, c: u32| lookup(sheet, r, c).is_some_and(|x| classify(x.value).is_numeric());
+    let number = |r: u32, c: u32| {
+        sheet
+            .find(r, c)
+            .is_some_and(|x| classify(x.value).is_numeric())
+    };
     let mut numeric_cells = HashSet::new();
     lines.retain(|l| {
         if !l.numeric {
@@ -119,11 +144,12 @@ pub(crate) fn find_labels(sheet: &SheetCells) -> Labels {
     }
 }
 
-/// From a cell holding 1: the longest run 1, 2, 3, ... in consecutive cells going forward or
-/// backward along the row (or column).
+/// From a cell holding `first` (0 or 1): the longest run `first`, `first + 1`, ... in
+/// consecutive cells going forward or backward along the row (or column).
 fn number_line(
     row: u32,
     col: u32,
+    first: i64,
     vertical: bool,
     int_at: &impl Fn(u32, u32) -> Option<(i64, bool)>,
 ) -> Option<Line> {
@@ -145,7 +171,7 @@ fn number_line(
                 start.checked_sub(len)
             };
             match p.and_then(at) {
-                Some((v, text)) if v == i64::from(len) + 1 => {
+                Some((v, text)) if v == i64::from(len) + first => {
                     len += 1;
                     all_text &= text;
                 }
@@ -174,7 +200,7 @@ fn number_line(
 /// From a cell holding `a`: the run `a b c ...` to its right.
 fn letter_line(sheet: &SheetCells, row: u32, col: u32) -> Option<Line> {
     let mut len = 1u32;
-    while let Some(cell) = lookup(sheet, row, col + len) {
+    while let Some(cell) = sheet.find(row, col + len) {
         match cell.value {
             Some(CellValueRef::Text(t)) if t.trim().eq_ignore_ascii_case(&file_letters(len)) => {
                 len += 1;
@@ -196,7 +222,7 @@ fn letter_line(sheet: &SheetCells, row: u32, col: u32) -> Option<Line> {
 /// numbers left or right) its rows. A pair is used when it fits together (the rank column
 /// beside the files, the file row beside the ranks); a single line only when it sits next to
 /// the numbers. `None` when no label belongs to the block.
-pub(crate) fn extent(labels: &Labels, block: (u32, u32, u32, u32)) -> Option<(u32, u32, u32, u32)> {
+pub(crate) fn extent(labels: &Labels, block: (u32, u32, u32, u32)) -> Option<Extent> {
     let (top, left, bottom, right) = block;
     let files: Vec<&Line> = labels
         .lines
@@ -209,14 +235,22 @@ pub(crate) fn extent(labels: &Labels, block: (u32, u32, u32, u32)) -> Option<(u3
         .filter(|l| l.vertical && l.covers(top, bottom) && (l.fixed < left || l.fixed > right))
         .collect();
     let beside = |x: u32, a: u32, b: u32| x + 1 == a || x == b + 1;
+    let rect =
+        |t: u32, l: u32, b: u32, r: u32| CellRange::new(CellRef::new(t, l), CellRef::new(b, r));
     // The nearest consistent pair.
-    let mut best: Option<(u32, (u32, u32, u32, u32))> = None;
+    let mut best: Option<(u32, Extent)> = None;
     for f in &files {
         for r in &ranks {
             if beside(r.fixed, f.first, f.last) && beside(f.fixed, r.first, r.last) {
                 let d = f.fixed.abs_diff(top.min(bottom)) + r.fixed.abs_diff(left);
                 if best.is_none_or(|b| d < b.0) {
-                    best = Some((d, (r.first, f.first, r.last, f.last)));
+                    let e = Extent {
+                        rect: rect(r.first, f.first, r.last, f.last),
+                        files: true,
+                        ranks: true,
+                        letters: !f.numeric,
+                    };
+                    best = Some((d, e));
                 }
             }
         }
@@ -225,10 +259,20 @@ pub(crate) fn extent(labels: &Labels, block: (u32, u32, u32, u32)) -> Option<(u3
         return Some(e);
     }
     if let Some(f) = files.iter().find(|f| beside(f.fixed, top, bottom)) {
-        return Some((top, f.first, bottom, f.last));
+        return Some(Extent {
+            rect: rect(top, f.first, bottom, f.last),
+            files: true,
+            ranks: false,
+            letters: !f.numeric,
+        });
     }
     if let Some(r) = ranks.iter().find(|r| beside(r.fixed, left, right)) {
-        return Some((r.first, left, r.last, right));
+        return Some(Extent {
+            rect: rect(r.first, left, r.last, right),
+            files: false,
+            ranks: true,
+            letters: false,
+        });
     }
     None
 }

@@ -1,262 +1,229 @@
-//! Finding the boards on a worksheet: as many as it holds, each found by evidence.
+//! Grids of move numbers: `1` on the start square, `2` a knight's move away, and so on. Any
+//! number of them per sheet, each found by evidence.
 //!
 //! The rule, in order:
-//! 1. **Lists.** Runs of square names (`e4`, down a column or along a row) that read as tours
-//!    are boards of their own ([`super::list`] has the rule).
-//! 2. **Labels.** Rows of file letters `a b c ...` and lines of consecutive numbers `1 2 3 ...`
-//!    or `8 7 ... 1` (as numbers or as text) with no number on one side are labels
-//!    ([`super::labels`]): a knight never moves to the next cell, so such a line is never part
-//!    of a tour. Numeric labels are set aside before anything else.
-//! 3. **Pieces.** The remaining numbers (whole or not) are grouped into pieces of touching
+//! 1. **Labels.** Rows of file letters `a b c ...` and lines of consecutive numbers `1 2 3 ...`,
+//!    `8 7 ... 1` or `0 1 2 ...` (as numbers or as text) with no number on one side are labels
+//!    (`labels.rs`): a knight never moves to the next cell, so such a line is never part
+//!    of a tour. A header row and an index column counting `0..n-1` (pandas `to_excel`) are
+//!    labels too. Numeric labels are set aside before anything else.
+//! 2. **Pieces.** The remaining numbers (whole or not) are grouped into pieces of touching
 //!    cells (neighbours, diagonals included). Blank rows and columns and text separate
 //!    pieces, so boards one blank column apart stay apart.
-//! 4. **Continuations.** Two pieces whose numbers continue each other by a knight's move
+//! 3. **Continuations.** Two pieces whose numbers continue each other by a knight's move
 //!    (v in one, v+1 a knight's move away in the other) and which share no number are one
 //!    board: a sparse failed attempt with an empty column stays whole, while two tours side
 //!    by side (which share every number) do not merge.
-//! 5. **Extent.** A piece's board is the bounding box of its numbers, grown to what its labels
+//! 4. **Extent.** A piece's board is the bounding box of its numbers, grown to what its labels
 //!    say (files give the columns, ranks the rows), so a partial board under a-h / 8..1 labels
 //!    is 8x8. Without labels, on xlsx, blank bordered lines next to a bordered board are
 //!    squares too. A label line taken from a block that, with it, holds exactly 1..N (or
 //!    0..N-1) on all its N cells is given back: label stripping never breaks a complete
 //!    permutation.
-//! 6. **Evidence.** A block is a board only when it reads as a tour attempt: at least two rows
-//!    and two columns, whole numbers at least half of its non-blank cells, and either at least
-//!    3/4 of its whole numbers are distinct and within 1..N (or 0..N-1), or at least half of
-//!    the consecutive numbers present (each once) sit a knight's move apart. Tables of
-//!    statistics (decimals, zeros, repeated values, years, words), grids of zeros, dates and
-//!    small-value game grids fail this and produce no problems. A block needs two whole
-//!    numbers, or one when labels give both its rows and columns.
+//! 5. **Unvisited marks.** A block holding `0` (or `-1`) on two or more squares, its other
+//!    numbers positive, marks its unvisited squares with it (programs print failed attempts
+//!    so): those squares count as blank.
+//! 6. **Evidence.** A block is a tour attempt, not a table of numbers, when whole numbers fill
+//!    at least half of its non-blank cells and
+//!    - at least three pairs of consecutive numbers are present (each once) and at least half
+//!      of them sit a knight's move apart; or
+//!    - it holds exactly 1..N (or 0..N-1) on its N squares and a tour of its size exists (a
+//!      row-by-row fill of 5x5 is an invalid attempt; 1..9 on 3x3, where no tour exists, is a
+//!      table unless labels frame it); or
+//!    - file letters (`a b c ...`) and rank numbers frame it and at least 3/4 of its whole
+//!      numbers are distinct and within 1..N (a board frame with a few moves typed in; one
+//!      move is enough).
+//!
+//!    A block with a side under 3, or a 1..N where no tour exists, is a board only in a
+//!    frame of file and rank labels. Tables of statistics, chart
+//!    data (`2 4 6 / 3 6 9`), key/value rows, grids of zeros, dates and small-value game grids
+//!    fail this and produce no problems.
 //! 7. **Numbering.** A block counts from 0 when it holds 0 once, not N, and its 1 (if any) is a
 //!    knight's move from the 0.
-//! 8. **Order.** Boards overlapping a board with more numbers are dropped; the rest are
-//!    reported in reading order of their top-left cells (row first, then column).
 //!
 //! Text cells and blanks inside a board's rectangle are part of it (they become `text-cell`
-//! and `blank-cell` problems).
+//! and `blank-cell` problems). Which of overlapping candidates is kept, and their order, is
+//! [`super::super::select`]'s business.
 //!
-//! **Ragged or failed attempt?** (decided in [`super::check`]) A blank cell at the end of its
-//! row *and* at the end of its column (a short last row, a missing corner) makes the board
-//! `not-rectangular` only when *every* blank of the board is such an edge cell, the blanks are
-//! fewer than the filled cells, and the formatting (xlsx borders) does not mark it as a square. A board with blanks inside as well
-//! is a failed attempt whose edge blanks are squares. Without labels or readable formatting,
-//! a failed attempt whose whole edge rows are blank is measured by the bounding box of its
-//! numbers, so it can read as a smaller board.
+//! **Ragged or failed attempt?** (decided in [`super::super::check`]) A blank cell at the end
+//! of its row *and* at the end of its column (a short last row, a missing corner) makes the
+//! board `not-rectangular` only when *every* blank of the board is such an edge cell, the
+//! blanks are fewer than the filled cells, and the formatting (xlsx borders) does not mark it as
+//! a square. A board with blanks inside as well is a failed attempt whose edge blanks are
+//! squares. Without labels or readable formatting, a failed attempt whose whole edge rows are
+//! blank is measured by the bounding box of its numbers, so it can read as a smaller board.
 
 use std::collections::HashMap;
 
+use crate::board::Board;
+use crate::solve::existence;
 use crate::workbook::cellref::{CellRange, CellRef};
-use crate::workbook::read::{CellView, SheetCells};
+use crate::workbook::read::SheetCells;
 
-use super::labels::{self, Labels};
-use super::list::{find_lists, ListRun};
-use super::value::{classify, Kind};
+use super::super::block::{BlockGrid, MAX_BOARD_SQUARES};
+use super::super::value::{classify, Kind};
+use super::labels::{self, Extent, Labels};
+use super::{Candidate, GridCandidate};
 
-/// The most squares a board may have: a dense index of this many cells costs 64 MiB.
-pub const MAX_BOARD_SQUARES: u64 = 1 << 24;
-
-/// A board found on a sheet.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Found {
-    /// Move numbers on a grid; `base` is the first move's number (1, or 0).
-    Grid {
-        /// The board's rectangle.
-        range: CellRange,
-        /// 1, or 0 for tours numbered 0..N-1.
-        base: u8,
-        /// Labels gave its extent: its blank edge cells are squares, never a ragged edge.
-        labelled: bool,
-    },
-    /// A tour written as a list of squares.
-    List(ListRun),
-    /// Numbers spread over an area too large to hold a board.
-    TooLarge {
-        /// Top-left of the area.
-        at: CellRef,
-        /// Rows spanned.
-        rows: u64,
-        /// Columns spanned.
-        cols: u64,
-    },
-}
-
-impl Found {
-    /// The top-left cell, for reading order.
-    fn top_left(&self) -> CellRef {
-        match self {
-            Found::Grid { range, .. } => range.first,
-            Found::List(run) => run.cells[0],
-            Found::TooLarge { at, .. } => *at,
-        }
-    }
-}
-
-/// A dense view of a rectangle of a sparse sheet: cell indices by position.
-pub(crate) struct BlockGrid<'a> {
-    sheet: &'a SheetCells,
-    pub(crate) range: CellRange,
-    idx: Vec<u32>,
-}
-
-const NONE: u32 = u32::MAX;
-
-impl<'a> BlockGrid<'a> {
-    /// Index the cells of `range`; the caller keeps the area below [`MAX_BOARD_SQUARES`].
-    pub(crate) fn new(sheet: &'a SheetCells, range: CellRange) -> BlockGrid<'a> {
-        let (rows, cols) = (range.rows() as usize, range.cols() as usize);
-        let mut idx = vec![NONE; rows * cols];
-        let first = sheet.first_in_row(range.first.row);
-        for (i, (row, col)) in sheet.cells().positions().enumerate().skip(first) {
-            if row > range.last.row {
-                break;
-            }
-            if range.contains(CellRef::new(row, col)) {
-                let r = (row - range.first.row) as usize;
-                let k = (col - range.first.col) as usize;
-                idx[r * cols + k] = i as u32;
-            }
-        }
-        BlockGrid { sheet, range, idx }
-    }
-
-    /// The cell at block-relative `(r, c)`, if the sheet has one there.
-    pub(crate) fn cell(&self, r: u32, c: u32) -> Option<CellView<'a>> {
-        let i = self.idx[(r * self.range.cols() + c) as usize];
-        if i == NONE {
-            return None;
-        }
-        self.sheet.cells().get(i as usize)
-    }
-
-    /// The kind of the value at block-relative `(r, c)`.
-    pub(crate) fn kind(&self, r: u32, c: u32) -> Kind {
-        let i = self.idx[(r * self.range.cols() + c) as usize];
-        if i == NONE {
-            return Kind::Blank;
-        }
-        let cells = self.sheet.cells();
-        match cells.small_whole_number(i as usize) {
-            Some(v) => Kind::Int(i64::from(v)),
-            None => classify(cells.get(i as usize).and_then(|c| c.value)),
-        }
-    }
-}
-
-/// Find every board on a sheet (see the module docs for the rule), in reading order.
-pub(crate) fn find_boards(sheet: &SheetCells) -> Vec<Found> {
+/// Every grid on the sheet that reads as a tour attempt (see the module docs for the rule).
+pub(crate) fn propose(sheet: &SheetCells) -> Vec<Candidate> {
     let labels = labels::find_labels(sheet);
     // The common big case: one dense rectangle of numbers and nothing else.
     if labels.numeric_cells.is_empty() {
         if let Some(rect) = dense_rectangle(sheet) {
-            let area = u64::from(rect.rows()) * u64::from(rect.cols());
-            if area > MAX_BOARD_SQUARES {
-                return vec![too_large(rect)];
-            }
-            let grid = BlockGrid::new(sheet, rect);
-            let Some(base) = evidence(&grid, 2) else {
-                return Vec::new();
-            };
-            let range = if sheet.formats_known() {
-                extend_by_borders(sheet, &grid, rect)
-            } else {
-                rect
-            };
-            return vec![Found::Grid {
-                range,
-                base,
-                labelled: false,
-            }];
+            return judge(sheet, &labels, rect, None, rect_ints(rect))
+                .into_iter()
+                .collect();
         }
     }
-    let mut found: Vec<Found> = find_lists(sheet).into_iter().map(Found::List).collect();
-    // (ints, board) candidates, judged largest first.
-    let mut grids: Vec<(u64, Found)> = Vec::new();
-    for piece in pieces(sheet, &labels) {
-        if let Some(c) = judge_piece(sheet, &labels, piece) {
-            grids.push(c);
-        }
-    }
-    grids.sort_by_key(|(ints, f)| (std::cmp::Reverse(*ints), f.top_left()));
-    let mut taken: Vec<CellRange> = found
-        .iter()
-        .filter_map(|f| match f {
-            Found::List(run) => Some(run.range()),
-            _ => None,
+    pieces(sheet, &labels)
+        .into_iter()
+        .filter_map(|p| {
+            let rect = CellRange::new(CellRef::new(p.top, p.left), CellRef::new(p.bottom, p.right));
+            let ext = labels::extent(&labels, (p.top, p.left, p.bottom, p.right));
+            judge(sheet, &labels, rect, ext, p.ints)
         })
-        .collect();
-    for (_, f) in grids {
-        let rect = match &f {
-            Found::Grid { range, .. } => *range,
-            Found::TooLarge { at, rows, cols } => CellRange::new(
-                *at,
-                at.offset(
-                    (*rows).min(u64::from(u32::MAX)) as u32 - 1,
-                    (*cols).min(u64::from(u32::MAX)) as u32 - 1,
-                ),
-            ),
-            Found::List(_) => continue,
-        };
-        if taken.iter().any(|t| overlaps(t, &rect)) {
-            continue;
-        }
-        taken.push(rect);
-        found.push(f);
-    }
-    found.sort_by_key(Found::top_left);
-    found
+        .collect()
 }
 
-fn too_large(rect: CellRange) -> Found {
-    Found::TooLarge {
+fn rect_ints(rect: CellRange) -> u64 {
+    u64::from(rect.rows()) * u64::from(rect.cols())
+}
+
+fn too_large(rect: CellRange) -> Candidate {
+    Candidate::TooLarge {
         at: rect.first,
         rows: u64::from(rect.rows()),
         cols: u64::from(rect.cols()),
     }
 }
 
-fn overlaps(a: &CellRange, b: &CellRange) -> bool {
-    a.first.row <= b.last.row
-        && b.first.row <= a.last.row
-        && a.first.col <= b.last.col
-        && b.first.col <= a.last.col
-}
-
-/// A piece of touching numbers: its bounding box and how many whole numbers it holds.
-struct Piece {
-    top: u32,
-    left: u32,
-    bottom: u32,
-    right: u32,
+/// Turn one block of numbers (its bounding box `rect`, and what its labels say) into a board,
+/// or `None` when it does not read as a tour attempt.
+fn judge(
+    sheet: &SheetCells,
+    labels: &Labels,
+    rect: CellRange,
+    ext: Option<Extent>,
     ints: u64,
-}
-
-/// Turn one piece into a board, or `None` when it does not read as a tour attempt.
-fn judge_piece(sheet: &SheetCells, labels: &Labels, p: Piece) -> Option<(u64, Found)> {
-    let ext = labels::extent(labels, (p.top, p.left, p.bottom, p.right));
-    let (top, left, bottom, right) = ext.unwrap_or((p.top, p.left, p.bottom, p.right));
-    let rect = CellRange::new(CellRef::new(top, left), CellRef::new(bottom, right));
-    if u64::from(rect.rows()) * u64::from(rect.cols()) > MAX_BOARD_SQUARES {
-        return Some((p.ints, too_large(rect)));
+) -> Option<Candidate> {
+    let rect = ext.map_or(rect, |e| e.rect);
+    if rect_ints(rect) > MAX_BOARD_SQUARES {
+        return Some(too_large(rect));
     }
-    let labelled_both = ext.is_some_and(|e| e.0 != p.top || e.2 != p.bottom)
-        && ext.is_some_and(|e| e.1 != p.left || e.3 != p.right);
-    let min_ints = if labelled_both { 1 } else { 2 };
-    let rect = give_back_labels(sheet, labels, rect);
+    let grown = give_back_labels(sheet, labels, rect);
+    // Label lines given back are part of the board, not labels saying what it is.
+    let ext = if grown == rect {
+        ext
+    } else {
+        let (f, l) = (grown.first, grown.last);
+        labels::extent(labels, (f.row, f.col, l.row, l.col))
+    };
+    let rect = grown;
     let grid = BlockGrid::new(sheet, rect);
-    let base = evidence(&grid, min_ints)?;
-    let rect = if ext.is_none() && sheet.formats_known() {
+    let found = evidence(&grid, ext)?;
+    let range = if ext.is_none() && sheet.formats_known() {
         extend_by_borders(sheet, &grid, rect)
     } else {
         rect
     };
-    Some((
-        p.ints,
-        Found::Grid {
-            range: rect,
-            base,
-            labelled: ext.is_some(),
-        },
-    ))
+    Some(Candidate::Grid(GridCandidate {
+        range,
+        base: found.base,
+        labelled: ext.is_some(),
+        unvisited: found.unvisited,
+        ints,
+        steps: found.steps,
+        knight_moves: found.knight_moves,
+    }))
+}
+
+/// What the evidence test found in a block.
+struct Evidence {
+    /// The first move's number.
+    base: u8,
+    /// The number marking unvisited squares, if any.
+    unvisited: Option<i64>,
+    /// Pairs of consecutive numbers, each present once.
+    steps: u64,
+    /// Those a knight's move apart.
+    knight_moves: u64,
+}
+
+/// The evidence test (rule 6).
+fn evidence(grid: &BlockGrid<'_>, ext: Option<Extent>) -> Option<Evidence> {
+    let (rows, cols) = (grid.range.rows(), grid.range.cols());
+    // Files and ranks both label it: a board frame, whatever numbers are in it.
+    let frame = ext.is_some_and(|e| e.files && e.ranks);
+    let min_side = if frame { 2 } else { 3 };
+    if rows < min_side || cols < min_side {
+        return None;
+    }
+    let n = u64::from(rows) * u64::from(cols);
+    let (mut ints, mut filled) = (0usize, 0u64);
+    for r in 0..rows {
+        for c in 0..cols {
+            match grid.kind(r, c) {
+                Kind::Blank => {}
+                Kind::Int(_) => {
+                    ints += 1;
+                    filled += 1;
+                }
+                _ => filled += 1,
+            }
+        }
+    }
+    if ints == 0 || (ints as u64) * 2 < filled {
+        return None;
+    }
+    let unvisited = unvisited_mark(grid);
+    let base = if unvisited.is_some() {
+        1
+    } else {
+        numbering_base(grid)
+    };
+    let lo = i64::from(base);
+    let hi = lo + n as i64 - 1;
+    // Where each value in range is, if it occurs exactly once.
+    const NONE: u32 = u32::MAX;
+    const MANY: u32 = u32::MAX - 1;
+    let mut pos = vec![NONE; n as usize];
+    let mut distinct = 0usize;
+    for (v, at) in grid.ints() {
+        if v < lo || v > hi {
+            continue;
+        }
+        let slot = &mut pos[(v - lo) as usize];
+        if *slot == NONE {
+            distinct += 1;
+            *slot = at;
+        } else {
+            *slot = MANY;
+        }
+    }
+    let unique = |p: u32| p != NONE && p != MANY;
+    let (mut pairs, mut knights) = (0u64, 0u64);
+    for w in pos.windows(2) {
+        if unique(w[0]) && unique(w[1]) {
+            pairs += 1;
+            let (a, b) = (w[0], w[1]);
+            let (dr, dc) = ((a / cols).abs_diff(b / cols), (a % cols).abs_diff(b % cols));
+            if (dr == 1 && dc == 2) || (dr == 2 && dc == 1) {
+                knights += 1;
+            }
+        }
+    }
+    let found = Evidence {
+        base,
+        unvisited,
+        steps: pairs,
+        knight_moves: knights,
+    };
+    let knight_path = pairs >= 3 && knights * 2 >= pairs;
+    let permutation = distinct as u64 == n && ints as u64 == n;
+    let tour_exists = Board::new(rows, cols).is_ok_and(|b| existence::open_tour(b).is_ok());
+    let chessboard = frame && ext.is_some_and(|e| e.letters) && distinct * 4 >= ints * 3;
+    (knight_path || (permutation && (tour_exists || frame)) || chessboard).then_some(found)
 }
 
 /// Grow `rect` over an adjacent numeric label line that spans it exactly when the grown block
@@ -318,86 +285,45 @@ fn complete_permutation(grid: &BlockGrid<'_>) -> bool {
     zero != seen[n as usize]
 }
 
-/// The whole numbers of a block with their block-relative linear index, in reading order.
-/// (Read from the grid each time rather than collected: a million of them cost 16 MB.)
-fn ints_of<'g>(grid: &'g BlockGrid<'_>) -> impl Iterator<Item = (i64, u32)> + 'g {
-    let (rows, cols) = (grid.range.rows(), grid.range.cols());
-    (0..rows).flat_map(move |r| {
-        (0..cols).filter_map(move |c| match grid.kind(r, c) {
-            Kind::Int(v) => Some((v, r * cols + c)),
-            _ => None,
-        })
-    })
+/// The board the user gave (`--range`): no evidence needed, its numbering and unvisited mark
+/// read from its cells (a range too large to hold a board is left to the caller to refuse).
+pub(crate) fn given(sheet: &SheetCells, range: CellRange) -> Candidate {
+    let mut g = GridCandidate {
+        range,
+        base: 1,
+        labelled: false,
+        unvisited: None,
+        ints: 0,
+        steps: 0,
+        knight_moves: 0,
+    };
+    if rect_ints(range) <= MAX_BOARD_SQUARES {
+        let grid = BlockGrid::new(sheet, range);
+        g.unvisited = unvisited_mark(&grid);
+        if g.unvisited.is_none() {
+            g.base = numbering_base(&grid);
+        }
+    }
+    Candidate::Grid(g)
 }
 
-/// The evidence test (rule 6); `Some(first move number)` when the block reads as a tour
-/// attempt.
-fn evidence(grid: &BlockGrid<'_>, min_ints: usize) -> Option<u8> {
-    let (rows, cols) = (grid.range.rows(), grid.range.cols());
-    if rows < 2 || cols < 2 {
-        return None;
-    }
-    let n = u64::from(rows) * u64::from(cols);
-    let (mut ints, mut filled) = (0usize, 0u64);
-    for r in 0..rows {
-        for c in 0..cols {
-            match grid.kind(r, c) {
-                Kind::Blank => {}
-                Kind::Int(_) => {
-                    ints += 1;
-                    filled += 1;
-                }
-                _ => filled += 1,
-            }
+/// The number marking unvisited squares (rule 5): 0 or -1 on two or more squares, no other
+/// number below 1 (a single 0 is the first move of a tour numbered from 0).
+fn unvisited_mark(grid: &BlockGrid<'_>) -> Option<i64> {
+    let (mut zeros, mut minus_ones) = (0usize, 0usize);
+    for (v, _) in grid.ints() {
+        match v {
+            0 => zeros += 1,
+            -1 => minus_ones += 1,
+            v if v < 0 => return None,
+            _ => {}
         }
     }
-    if ints < min_ints || (ints as u64) * 2 < filled {
-        return None;
+    match (zeros, minus_ones) {
+        (z, 0) if z >= 2 => Some(0),
+        (0, m) if m >= 2 => Some(-1),
+        _ => None,
     }
-    let base = numbering_base(grid);
-    let lo = i64::from(base);
-    let hi = lo + n as i64 - 1;
-    // Where each value in range is, if it occurs exactly once.
-    const NONE: u32 = u32::MAX;
-    const MANY: u32 = u32::MAX - 1;
-    let mut pos = vec![NONE; n as usize];
-    let mut distinct = 0usize;
-    for (v, at) in ints_of(grid) {
-        if v < lo || v > hi {
-            continue;
-        }
-        let slot = &mut pos[(v - lo) as usize];
-        if *slot == NONE {
-            distinct += 1;
-            *slot = at;
-        } else {
-            *slot = MANY;
-        }
-    }
-    if distinct >= min_ints && distinct * 4 >= ints * 3 {
-        return Some(base);
-    }
-    let unique = |p: u32| p != NONE && p != MANY;
-    let (mut pairs, mut knights) = (0usize, 0usize);
-    for w in pos.windows(2) {
-        if unique(w[0]) && unique(w[1]) {
-            pairs += 1;
-            let (a, b) = (w[0], w[1]);
-            let (dr, dc) = ((a / cols).abs_diff(b / cols), (a % cols).abs_diff(b % cols));
-            if (dr == 1 && dc == 2) || (dr == 2 && dc == 1) {
-                knights += 1;
-            }
-        }
-    }
-    (pairs >= 3 && knights * 2 >= pairs).then_some(base)
-}
-
-/// The numbering of a board whose range the user gave: 0 or 1 (rule 7).
-pub(crate) fn numbering_of(sheet: &SheetCells, range: CellRange) -> u8 {
-    if u64::from(range.rows()) * u64::from(range.cols()) > MAX_BOARD_SQUARES {
-        return 1;
-    }
-    numbering_base(&BlockGrid::new(sheet, range))
 }
 
 /// 0 when the block holds 0 once, not N, and its 1 (if any) is a knight's move from the 0.
@@ -405,7 +331,7 @@ fn numbering_base(grid: &BlockGrid<'_>) -> u8 {
     let cols = grid.range.cols();
     let n = u64::from(grid.range.rows()) * u64::from(cols);
     let (mut zeros, mut zero) = (0usize, 0u32);
-    for (v, at) in ints_of(grid) {
+    for (v, at) in grid.ints() {
         if v == 0 {
             zeros += 1;
             zero = at;
@@ -420,7 +346,7 @@ fn numbering_base(grid: &BlockGrid<'_>) -> u8 {
         let (dr, dc) = ((a / cols).abs_diff(b / cols), (a % cols).abs_diff(b % cols));
         (dr == 1 && dc == 2) || (dr == 2 && dc == 1)
     };
-    let mut ones = ints_of(grid).filter(|x| x.0 == 1).peekable();
+    let mut ones = grid.ints().filter(|x| x.0 == 1).peekable();
     if ones.peek().is_none() || ones.any(|(_, at)| knight(zero, at)) {
         0
     } else {
@@ -450,6 +376,15 @@ fn dense_rectangle(sheet: &SheetCells) -> Option<CellRange> {
     dense.then(|| CellRange::new(CellRef::new(top, left), CellRef::new(bottom, right)))
 }
 
+/// A piece of touching numbers: its bounding box and how many whole numbers it holds.
+struct Piece {
+    top: u32,
+    left: u32,
+    bottom: u32,
+    right: u32,
+    ints: u64,
+}
+
 /// The pieces of touching numbers (rules 3 and 4), label cells left out.
 fn pieces(sheet: &SheetCells, labels: &Labels) -> Vec<Piece> {
     let pts: Vec<(u32, u32, Kind)> = sheet
@@ -457,8 +392,7 @@ fn pieces(sheet: &SheetCells, labels: &Labels) -> Vec<Piece> {
         .iter()
         .filter_map(|c| {
             let k = classify(c.value);
-            (k.is_numeric() && !labels.numeric_cells.contains(&(c.row, c.col)))
-                .then_some((c.row, c.col, k))
+            (k.is_numeric() && !labels.is_numeric_label(c.row, c.col)).then_some((c.row, c.col, k))
         })
         .collect();
     if pts.is_empty() {
@@ -612,7 +546,8 @@ fn extend_by_borders(sheet: &SheetCells, grid: &BlockGrid<'_>, block: CellRange)
         return block;
     }
     let blank_bordered = |row: u32, col: u32| {
-        lookup(sheet, row, col)
+        sheet
+            .find(row, col)
             .is_some_and(|x| x.format.bordered && classify(x.value) == Kind::Blank)
     };
     let (mut first, mut last) = (block.first, block.last);
@@ -648,11 +583,6 @@ fn extend_by_borders(sheet: &SheetCells, grid: &BlockGrid<'_>, block: CellRange)
             return CellRange::new(first, last);
         }
     }
-}
-
-/// The sheet's cell at an absolute position (binary search).
-pub(crate) fn lookup(sheet: &SheetCells, row: u32, col: u32) -> Option<CellView<'_>> {
-    sheet.find(row, col)
 }
 
 /// Union-find with path halving and union by size.
@@ -714,10 +644,10 @@ mod tests {
     }
 
     fn board(s: &SheetCells) -> String {
-        let found = find_boards(s);
+        let found = propose(s);
         match found.first() {
-            Some(Found::Grid { range, .. }) if found.len() == 1 => range.to_string(),
-            Some(Found::TooLarge { .. }) => "TooLarge".into(),
+            Some(Candidate::Grid(g)) if found.len() == 1 => g.range.to_string(),
+            Some(Candidate::TooLarge { .. }) => "TooLarge".into(),
             None => "NoBoard".into(),
             _ => format!("{found:?}"),
         }
@@ -773,11 +703,12 @@ mod tests {
     #[test]
     fn far_notes_are_ignored_and_text_only_sheets_have_no_board() {
         let s = sheet(&[
-            (0, 0, &["1", "4"]),
-            (1, 0, &["3", "2"]),
+            (0, 0, &["1", "4", "7", "10"]),
+            (1, 0, &["12", "9", "2", "5"]),
+            (2, 0, &["3", "6", "11", "8"]),
             (30, 12, &["note"]),
         ]);
-        assert_eq!(board(&s), "A1:B2");
+        assert_eq!(board(&s), "A1:D3");
         let notes = sheet(&[(0, 0, &["just"]), (1, 0, &["words"])]);
         assert_eq!(board(&notes), "NoBoard");
         assert_eq!(board(&SheetCells::default()), "NoBoard");
@@ -785,9 +716,77 @@ mod tests {
 
     #[test]
     fn sparse_failed_attempts_stay_in_one_piece() {
-        // 1 at A1, 2 at B3, 3 at C5: knight moves, never adjacent cells.
-        let s = sheet(&[(0, 0, &["1"]), (2, 1, &["2"]), (4, 2, &["3"])]);
-        assert_eq!(board(&s), "A1:C5");
+        // 1 at A1, 2 at B3, 3 at C5, 4 at E4: knight moves, never adjacent cells.
+        let s = sheet(&[
+            (0, 0, &["1"]),
+            (2, 1, &["2"]),
+            (3, 4, &["4"]),
+            (4, 2, &["3"]),
+        ]);
+        assert_eq!(board(&s), "A1:E5");
+    }
+
+    #[test]
+    fn tables_of_small_numbers_are_not_boards() {
+        // Chart data, 1..9 down the columns of 3x3 (no tour exists there), 1..6 in 3x2.
+        for rows in [
+            &[&["2", "4", "6"][..], &["3", "6", "9"], &["4", "8", "12"]][..],
+            &[&["1", "4", "7"], &["2", "5", "8"], &["3", "6", "9"]],
+            &[&["1", "2"], &["3", "4"], &["5", "6"]],
+        ] {
+            let s = sheet(
+                &rows
+                    .iter()
+                    .enumerate()
+                    .map(|(r, l)| (r as u32 + 2, 1, *l))
+                    .collect::<Vec<_>>(),
+            );
+            assert_eq!(board(&s), "NoBoard", "{rows:?}");
+        }
+        // A row-by-row fill of 5x5 (a tour exists there) is an invalid attempt.
+        let fill: Vec<Vec<String>> = (0..5)
+            .map(|r| (1..=5).map(|c| (r * 5 + c).to_string()).collect())
+            .collect();
+        let lines: Vec<Vec<&str>> = fill
+            .iter()
+            .map(|l| l.iter().map(String::as_str).collect())
+            .collect();
+        let s = sheet(
+            &lines
+                .iter()
+                .enumerate()
+                .map(|(r, l)| (r as u32 + 1, 1, &l[..]))
+                .collect::<Vec<_>>(),
+        );
+        assert_eq!(board(&s), "B2:F6");
+    }
+
+    #[test]
+    fn zeros_on_many_squares_mark_unvisited_ones() {
+        let s = sheet(&[
+            (0, 0, &["1", "0", "0", "0"]),
+            (1, 0, &["0", "0", "2", "0"]),
+            (2, 0, &["0", "0", "0", "0"]),
+            (3, 0, &["0", "3", "0", "5"]),
+            (4, 0, &["0", "0", "4", "0"]),
+        ]);
+        let found = propose(&s);
+        let Some(Candidate::Grid(g)) = found.first() else {
+            panic!("{found:?}");
+        };
+        assert_eq!(g.unvisited, Some(0));
+        assert_eq!(g.base, 1);
+    }
+
+    #[test]
+    fn a_pandas_header_and_index_counting_from_0_are_labels() {
+        let s = sheet(&[
+            (0, 1, &["0", "1", "2", "3"]),
+            (1, 0, &["0", "1", "4", "7", "10"]),
+            (2, 0, &["1", "12", "9", "2", "5"]),
+            (3, 0, &["2", "3", "6", "11", "8"]),
+        ]);
+        assert_eq!(board(&s), "B2:E4");
     }
 
     #[test]

@@ -1,45 +1,20 @@
-//! Judging a board: verdict, problems, start and end, and the path itself.
+//! Judging a grid of move numbers: verdict, problems, start and end, and the path itself.
 //!
 //! Knock-on noise is kept out of the problems: a move pair is checked only when both numbers
 //! are on the board, a duplicated number passes a move check when any of its cells fits, and a
 //! failed attempt (numbers 1..k, the rest blank) that breaks the knight's path reports only
 //! the broken moves, not its blanks and absent numbers.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 
 use crate::board::{Board, Square};
 use crate::tour::Tour;
 use crate::workbook::cellref::{CellRange, CellRef};
 
-use super::detect::BlockGrid;
-use super::report::{Problem, ProblemKind, SquareName, Verdict};
-use super::value::{describe, Kind};
-
-/// At most this many problems of one kind are listed; the rest are summed up in one more.
-pub const MAX_PROBLEMS_PER_KIND: usize = 100;
-
-/// At most this many cells are listed by one problem (a number typed on a million squares):
-/// every cell of a board small enough to draw.
-pub const MAX_CELLS_PER_PROBLEM: usize = 256;
-
-/// At most this many cells are named in one problem's message.
-const MAX_CELLS_IN_MESSAGE: usize = 20;
-
-/// The outcome of checking one board.
-#[derive(Clone, Debug)]
-pub(crate) struct Checked {
-    pub(crate) verdict: Verdict,
-    pub(crate) problems: Vec<Problem>,
-    /// How many problems of each kind were found beyond those listed.
-    pub(crate) not_listed: BTreeMap<ProblemKind, usize>,
-    pub(crate) moves: usize,
-    pub(crate) start: Option<CellRef>,
-    pub(crate) end: Option<CellRef>,
-    pub(crate) start_square: Option<SquareName>,
-    pub(crate) end_square: Option<SquareName>,
-    pub(crate) start_highlighted: Option<bool>,
-    pub(crate) tour: Option<Tour>,
-}
+use super::super::block::BlockGrid;
+use super::super::report::{Problem, ProblemKind, SquareName, Verdict};
+use super::super::value::{describe, Kind};
+use super::{thousands, Checked, Problems, MAX_CELLS_IN_MESSAGE, MAX_CELLS_PER_PROBLEM};
 
 const NONE: u32 = u32::MAX;
 
@@ -84,13 +59,16 @@ impl Squares<'_, '_> {
 }
 
 /// Check the board in `grid`. `detect_ragged` is off when the user gave the range; `base` is
-/// the first move's number (1, or 0 for tours numbered 0..N-1).
+/// the first move's number (1, or 0 for tours numbered 0..N-1); squares holding `unvisited`
+/// (0 or -1, where a program marks them so) count as blank.
 pub(crate) fn check_board(
     grid: &BlockGrid<'_>,
     formats_known: bool,
     detect_ragged: bool,
     base: u8,
+    unvisited: Option<i64>,
 ) -> Checked {
+    let detect_ragged = detect_ragged && unvisited.is_none();
     let range = grid.range;
     let (rows, cols) = (range.rows(), range.cols());
     let sq = Squares { grid, cols, rows };
@@ -99,7 +77,10 @@ pub(crate) fn check_board(
     let shown = |m: u64| m as i64 - shift;
     // Kinds are read from the grid when needed, not held: a million of them cost 16 MB.
     let total = rows as usize * cols as usize;
-    let kind_at = |i: u32| grid.kind(i / cols, i % cols);
+    let kind_at = |i: u32| match grid.kind(i / cols, i % cols) {
+        Kind::Int(v) if Some(v) == unvisited => Kind::Blank,
+        k => k,
+    };
     // A board is ragged (a short row or column) only when its blanks are all at the edge and
     // fewer than its filled cells; a board with blanks inside as well is a failed attempt whose
     // edge blanks are squares.
@@ -454,59 +435,4 @@ fn highlighted(grid: &BlockGrid<'_>, start: CellRef) -> bool {
         })
         .count();
     same * 2 < total
-}
-
-/// Problems with a cap per kind.
-#[derive(Default)]
-struct Problems {
-    list: Vec<Problem>,
-    dropped: HashMap<ProblemKind, usize>,
-    counts: HashMap<ProblemKind, usize>,
-}
-
-impl Problems {
-    fn push(&mut self, p: Problem) {
-        let count = self.counts.entry(p.kind).or_default();
-        *count += 1;
-        if *count > MAX_PROBLEMS_PER_KIND {
-            *self.dropped.entry(p.kind).or_default() += 1;
-        } else {
-            self.list.push(p);
-        }
-    }
-
-    fn is_empty(&self) -> bool {
-        self.list.is_empty()
-    }
-
-    /// The listed problems, a summary line per kind with more, and those counts.
-    fn finish(mut self) -> (Vec<Problem>, BTreeMap<ProblemKind, usize>) {
-        let dropped: BTreeMap<_, _> = self.dropped.into_iter().collect();
-        for (&kind, &count) in &dropped {
-            self.list.push(Problem {
-                kind,
-                cells: Vec::new(),
-                squares: Vec::new(),
-                message: format!(
-                    "... and {} more {} problems not listed",
-                    thousands(count),
-                    kind.as_str()
-                ),
-            });
-        }
-        (self.list, dropped)
-    }
-}
-
-/// `1279597` -> `1,279,597`.
-pub(crate) fn thousands(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, ch) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(ch);
-    }
-    out
 }
