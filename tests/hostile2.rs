@@ -455,3 +455,162 @@ fn e9_many_sheets_among_many_members_read_the_directory_once() {
     assert_eq!(verdicts.len(), 3000);
     assert!(verdicts.iter().all(|v| v == "open"));
 }
+
+// ---- xlsb: walked as calamine walks it, with caps (e30, e31, e33, e36, e37) ----
+
+fn board_sheet() -> Vec<u8> {
+    [xlsb_sheet_head(), xlsb_board_rows(), xlsb_sheet_tail()].concat()
+}
+
+/// A board in xlsb reads as before: the walk refuses nothing real.
+#[test]
+fn xlsb_a_board_passes_the_walk() {
+    let d = dir();
+    let p = d.path().join("board.xlsb");
+    let sheet = board_sheet();
+    let mut sst = rec(0x009F, &[1, 0, 0, 0, 1, 0, 0, 0], None);
+    sst.extend(rec(
+        0x0013,
+        &[[0u8].as_slice(), &wstr("hello")].concat(),
+        None,
+    ));
+    sst.extend(rec(0x00A0, b"", None));
+    xlsb(
+        &p,
+        &["Board".to_string()],
+        &[
+            ("xl/worksheets/sheet1.bin", Body::Bytes(&sheet)),
+            ("xl/sharedStrings.bin", Body::Bytes(&sst)),
+        ],
+    );
+    let run = run_verify(&p, false);
+    assert_eq!(run.code, 0, "{}", run.json);
+    assert_eq!(verdicts(&run), ["open"]);
+}
+
+/// e30/e36: a record claiming 2^28 bytes (calamine zero-fills its buffer first), and a cell of
+/// 100 million UTF-16 characters, are refused at their header, in little memory.
+#[test]
+fn e30_e36_records_longer_than_any_real_one_are_refused() {
+    if !prlimit_available() {
+        return;
+    }
+    let d = dir();
+    let p = d.path().join("styles.xlsb");
+    let sheet = board_sheet();
+    let styles = rec(0x0267, b"", Some((1 << 28) - 1));
+    xlsb(
+        &p,
+        &["Board".to_string()],
+        &[
+            ("xl/worksheets/sheet1.bin", Body::Bytes(&sheet)),
+            ("xl/styles.bin", Body::Bytes(&styles)),
+        ],
+    );
+    assert_refused(&run_verify(&p, true), "268435455 bytes");
+
+    let p = d.path().join("string.xlsb");
+    let n = 100_000_000usize;
+    let mut head = [xlsb_sheet_head(), xlsb_board_rows()].concat();
+    let mut row = 20u32.to_le_bytes().to_vec();
+    row.extend_from_slice(&[0; 4]);
+    row.extend_from_slice(&300u16.to_le_bytes());
+    row.extend_from_slice(&[0; 5]);
+    head.extend(rec(0x0000, &row, None));
+    let mut cell = 1u32.to_le_bytes().to_vec();
+    cell.extend_from_slice(&[0; 4]);
+    cell.extend_from_slice(&(n as u32).to_le_bytes());
+    head.extend(rec(0x0006, &cell, Some(12 + 2 * n)));
+    let block: Vec<u8> = "z"
+        .repeat(1 << 19)
+        .encode_utf16()
+        .flat_map(u16::to_le_bytes)
+        .collect();
+    let tail = xlsb_sheet_tail();
+    let times = 2 * n / block.len();
+    let rest = vec![b'z'; 2 * n - times * block.len()];
+    let tail = [rest, tail].concat();
+    xlsb(
+        &p,
+        &["Board".to_string()],
+        &[(
+            "xl/worksheets/sheet1.bin",
+            Body::Repeat {
+                head: &head,
+                block: &block,
+                times,
+                tail: &tail,
+            },
+        )],
+    );
+    assert_sheet_refused(&run_verify(&p, true), "bytes (at most");
+}
+
+/// e31: more shared strings than the cap (calamine kept every one, then passed the board).
+#[test]
+fn e31_more_shared_strings_than_the_cap_are_refused() {
+    let d = dir();
+    let p = d.path().join("strings.xlsb");
+    let sheet = board_sheet();
+    let n = 1_100_000u32;
+    let head = rec(0x009F, &[n.to_le_bytes(), n.to_le_bytes()].concat(), None);
+    let item = rec(0x0013, &[[0u8].as_slice(), &wstr("a")].concat(), None);
+    let tail = rec(0x00A0, b"", None);
+    xlsb(
+        &p,
+        &["Board".to_string()],
+        &[
+            ("xl/worksheets/sheet1.bin", Body::Bytes(&sheet)),
+            (
+                "xl/sharedStrings.bin",
+                Body::Repeat {
+                    head: &head,
+                    block: &item,
+                    times: n as usize,
+                    tail: &tail,
+                },
+            ),
+        ],
+    );
+    assert_refused(&run_verify(&p, false), "distinct strings");
+}
+
+/// e33: tens of millions of empty records among the cells are counted (calamine skipped them
+/// uncounted for minutes).
+#[test]
+fn e33_records_that_are_not_cells_are_counted() {
+    let d = dir();
+    let p = d.path().join("blanks.xlsb");
+    let head = [xlsb_sheet_head(), xlsb_board_rows()].concat();
+    let block = rec(0x0001, b"", None).repeat(1 << 16);
+    let tail = xlsb_sheet_tail();
+    xlsb(
+        &p,
+        &["Board".to_string()],
+        &[(
+            "xl/worksheets/sheet1.bin",
+            Body::Repeat {
+                head: &head,
+                block: &block,
+                times: 513,
+                tail: &tail,
+            },
+        )],
+    );
+    assert_sheet_refused(&run_verify(&p, false), "records");
+}
+
+/// e37: more sheets than the cap, in xlsb too.
+#[test]
+fn e37_more_xlsb_sheets_than_the_cap_are_refused() {
+    let d = dir();
+    let p = d.path().join("sheets.xlsb");
+    let sheet = board_sheet();
+    let names: Vec<String> = (0..4097).map(|i| format!("B{i}")).collect();
+    xlsb(
+        &p,
+        &names,
+        &[("xl/worksheets/sheet1.bin", Body::Bytes(&sheet))],
+    );
+    assert_refused(&run_verify(&p, false), "more than 4096 sheets");
+}

@@ -277,3 +277,110 @@ pub fn assert_refused(run: &Run, words: &str) {
         "expected '{words}' in {error} / {notes}"
     );
 }
+
+// ---- xlsb records, by hand ----
+
+/// One xlsb record: its type (one or two bytes), its length (1 to 4 bytes of 7 bits) and
+/// body; `length` overrides the length written.
+pub fn rec(typ: u16, body: &[u8], length: Option<usize>) -> Vec<u8> {
+    let mut out = if typ < 0x80 {
+        vec![typ as u8]
+    } else {
+        vec![(typ & 0x7F) as u8 | 0x80, (typ >> 7) as u8]
+    };
+    let mut n = length.unwrap_or(body.len());
+    for _ in 0..4 {
+        let b = (n & 0x7F) as u8;
+        n >>= 7;
+        out.push(if n > 0 { b | 0x80 } else { b });
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(body);
+    out
+}
+
+/// A wide string: its length in UTF-16 units, then the units.
+pub fn wstr(s: &str) -> Vec<u8> {
+    let units: Vec<u16> = s.encode_utf16().collect();
+    let mut out = (units.len() as u32).to_le_bytes().to_vec();
+    out.extend(units.iter().flat_map(|u| u.to_le_bytes()));
+    out
+}
+
+/// A sheet's records up to its cells (begin sheet, dimension, begin sheet data).
+pub fn xlsb_sheet_head() -> Vec<u8> {
+    let mut dim = Vec::new();
+    for v in [1u32, 8, 1, 8] {
+        dim.extend_from_slice(&v.to_le_bytes());
+    }
+    [
+        rec(0x0081, b"", None),
+        rec(0x0094, &dim, None),
+        rec(0x0091, b"", None),
+    ]
+    .concat()
+}
+
+/// The board at B2 as rows of RK cells.
+pub fn xlsb_board_rows() -> Vec<u8> {
+    let mut out = Vec::new();
+    for (r, row) in GRID.iter().enumerate() {
+        let mut hdr = (r as u32 + 1).to_le_bytes().to_vec();
+        hdr.extend_from_slice(&[0; 4]);
+        hdr.extend_from_slice(&300u16.to_le_bytes());
+        hdr.extend_from_slice(&[0; 5]);
+        out.extend(rec(0x0000, &hdr, None));
+        for (c, v) in row.iter().enumerate() {
+            let mut cell = (c as u32 + 1).to_le_bytes().to_vec();
+            cell.extend_from_slice(&[0; 4]);
+            cell.extend_from_slice(&(((*v as i32) << 2) | 2).to_le_bytes());
+            out.extend(rec(0x0002, &cell, None));
+        }
+    }
+    out
+}
+
+/// The end of a sheet's cells and of the sheet.
+pub fn xlsb_sheet_tail() -> Vec<u8> {
+    [rec(0x0092, b"", None), rec(0x0082, b"", None)].concat()
+}
+
+/// An xlsb package: `sheets` sheet names, each with the part `xl/worksheets/sheetN.bin`
+/// (N from 1), whose bodies are `members`; `extra` members beside them.
+pub fn xlsb(path: &Path, names: &[String], members: &[(&str, Body<'_>)]) {
+    let mut wb = rec(0x0083, b"", None);
+    let mut props = vec![0u8; 12];
+    props.extend(wstr(""));
+    wb.extend(rec(0x0099, &props, None));
+    wb.extend(rec(0x008F, b"", None));
+    let mut rels = String::new();
+    for (i, n) in names.iter().enumerate() {
+        let mut body = 0u32.to_le_bytes().to_vec();
+        body.extend_from_slice(&(i as u32 + 1).to_le_bytes());
+        body.extend(wstr(&format!("rId{}", i + 1)));
+        body.extend(wstr(n));
+        wb.extend(rec(0x009C, &body, None));
+        rels += &format!(
+            r#"<Relationship Id="rId{}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet{}.bin"/>"#,
+            i + 1,
+            i + 1
+        );
+    }
+    wb.extend(rec(0x0090, b"", None));
+    wb.extend(rec(0x009D, &[0; 30], None));
+    wb.extend(rec(0x0084, b"", None));
+    let rels = format!(
+        r#"<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">{rels}</Relationships>"#
+    );
+    let root = root_rels("xl/workbook.bin");
+    let mut all = vec![
+        ("[Content_Types].xml", Body::Bytes(CONTENT_TYPES.as_bytes())),
+        ("_rels/.rels", Body::Bytes(root.as_bytes())),
+        ("xl/workbook.bin", Body::Bytes(&wb)),
+        ("xl/_rels/workbook.bin.rels", Body::Bytes(rels.as_bytes())),
+    ];
+    all.extend(members.iter().copied());
+    zip_bodies(path, &all);
+}

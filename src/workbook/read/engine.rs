@@ -1,18 +1,19 @@
 //! Opening an xlsx, xlsm, xlsb or xls workbook and reading one sheet into [`SheetCells`]:
-//! xlsx and xlsm by our own reader ([`xlsx`]), xlsb and xls by calamine, streaming where
-//! calamine allows it (xlsb). ods has its own reader ([`super::ods`]).
+//! xlsx and xlsm by our own reader ([`xlsx`]), xlsb by calamine streaming behind our walk of
+//! its records ([`xlsb`]), xls by calamine's dense ranges behind the BIFF pre-scan. ods has its
+//! own reader ([`super::ods`]).
 
 use std::io::{Read, Seek};
 
-use calamine::{open_workbook_from_rs, Data, DataRef, Reader, Xls, Xlsb};
+use calamine::{open_workbook_from_rs, Data, Reader, Xls};
 
 use super::budget::{keep_text, OpenCost, RunBudget, SheetBudget};
-use super::xlsx;
+use super::{xlsb, xlsx};
 use super::{CellFormat, CellValue, Format, ReadError, SheetCell, SheetCells};
 
 pub(super) enum Inner<RS: Read + Seek> {
     Xlsx(Box<xlsx::Book<RS>>),
-    Xlsb(Box<Xlsb<RS>>),
+    Xlsb(Box<xlsb::Book<RS>>),
     Xls(Box<Xls<RS>>),
 }
 
@@ -30,7 +31,7 @@ impl<RS: Read + Seek> Inner<RS> {
     pub(super) fn hidden_sheets(&self) -> Vec<String> {
         let sheets = match self {
             Inner::Xlsx(b) => return b.hidden_sheets(),
-            Inner::Xlsb(b) => b.sheets_metadata(),
+            Inner::Xlsb(b) => return b.hidden_sheets(),
             Inner::Xls(b) => b.sheets_metadata(),
         };
         sheets
@@ -53,11 +54,10 @@ pub(super) fn open_inner<RS: Read + Seek>(
             let (book, cost) = xlsx::Book::open(reader, format)?;
             return Ok((Inner::Xlsx(Box::new(book)), cost));
         }
-        Format::Xlsb => match open_workbook_from_rs::<Xlsb<RS>, RS>(reader) {
-            Ok(b) => Inner::Xlsb(Box::new(b)),
-            Err(calamine::XlsbError::Password) => return Err(ReadError::PasswordProtected),
-            Err(e) => return Err(damaged(e.to_string())),
-        },
+        Format::Xlsb => {
+            let (book, cost) = xlsb::Book::open(reader)?;
+            return Ok((Inner::Xlsb(Box::new(book)), cost));
+        }
         Format::Xls => match open_workbook_from_rs::<Xls<RS>, RS>(reader) {
             Ok(b) => Inner::Xls(Box::new(b)),
             Err(calamine::XlsError::Password) => return Err(ReadError::PasswordProtected),
@@ -82,22 +82,7 @@ pub(super) fn read_inner<RS: Read + Seek>(
     let damaged = |detail: String| ReadError::Damaged { format, detail };
     match inner {
         Inner::Xlsx(book) => book.read_sheet(name, run),
-        Inner::Xlsb(book) => {
-            let mut budget = SheetBudget::new(run);
-            let mut reader = book
-                .worksheet_cells_reader(name)
-                .map_err(|e| damaged(e.to_string()))?;
-            while let Some(cell) = reader.next_cell().map_err(|e| damaged(e.to_string()))? {
-                budget.scan()?;
-                keep(
-                    &mut budget,
-                    cell.get_position(),
-                    cell.get_value(),
-                    CellFormat::default(),
-                )?;
-            }
-            Ok(budget.finish(false))
-        }
+        Inner::Xlsb(book) => book.read_sheet(name, run),
         Inner::Xls(book) => {
             let range = book
                 .worksheet_range(name)
@@ -105,30 +90,6 @@ pub(super) fn read_inner<RS: Read + Seek>(
             dense_to_cells(&range, SheetBudget::new(run))
         }
     }
-}
-
-/// Keep a streamed cell if it has a value or a format that matters.
-fn keep(
-    budget: &mut SheetBudget<'_>,
-    (row, col): (u32, u32),
-    data: &DataRef<'_>,
-    format: CellFormat,
-) -> Result<(), ReadError> {
-    match data {
-        DataRef::String(s) => budget.text(s.len())?,
-        DataRef::SharedString(s) => budget.text(s.len())?,
-        _ => {}
-    }
-    let value = from_data_ref(data);
-    if value.is_none() && format == CellFormat::default() {
-        return Ok(());
-    }
-    budget.push(SheetCell {
-        row,
-        col,
-        value,
-        format,
-    })
 }
 
 fn dense_to_cells(
@@ -150,22 +111,9 @@ fn dense_to_cells(
     Ok(budget.finish(false))
 }
 
-fn text_value(s: &str) -> Option<CellValue> {
+/// Text as a cell value: `None` when blank, cut to what is kept otherwise.
+pub(super) fn text_value(s: &str) -> Option<CellValue> {
     (!s.trim().is_empty()).then(|| CellValue::Text(keep_text(s)))
-}
-
-fn from_data_ref(data: &DataRef<'_>) -> Option<CellValue> {
-    match data {
-        DataRef::Int(i) => Some(CellValue::Number(*i as f64)),
-        DataRef::Float(f) => Some(CellValue::Number(*f)),
-        DataRef::String(s) => text_value(s),
-        DataRef::SharedString(s) => text_value(s),
-        DataRef::Bool(b) => Some(CellValue::Bool(*b)),
-        DataRef::DateTime(d) => Some(CellValue::Number(d.as_f64())),
-        DataRef::DateTimeIso(s) | DataRef::DurationIso(s) => text_value(s),
-        DataRef::Error(e) => Some(CellValue::Error(e.to_string().into())),
-        DataRef::Empty => None,
-    }
 }
 
 fn from_data(data: &Data) -> Option<CellValue> {

@@ -26,7 +26,9 @@ pub mod ods;
 mod ole;
 mod package;
 mod sniff;
+pub mod xlsb;
 mod xlsx;
+mod xmlpart;
 mod xmlscan;
 
 use std::fmt;

@@ -103,6 +103,11 @@ impl<RS: Read + Seek> Package<RS> {
         })
     }
 
+    /// The reader the package was opened on, given back.
+    pub(super) fn into_inner(self) -> RS {
+        self.zip.into_inner()
+    }
+
     /// The format the package was opened as.
     pub(super) fn format(&self) -> Format {
         self.format

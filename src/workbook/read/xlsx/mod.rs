@@ -15,16 +15,15 @@ mod sheet;
 mod strings;
 mod styles;
 mod workbook;
-mod xml;
 
 use std::io::{Read, Seek};
 
 use super::budget::{OpenCost, RunBudget, MAX_OPEN_XML_BYTES};
 use super::package::Package;
+use super::xmlpart::{PartResult, XmlPart};
 use super::{CellFormat, Format, ReadError, SheetCells};
 use strings::SharedStrings;
 use workbook::{SheetEntry, SheetKind};
-use xml::{PartResult, XmlPart};
 
 /// An open xlsx or xlsm workbook.
 pub(super) struct Book<RS: Read + Seek> {

@@ -12,8 +12,8 @@ use quick_xml::events::Event;
 use super::super::budget::{
     keep_text, OpenCost, MAX_DISTINCT_STRINGS, MAX_STRING_BYTES, MAX_TEXT_KEPT,
 };
+use super::super::xmlpart::{digits, raw_attr, PartResult, XmlPart};
 use super::super::ReadError;
-use super::xml::{digits, raw_attr, PartResult, XmlPart};
 
 /// The shared strings as kept: each cut to [`MAX_TEXT_KEPT`] bytes, all in one buffer.
 #[derive(Default)]

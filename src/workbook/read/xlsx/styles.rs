@@ -12,8 +12,8 @@ use std::io::Read;
 use quick_xml::events::{BytesStart, Event};
 
 use super::super::budget::{OpenCost, MAX_CELL_FORMATS};
+use super::super::xmlpart::{decode_attr, digits, get_attrs, raw_attr, PartResult, XmlPart};
 use super::super::{CellFormat, ReadError};
-use super::xml::{decode_attr, digits, get_attrs, raw_attr, PartResult, XmlPart};
 
 /// A colour as red, green, blue (calamine keeps an alpha the verifier never looks at).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -10,8 +10,10 @@ use std::io::Read;
 use quick_xml::events::Event;
 
 use super::super::budget::{OpenCost, MAX_SHEETS};
+use super::super::xmlpart::{
+    decode_attr, get_attrs, local_name_matches, raw_attributes, PartResult, XmlPart,
+};
 use super::super::ReadError;
-use super::xml::{decode_attr, get_attrs, local_name_matches, raw_attributes, PartResult, XmlPart};
 
 /// The main part's folder (`xl/`, with its `/`) and file name (`workbook.xml`).
 pub(super) struct MainPart {
@@ -207,18 +209,19 @@ pub(super) fn sheets<R: Read>(
                 });
             }
             Event::Start(e) if e.local_name().as_ref() == "workbookPr" => {
-                super::xml::raw_attr(&e, "date1904").map_err(|d| part.damaged(d))?;
+                super::super::xmlpart::raw_attr(&e, "date1904").map_err(|d| part.damaged(d))?;
             }
             Event::Start(e) if e.local_name().as_ref() == "definedName" => {
                 // Read through as calamine does (its value is kept by nobody here).
-                let name = super::xml::raw_attr(&e, "name").map_err(|d| part.damaged(d))?;
+                let name =
+                    super::super::xmlpart::raw_attr(&e, "name").map_err(|d| part.damaged(d))?;
                 if let Some(name) = name {
                     decode_attr(name).map_err(|d| part.damaged(d))?;
                     let end = e.name().as_ref().to_string();
                     loop {
                         match part.event(&mut value_buf)? {
                             Event::GeneralRef(r) => {
-                                super::xml::entity(&r).map_err(|d| part.damaged(d))?;
+                                super::super::xmlpart::entity(&r).map_err(|d| part.damaged(d))?;
                             }
                             Event::End(x) if x.name().as_ref() == end => break,
                             Event::Eof => return Err(part.ended_early("definedName")),

@@ -1,4 +1,4 @@
-//! Reading a package part whole as calamine would (quick-xml with calamine's settings, its
+//! Reading an OOXML package part whole as calamine would (quick-xml with calamine's settings, its
 //! raw attribute rules), under caps: the bytes all such parts may take together, and the
 //! elements of one part.
 
@@ -6,8 +6,8 @@ use std::io::{BufReader, Read};
 
 use quick_xml::events::{BytesStart, Event};
 
-use super::super::budget::{Capped, MAX_OPEN_XML_BYTES, MAX_PART_ELEMENTS};
-use super::super::{Format, ReadError};
+use super::budget::{Capped, MAX_OPEN_XML_BYTES, MAX_PART_ELEMENTS};
+use super::{Format, ReadError};
 
 /// A part being read: an XML reader over the member, its byte cap and its element count.
 pub(super) struct XmlPart<R: Read> {
