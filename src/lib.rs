@@ -21,6 +21,7 @@ pub mod generate;
 pub mod input;
 pub mod output;
 pub mod pairs;
+pub mod puzzle;
 pub mod solve;
 pub mod tour;
 pub mod verify;

@@ -1,0 +1,176 @@
+//! Knight's-tour puzzles: a board with some move numbers given (the clues) whose completion to
+//! a tour is unique, proved by an exhaustive count ([`crate::solve::joint::count`], stopped at
+//! 2).
+//!
+//! A puzzle is made from a random tour: every move starts as a clue, and clues are taken away
+//! in random order as long as the tour stays the only completion, until as many are left as
+//! asked for. A clue whose removal cannot be proved harmless within the time left is kept. If
+//! no clue can go and more remain than asked for, another tour is tried, until the time runs
+//! out: then no puzzle is given, honestly.
+//!
+//! ```
+//! use knights_tour::board::Board;
+//! use knights_tour::puzzle::{make, Puzzle};
+//! use knights_tour::solve::{rng_from_seed, Budget};
+//! let board = Board::new(6, 6).unwrap();
+//! let puzzle = make(board, 14, &mut rng_from_seed(3), &Budget::nodes(50_000_000)).unwrap();
+//! assert_eq!(puzzle.clues.len(), 14);
+//! assert!(puzzle.request().is_satisfied_by(&puzzle.solution));
+//! ```
+
+use rand::seq::SliceRandom;
+
+use crate::board::Board;
+use crate::solve::runner::{run, Plan};
+use crate::solve::{joint, Budget, Constraint, Request, Rng};
+use crate::tour::Tour;
+
+/// A puzzle: its clues and the one tour that completes them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Puzzle {
+    /// The board.
+    pub board: Board,
+    /// The move numbers given, by move number.
+    pub clues: Vec<Constraint>,
+    /// The only tour meeting the clues.
+    pub solution: Tour,
+}
+
+impl Puzzle {
+    /// The clues as a request (an open tour meeting them).
+    pub fn request(&self) -> Request {
+        Request {
+            constraints: self.clues.clone(),
+            ..Request::open(self.board)
+        }
+    }
+}
+
+/// Why no puzzle was made.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PuzzleError {
+    /// The time (or node) limit came before a puzzle with a proved unique answer.
+    #[error("no puzzle with a proved unique answer found within the time limit")]
+    TimeLimit,
+    /// The board has no tour, so no puzzle.
+    #[error("{0}")]
+    NoTour(String),
+    /// More clues than squares, or none.
+    #[error("a puzzle on {board} takes 1 to {squares} clues, not {clues}")]
+    Clues {
+        /// The board's name.
+        board: String,
+        /// Squares on the board.
+        squares: usize,
+        /// Clues asked for.
+        clues: usize,
+    },
+}
+
+/// The clue counts of `--difficulty`: a share of the squares (easy 40%, medium 30%, hard 22%).
+pub fn clues_for(board: Board, difficulty: Difficulty) -> usize {
+    let percent = match difficulty {
+        Difficulty::Easy => 40,
+        Difficulty::Medium => 30,
+        Difficulty::Hard => 22,
+    };
+    (board.len() * percent).div_ceil(100).max(1)
+}
+
+/// How hard a puzzle is: fewer clues are harder.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, clap::ValueEnum)]
+pub enum Difficulty {
+    /// 40% of the squares given.
+    Easy,
+    /// 30% given.
+    #[default]
+    Medium,
+    /// 22% given.
+    Hard,
+}
+
+/// A puzzle on `board` with `clues` clues, its answer proved unique, made from random tours
+/// drawn with `rng` until `budget` runs out.
+pub fn make(
+    board: Board,
+    clues: usize,
+    rng: &mut Rng,
+    budget: &Budget,
+) -> Result<Puzzle, PuzzleError> {
+    crate::solve::existence::open_tour(board).map_err(|e| PuzzleError::NoTour(e.to_string()))?;
+    if clues == 0 || clues > board.len() {
+        return Err(PuzzleError::Clues {
+            board: board.to_string(),
+            squares: board.len(),
+            clues,
+        });
+    }
+    let mut spent = 0u64;
+    loop {
+        if budget.exhausted(spent) {
+            return Err(PuzzleError::TimeLimit);
+        }
+        let plan = Plan {
+            timeout: None,
+            max_nodes: Some(10_000_000),
+            ..Plan::default()
+        };
+        let source = run(&Request::open(board), &plan, rng, &mut |_| {});
+        spent += source.report.nodes;
+        let Some(tour) = source.tours().next().map(|a| a.tour.clone()) else {
+            continue;
+        };
+        if let Some(puzzle) = thin_out(&tour, clues, rng, budget, &mut spent) {
+            return Ok(puzzle);
+        }
+    }
+}
+
+/// Take clues away from `tour` (all its moves at first) in random order while its answer stays
+/// unique, down to `clues`; `None` when it gets stuck above that.
+fn thin_out(
+    tour: &Tour,
+    clues: usize,
+    rng: &mut Rng,
+    budget: &Budget,
+    spent: &mut u64,
+) -> Option<Puzzle> {
+    let board = tour.board();
+    let mut kept: Vec<Constraint> = tour
+        .squares()
+        .enumerate()
+        .map(|(i, square)| Constraint {
+            move_number: i as u32 + 1,
+            square,
+        })
+        .collect();
+    let mut order: Vec<u32> = (1..=board.len() as u32).collect();
+    order.shuffle(rng);
+    for k in order {
+        if kept.len() <= clues {
+            break;
+        }
+        if budget.exhausted(*spent) {
+            return None;
+        }
+        let trial: Vec<Constraint> = kept
+            .iter()
+            .copied()
+            .filter(|c| c.move_number != k)
+            .collect();
+        let req = Request {
+            constraints: trial.clone(),
+            ..Request::open(board)
+        };
+        let counted = joint::count(&req, Some(2), &budget.after(*spent), |_| {});
+        *spent += counted.nodes;
+        if counted.exhaustive && counted.tours == 1 {
+            kept = trial;
+        }
+    }
+    (kept.len() == clues).then(|| Puzzle {
+        board,
+        clues: kept,
+        solution: tour.clone(),
+    })
+}
