@@ -20,6 +20,7 @@ pub mod export;
 pub mod generate;
 pub mod output;
 pub mod pairs;
+pub mod resources;
 pub mod solve;
 pub mod tour;
 pub mod verify;
