@@ -4,15 +4,18 @@
 //! - random (start, end) on boards 5..=400 a side, and on narrow boards 5..=8 x 50..=500;
 //! - a few (start, end) on 1000x1000;
 //! - 12 "move k on X" constraints sampled from a real tour, on boards 5..=80 a side, with a
-//!   10 s time limit.
+//!   10 s time limit;
+//! - issue 18's table (`density`): 12, 20, 30, 40 and 80 constraints sampled from a real tour
+//!   on boards up to 80, 150, 40, 150 and 60 a side, 10 s each, and the 30x5 request with a
+//!   fixed start that issue 12 left unanswered.
 //!
-//! For each group: how many were answered and the slowest time.
+//! For each group: how many were answered, the slowest time and the median.
 //!
 //! ```text
 //! cargo run --release --example requests -- [REQUESTS_PER_GROUP] [SEED]
 //! ```
 //!
-//! `REQUESTS_ONLY=constraints` (or `ends`) runs one kind of group only, while iterating on a
+//! `REQUESTS_ONLY=constraints` (or `ends`, or `density`) runs one kind of group only, while iterating on a
 //! solver; `REQUESTS_VERBOSE=1` prints every request with its time; `REQUESTS_PIN=first` (or
 //! `last`) makes one of each request's 12 constraints the source tour's first (or last) square,
 //! so that every request has a fixed end, which random sampling gives only now and then.
@@ -38,6 +41,8 @@ struct Figures {
     slowest: Duration,
     slowest_request: String,
     total: Duration,
+    /// Every request's time, for the median.
+    times: Vec<Duration>,
 }
 
 impl Figures {
@@ -52,6 +57,7 @@ impl Figures {
         self.sent += 1;
         self.answered += usize::from(ok);
         self.total += took;
+        self.times.push(took);
         if took >= self.slowest {
             self.slowest = took;
             self.slowest_request = describe(req);
@@ -91,12 +97,16 @@ impl Figures {
         if !self.run {
             return;
         }
+        let mut times = self.times.clone();
+        times.sort_unstable();
+        let median = times.get(times.len() / 2).copied().unwrap_or_default();
         println!(
-            "{name}: {}/{} answered, slowest {:.3} s ({}), mean {:.3} s",
+            "{name}: {}/{} answered, slowest {:.3} s ({}), median {:.3} s, mean {:.3} s",
             self.answered,
             self.sent,
             self.slowest.as_secs_f64(),
             self.slowest_request,
+            median.as_secs_f64(),
             self.total.as_secs_f64() / self.sent.max(1) as f64,
         );
     }
@@ -181,42 +191,108 @@ fn main() {
     };
     for i in 0..per_group {
         let board = Board::new(rng.random_range(5..=80), rng.random_range(5..=80)).unwrap();
-        let Ok(()) = existence::open_tour(board) else {
+        let Some(req) = sampled(board, 12, pin, &mut rng, i as u64) else {
             continue;
-        };
-        // A real tour to sample from (any method; a random start).
-        let source = run(
-            &Request::open(board),
-            &plan,
-            &mut rng_from_seed(i as u64),
-            &mut |_| {},
-        );
-        let Some(tour) = source.tours().next().map(|a| a.tour.clone()) else {
-            continue;
-        };
-        let n = board.len() as u32;
-        let mut constraints: Vec<Constraint> = pin
-            .map(|k| Constraint {
-                move_number: k(n),
-                square: board.square_at(tour.indices()[k(n) as usize - 1]),
-            })
-            .into_iter()
-            .collect();
-        while constraints.len() < 12.min(n as usize) {
-            let k = rng.random_range(1..=n);
-            if constraints.iter().all(|c| c.move_number != k) {
-                constraints.push(Constraint {
-                    move_number: k,
-                    square: board.square_at(tour.indices()[k as usize - 1]),
-                });
-            }
-        }
-        let req = Request {
-            constraints,
-            ..Request::open(board)
         };
         // Another seed than the source tour's, so the answer is not that tour by luck.
         constrained.send(&req, &ten, 1_000_000 + i as u64);
     }
     constrained.print("12 constraints from a real tour on boards 5..=80 a side (10 s limit)");
+
+    // Issue 18's table: more constraints on larger boards, drawn after the groups above so
+    // that they keep their requests.
+    for (count, sides, requests) in DENSITY_TABLE {
+        let mut group = Figures::new("density");
+        for i in 0..requests {
+            let board = Board::new(
+                rng.random_range(sides.clone()),
+                rng.random_range(sides.clone()),
+            )
+            .unwrap();
+            let Some(req) = sampled(board, count, pin, &mut rng, i as u64) else {
+                continue;
+            };
+            group.send(&req, &ten, 2_000_000 + i as u64);
+        }
+        group.print(&format!(
+            "{count} constraints from a real tour on boards {}..={} a side (10 s limit)",
+            sides.start(),
+            sides.end()
+        ));
+    }
+    let mut named = Figures::new("density");
+    named.send(&thirty_by_five(), &ten, 0);
+    named.print("30x5 with a fixed start and 12 constraints (issue 18; 10 s limit)");
+}
+
+/// Issue 18's table: constraints per request, board sides, requests.
+const DENSITY_TABLE: [(usize, std::ops::RangeInclusive<u32>, usize); 5] = [
+    (12, 5..=80, 20),
+    (20, 5..=150, 12),
+    (30, 5..=40, 12),
+    (40, 5..=150, 12),
+    (80, 5..=60, 8),
+];
+
+/// `count` constraints (distinct moves; all of them on a board with fewer squares) sampled
+/// from a real tour of `board` (the runner's, seed `i`); with `pin`, one of them is the tour's
+/// first or last square. `None` when the board has no open tour.
+fn sampled(
+    board: Board,
+    count: usize,
+    pin: Option<fn(u32) -> u32>,
+    rng: &mut Rng,
+    i: u64,
+) -> Option<Request> {
+    existence::open_tour(board).ok()?;
+    // A real tour to sample from (any method; a random start).
+    let source = run(
+        &Request::open(board),
+        &Plan::default(),
+        &mut rng_from_seed(i),
+        &mut |_| {},
+    );
+    let tour = source.tours().next().map(|a| a.tour.clone())?;
+    let n = board.len() as u32;
+    let mut constraints: Vec<Constraint> = pin
+        .map(|k| Constraint {
+            move_number: k(n),
+            square: board.square_at(tour.indices()[k(n) as usize - 1]),
+        })
+        .into_iter()
+        .collect();
+    while constraints.len() < count.min(n as usize) {
+        let k = rng.random_range(1..=n);
+        if constraints.iter().all(|c| c.move_number != k) {
+            constraints.push(Constraint {
+                move_number: k,
+                square: board.square_at(tour.indices()[k as usize - 1]),
+            });
+        }
+    }
+    Some(Request {
+        constraints,
+        ..Request::open(board)
+    })
+}
+
+/// The request issue 12 left unanswered: 30x5, a fixed start (move 1 on a15) and 11 more
+/// constraints (`REQUESTS_PIN=first`, seed 4).
+fn thirty_by_five() -> Request {
+    let board = Board::new(30, 5).unwrap();
+    let constraints =
+        "1@a15 149@a25 47@a9 120@d5 14@e20 135@c21 35@c19 89@b30 74@c14 49@a5 96@c30 127@b10"
+            .split_whitespace()
+            .map(|pair| {
+                let (k, sq) = pair.split_once('@').expect("move@square");
+                Constraint {
+                    move_number: k.parse().expect("a move number"),
+                    square: board.parse_square(sq).expect("a square"),
+                }
+            })
+            .collect();
+    Request {
+        constraints,
+        ..Request::open(board)
+    }
 }

@@ -18,6 +18,7 @@ pub mod error;
 pub mod exit_codes;
 pub mod export;
 pub mod generate;
+pub mod input;
 pub mod output;
 pub mod pairs;
 pub mod resources;

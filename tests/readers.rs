@@ -221,3 +221,253 @@ fn a_sheet_an_ods_hides_is_known_as_hidden() {
     let (_, json) = verify_json(&w, &["--sheet", "Helper", "h.ods"]);
     assert_eq!(json["files"][0]["sheets"][0]["verdict"], "no-board");
 }
+
+/// The closed 8x8 tour as delimited text: a title line, then the board from column B.
+fn delimited_grid(delimiter: &str, eol: &str, quote_numbers: bool) -> String {
+    let mut text = format!("\u{feff}\"Tour, as typed\"{}{eol}", delimiter.repeat(8));
+    for row in closed_grid() {
+        let cells: Vec<String> = row
+            .iter()
+            .map(|v| {
+                if quote_numbers {
+                    format!("\" {v} \"")
+                } else {
+                    v.to_string()
+                }
+            })
+            .collect();
+        text += &format!("{delimiter}{}{eol}", cells.join(delimiter));
+    }
+    text
+}
+
+#[test]
+fn csv_and_tsv_are_read_with_their_delimiter_sniffed() {
+    let w = WorkDir::new();
+    for (name, delimiter, eol) in [
+        ("comma.csv", ",", "\n"),
+        ("semicolon.csv", ";", "\r\n"),
+        ("tabs.tsv", "\t", "\n"),
+        ("tabs_named.csv", "\t", "\r"),
+        ("no_extension", ";", "\n"),
+    ] {
+        std::fs::write(w.path(name), delimited_grid(delimiter, eol, false)).unwrap();
+        let (code, json) = verify_json(&w, &[name]);
+        let stem = name.split('.').next().unwrap();
+        assert_eq!(
+            (code, boards(&json)),
+            (0, vec![(stem.into(), "closed".into(), "B2".into())]),
+            "{name}: {json}"
+        );
+        let want = if delimiter == "\t" { "tsv" } else { "csv" };
+        assert_eq!(json["files"][0]["format"], want, "{name}");
+    }
+}
+
+#[test]
+fn numbers_typed_as_text_in_a_csv_read_as_in_a_workbook() {
+    let w = WorkDir::new();
+    // Quoted with spaces: text cells, which the verifier reads as numbers typed as text.
+    std::fs::write(w.path("quoted.csv"), delimited_grid(",", "\n", true)).unwrap();
+    let (code, json) = verify_json(&w, &["quoted.csv"]);
+    assert_eq!(code, 0, "{json}");
+    assert_eq!(boards(&json)[0].1, "closed");
+}
+
+#[test]
+fn a_list_of_squares_in_a_tsv_is_a_tour() {
+    let w = WorkDir::new();
+    let mut text = String::from("move\tsquare\n");
+    for (i, &(r, c)) in common::CLOSED_8X8.iter().enumerate() {
+        let square = format!("{}{}", (b'a' + c as u8) as char, 8 - r);
+        text += &format!("{}\t{square}\n", i + 1);
+    }
+    std::fs::write(w.path("moves.tsv"), text).unwrap();
+    let (code, json) = verify_json(&w, &["moves.tsv"]);
+    assert_eq!(code, 0, "{json}");
+    let b = &json["files"][0]["sheets"][0]["boards"][0];
+    assert_eq!(
+        (b["notation"].as_str(), b["verdict"].as_str()),
+        (Some("list"), Some("closed"))
+    );
+}
+
+#[test]
+fn text_named_as_a_workbook_is_csv_only_when_its_lines_split_into_fields() {
+    let w = WorkDir::new();
+    std::fs::write(w.path("export.xls"), delimited_grid("\t", "\r\n", false)).unwrap();
+    let (code, json) = verify_json(&w, &["export.xls"]);
+    assert_eq!(
+        (code, json["files"][0]["format"].as_str()),
+        (0, Some("tsv"))
+    );
+    std::fs::write(
+        w.path("notes.xlsx"),
+        "This is a letter, not a table.\nIt was renamed.\nNothing to check here\n",
+    )
+    .unwrap();
+    w.cmd("verify", &["notes.xlsx"])
+        .assert()
+        .code(2)
+        .stdout(predicate::str::contains("plain text"));
+}
+
+#[test]
+fn a_csv_of_millions_of_empty_fields_is_refused_by_the_cell_cap() {
+    let w = WorkDir::new();
+    let mut text = delimited_grid(",", "\n", false);
+    text += &",".repeat(9 << 20);
+    std::fs::write(w.path("wide.csv"), text).unwrap();
+    w.cmd("verify", &["wide.csv"])
+        .assert()
+        .code(2)
+        .stdout(predicate::str::contains("cells (empty ones included)"));
+}
+
+#[test]
+fn generated_json_and_text_edited_by_hand_get_the_verdict_of_their_content() {
+    let w = WorkDir::new();
+    w.generate(&["--size", "5", "--seed", "9", "-o", "t.json"])
+        .assert()
+        .success();
+    w.generate(&["--size", "5", "--seed", "9", "-o", "t.txt"])
+        .assert()
+        .success();
+    // A person repeats the first square in place of the second: no grid can hold that, so the
+    // path is read as a list, which names the repeat.
+    let mut doc: Value = serde_json::from_str(&w.read("t.json")).unwrap();
+    doc["path"][1] = doc["path"][0].clone();
+    std::fs::write(w.path("edited.json"), doc.to_string()).unwrap();
+    let (code, json) = verify_json(&w, &["edited.json"]);
+    let b = &json["files"][0]["sheets"][0]["boards"][0];
+    assert_eq!(
+        (code, b["verdict"].as_str()),
+        (1, Some("invalid")),
+        "{json}"
+    );
+    // Two moves swapped in the text grid: no longer knight's moves.
+    let text = w
+        .read("t.txt")
+        .replacen(" 1 ", " X ", 1)
+        .replacen(" 2 ", " 1 ", 1)
+        .replacen(" X ", " 2 ", 1);
+    std::fs::write(w.path("edited.txt"), text).unwrap();
+    let (code, json) = verify_json(&w, &["edited.txt"]);
+    let b = &json["files"][0]["sheets"][0]["boards"][0];
+    assert_eq!(
+        (code, b["verdict"].as_str()),
+        (1, Some("invalid")),
+        "{json}"
+    );
+    // JSON that is not a tour.
+    std::fs::write(w.path("other.json"), r#"{"name": "not a tour"}"#).unwrap();
+    w.cmd("verify", &["other.json"])
+        .assert()
+        .code(2)
+        .stdout(predicate::str::contains("not a tour file"));
+}
+
+#[test]
+fn a_folder_is_walked_in_name_order_skipping_hidden_and_lock_files() {
+    let w = WorkDir::new();
+    let grid = delimited_grid(",", "\n", false);
+    for dir in ["class/b", "class/a", "class/.git"] {
+        std::fs::create_dir_all(w.path(dir)).unwrap();
+    }
+    for file in [
+        "class/b/z.csv",
+        "class/a/y.tsv",
+        "class/x.CSV",
+        "class/.hidden.csv",
+        "class/.git/config.csv",
+        "class/~$x.xlsx",
+        "class/notes.txt",
+    ] {
+        std::fs::write(w.path(file), &grid).unwrap();
+    }
+    let (code, json) = verify_json(&w, &["class"]);
+    let files: Vec<&str> = json["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["file"].as_str().unwrap())
+        .collect();
+    let sep = std::path::MAIN_SEPARATOR;
+    assert_eq!(
+        files,
+        [
+            format!("class{sep}a{sep}y.tsv"),
+            format!("class{sep}b{sep}z.csv"),
+            format!("class{sep}x.CSV"),
+        ]
+    );
+    assert_eq!(code, 0);
+    std::fs::create_dir(w.path("empty")).unwrap();
+    let (code, json) = verify_json(&w, &["empty"]);
+    assert_eq!(code, 2);
+    assert!(json["files"][0]["error"]
+        .as_str()
+        .unwrap()
+        .contains("holds no workbook"));
+}
+
+#[test]
+fn dash_reads_standard_input_once_and_bounded() {
+    let w = WorkDir::new();
+    let out = w
+        .cmd("verify", &["--json", "-"])
+        .write_stdin(delimited_grid(";", "\n", false))
+        .output()
+        .unwrap();
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(json["files"][0]["file"], "-");
+    assert_eq!(
+        boards(&json),
+        [("stdin".into(), "closed".into(), "B2".into())]
+    );
+    // A workbook on standard input reads too.
+    w.generate(&["--size", "5", "--seed", "1", "-o", "t.xlsx"])
+        .assert()
+        .success();
+    let book = std::fs::read(w.path("t.xlsx")).unwrap();
+    let piped = w
+        .cmd("verify", &["--json", "-"])
+        .write_stdin(book)
+        .output()
+        .unwrap();
+    let piped: Value = serde_json::from_slice(&piped.stdout).unwrap();
+    let (_, named) = verify_json(&w, &["t.xlsx"]);
+    assert_eq!(piped["files"][0]["format"], "xlsx");
+    assert_eq!(piped["files"][0]["sheets"], named["files"][0]["sheets"]);
+    w.cmd("verify", &["-", "-"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("more than once"));
+    let flood = vec![b'1'; (knights_tour::input::MAX_STDIN_BYTES + 10) as usize];
+    w.cmd("verify", &["-"])
+        .write_stdin(flood)
+        .assert()
+        .code(2)
+        .stdout(predicate::str::contains("standard input holds more than"));
+}
+
+#[cfg(unix)]
+#[test]
+fn a_named_pipe_is_refused_before_it_is_opened() {
+    let w = WorkDir::new();
+    let fifo = w.path("x.xlsx");
+    if std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .map_or(true, |s| !s.success())
+    {
+        eprintln!("mkfifo not available; skipped");
+        return;
+    }
+    w.cmd("verify", &["x.xlsx"])
+        .timeout(std::time::Duration::from_secs(20))
+        .assert()
+        .code(2)
+        .stdout(predicate::str::contains("named pipe"));
+}

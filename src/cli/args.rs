@@ -193,11 +193,13 @@ impl SolveArgs {
     }
 }
 
-/// Read a constraints file, refusing at once one larger than any the board could need (a
-/// device such as /dev/zero, a log file named by mistake) instead of reading it all.
+/// Read a constraints file, refusing at once one larger than any the board could need (a log
+/// file named by mistake) instead of reading it all, and anything but a regular file (a device
+/// such as /dev/zero, a named pipe) before it is opened.
 fn read_constraints(path: &Path, board: Board) -> Result<String> {
     let cap = CONSTRAINT_BYTES_FIXED + board.len() as u64 * CONSTRAINT_BYTES_PER_SQUARE;
-    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    // A named pipe would block and a device never end: regular files only.
+    let file = crate::input::open_regular(path).map_err(|e| Error::io(path, e))?;
     let mut bytes = Vec::new();
     file.take(cap + 1)
         .read_to_end(&mut bytes)

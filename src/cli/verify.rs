@@ -1,7 +1,8 @@
 //! `knights-tour verify [OPTIONS] FILE...`
 //!
-//! Checks every knight's tour on every worksheet of each workbook (xlsx, xlsm, xlsb, xls, ods;
-//! the content decides the format, not the extension): grids of move numbers and lists of
+//! Checks every knight's tour on every worksheet of each workbook (xlsx, xlsm, xlsb, xls, ods,
+//! CSV/TSV, generate's JSON and text grids; the content decides the format, not the extension;
+//! folders are walked, `-` is standard input, see [`inputs`]): grids of move numbers and lists of
 //! squares, as many as a sheet holds. `--format text` (the default) prints one line per board:
 //! the verdict (`closed`, `open`, `partial`, `invalid`; `no-board` for a sheet without one),
 //! where the board is, its start and end, then every problem found. `--format json` (or
@@ -18,13 +19,15 @@ use crate::error::{Error, Result};
 use crate::exit_codes;
 use crate::output;
 use crate::solve::backtrack::Budget;
-use crate::verify::{complete, csv, text, verify_path, JsonDocument, Totals, VerifyOptions};
+use crate::verify::{complete, csv, inputs, text, JsonDocument, Totals, VerifyOptions};
 use crate::workbook::cellref::{CellRange, CellRef};
 
 /// Options of `knights-tour verify`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Workbooks to check.
+    /// Workbooks (xlsx, xlsm, xlsb, xls, ods), CSV/TSV files, generate's .json/.txt, or
+    /// folders (walked for workbooks and CSV/TSV, hidden files skipped); `-` reads standard
+    /// input.
     #[arg(value_name = "FILE", required = true)]
     pub files: Vec<PathBuf>,
     /// Check only this sheet (repeat for several); all sheets by default.
@@ -120,9 +123,10 @@ pub fn run(args: Args) -> Result<u8> {
     if stream && format == ReportFormat::Csv {
         write_stdout(&csv::header())?;
     }
-    for f in &args.files {
-        spinner.set(&format!("reading {}", f.display()));
-        let report = verify_path(f, &options);
+    let inputs = inputs::expand(&args.files).map_err(Error::Usage)?;
+    for input in &inputs {
+        spinner.set(&format!("reading {}", input.label()));
+        let report = inputs::verify_input(input, &options);
         code = code.max(report.exit_code());
         totals.add(&report);
         if !args.quiet && report.readable && !report.has_board() {

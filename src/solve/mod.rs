@@ -5,6 +5,8 @@
 //! - [`backtrack`]: exhaustive depth-first search with pruning, cannot fail given time;
 //! - [`construct`]: divide-and-conquer construction, linear time on any board with a tour;
 //! - [`segments`]: "move k on X" constraints, the tour searched segment by segment;
+//! - [`joint`]: dense constraints, every piece between them grown at once, exhaustive (proofs,
+//!   counts of completions);
 //! - [`runner`]: the one way into all of them ([`runner::run_with`]): attempts, construction,
 //!   search, enumeration, several tours and completion, each tour handed over as it is found.
 
@@ -12,6 +14,7 @@ pub mod backtrack;
 pub mod constraints;
 pub mod construct;
 pub mod existence;
+pub mod joint;
 mod meter;
 pub mod pairs;
 pub mod runner;

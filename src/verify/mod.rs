@@ -36,6 +36,7 @@ mod block;
 pub mod check;
 pub mod complete;
 pub mod csv;
+pub mod inputs;
 pub mod notation;
 pub mod report;
 pub mod select;

@@ -197,8 +197,8 @@ impl Plan {
     }
 }
 
-/// Flat neighbour arrays: 8 slots per square.
-fn neighbour_arrays(board: Board) -> (Vec<u32>, Vec<u8>) {
+/// Flat neighbour arrays: 8 slots per square (`NONE` in unused slots) and each square's count.
+pub(crate) fn neighbour_arrays(board: Board) -> (Vec<u32>, Vec<u8>) {
     let n = board.len();
     let mut nbr = vec![NONE; 8 * n];
     let mut len = vec![0u8; n];
@@ -249,7 +249,7 @@ fn bfs_distances(nbr: &[u32], nbr_len: &[u8], from: u32) -> Vec<u32> {
 
 /// Knight distance on an infinite board between squares `dr` rows and `dc` columns apart: a
 /// lower bound for any finite board.
-pub(super) fn knight_distance(dr: u32, dc: u32) -> u32 {
+pub(crate) fn knight_distance(dr: u32, dc: u32) -> u32 {
     let (x, y) = (i64::from(dr.max(dc)), i64::from(dr.min(dc)));
     if x == 1 && y == 0 {
         return 3;

@@ -63,10 +63,10 @@ pub(super) fn open_inner<RS: Read + Seek>(
             Err(calamine::XlsError::Password) => return Err(ReadError::PasswordProtected),
             Err(e) => return Err(damaged(e.to_string())),
         },
-        Format::Ods => {
-            return Err(damaged(
-                "ods is read by its own reader, not calamine".into(),
-            ))
+        Format::Ods | Format::Csv | Format::Tsv | Format::Json | Format::Text => {
+            return Err(damaged(format!(
+                "{format} is read by its own reader, not calamine"
+            )))
         }
     };
     Ok((inner, OpenCost::default()))

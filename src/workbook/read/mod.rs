@@ -1,9 +1,11 @@
-//! Reading any workbook (xlsx, xlsm, xlsb, xls, ods) into sparse sheets of cells.
+//! Reading any workbook (xlsx, xlsm, xlsb, xls, ods), CSV/TSV file or `generate` output (JSON,
+//! text grid) into sparse sheets of cells.
 //!
 //! The verifier never trusts a file's name: [`sniff`] looks at the bytes first (a zip holding
 //! `xl/workbook.xml` is xlsx, `xl/workbook.bin` xlsb, `content.xml`/`mimetype` ods, an XML
 //! document with an ods mimetype a flat ods; an OLE compound file is xls, or a
-//! password-protected OOXML package when it holds `EncryptionInfo`).
+//! password-protected OOXML package when it holds `EncryptionInfo`; text is `generate`'s JSON
+//! or text grid by its first bytes, else CSV/TSV, [`delimited`], [`generated`]).
 //! Cells are **streamed** where the reader allows it (xlsx and xlsm by our own reader, which
 //! finds parts as calamine does; xlsb by calamine; ods by our own reader, [`ods`]), so a tiny
 //! file that declares a huge
@@ -16,7 +18,9 @@
 pub mod biff;
 pub mod budget;
 mod cells;
+pub mod delimited;
 mod engine;
+pub mod generated;
 mod guard;
 pub mod ods;
 mod ole;
@@ -36,13 +40,13 @@ use budget::RunBudget;
 use engine::{open_inner, read_inner, Inner};
 use guard::guarded;
 pub use guard::quiet_guarded_panics;
-use sniff::{describe_content, head_and_tail};
+use sniff::{classify_text, describe_content, head_and_tail, TextKind};
 pub use sniff::{sniff, Sniffed};
 
 pub use budget::MAX_SHEET_CELLS;
 pub use cells::{CellIter, CellValueRef, CellView, Cells, SheetCells};
 
-/// A workbook format, as found in the file's content.
+/// A workbook format, as found in the file's content (text formats read as one sheet).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Format {
     /// Office Open XML workbook.
@@ -53,8 +57,16 @@ pub enum Format {
     Xlsb,
     /// Excel 97-2003 workbook (BIFF in an OLE compound file).
     Xls,
-    /// OpenDocument spreadsheet.
+    /// OpenDocument spreadsheet (also flat, one XML document).
     Ods,
+    /// Comma- or semicolon-separated values.
+    Csv,
+    /// Tab-separated values.
+    Tsv,
+    /// `generate`'s JSON tour documents.
+    Json,
+    /// `generate`'s text grids.
+    Text,
 }
 
 impl Format {
@@ -66,7 +78,19 @@ impl Format {
             Format::Xlsb => "xlsb",
             Format::Xls => "xls",
             Format::Ods => "ods",
+            Format::Csv => "csv",
+            Format::Tsv => "tsv",
+            Format::Json => "json",
+            Format::Text => "txt",
         }
+    }
+
+    /// Whether this is a spreadsheet program's workbook format (not a text format).
+    pub fn is_workbook(self) -> bool {
+        !matches!(
+            self,
+            Format::Csv | Format::Tsv | Format::Json | Format::Text
+        )
     }
 
     /// The format a file extension names, if any (case-insensitive).
@@ -78,6 +102,10 @@ impl Format {
             "xlsb" => Format::Xlsb,
             "xls" | "xla" => Format::Xls,
             "ods" | "fods" => Format::Ods,
+            "csv" => Format::Csv,
+            "tsv" | "tab" => Format::Tsv,
+            "json" => Format::Json,
+            "txt" | "text" => Format::Text,
             _ => return None,
         })
     }
@@ -149,6 +177,13 @@ pub enum ReadError {
     /// Not a spreadsheet at all.
     #[error("not a spreadsheet: {0}")]
     NotASpreadsheet(String),
+    /// A path that is not a regular file (a folder, a named pipe, a device): refused before it
+    /// is opened.
+    #[error("{0}")]
+    NotAFile(String),
+    /// A JSON or text file that is not a tour as `generate` writes it.
+    #[error("not a tour file: {0}")]
+    NotATourFile(String),
     /// A spreadsheet format whose content is damaged.
     #[error("the {format} workbook is damaged or truncated: {detail}")]
     Damaged {
@@ -210,28 +245,52 @@ enum Source<RS: Read + Seek> {
     Engine(Inner<RS>),
     /// ods and flat ods: our own reader.
     Ods(Box<ods::Book<RS>>),
+    /// CSV, TSV, `generate`'s JSON and text grids: one sheet, read from the start each time.
+    Text { reader: RS, kind: TextKind },
 }
 
 impl Workbook<BufReader<File>> {
     /// Open the workbook at `path`, trusting its content over its extension. Returns the
     /// format the content shows (the extension's own name when they agree, so `.xlsm` stays
     /// `xlsm`).
+    ///
+    /// A path that is not a regular file is refused before it is opened (a named pipe would
+    /// block). A text format's one sheet is named after the file (its stem).
     pub fn open(path: &Path) -> Result<Self, ReadError> {
+        if let Some(why) = crate::input::not_a_regular_file(path) {
+            return Err(ReadError::NotAFile(why));
+        }
         let file = File::open(path).map_err(|e| ReadError::Io(e.to_string()))?;
-        Workbook::from_reader(BufReader::new(file), Format::from_extension(path))
+        let stem = path
+            .file_stem()
+            .map_or_else(|| "Sheet1".into(), |s| s.to_string_lossy());
+        Workbook::open_named(BufReader::new(file), Format::from_extension(path), &stem)
     }
 }
 
 impl<'a> Workbook<Cursor<&'a [u8]>> {
-    /// Open a workbook held in memory (the fuzzer's entry point).
+    /// Open a workbook held in memory (the fuzzer's entry point); a text format's sheet is
+    /// `Sheet1`.
     pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, ReadError> {
         Workbook::from_reader(Cursor::new(bytes), None)
+    }
+
+    /// Open a workbook held in memory whose name is unknown (standard input); a text format's
+    /// one sheet is `sheet`.
+    pub fn from_bytes_named(bytes: &'a [u8], sheet: &str) -> Result<Self, ReadError> {
+        Workbook::open_named(Cursor::new(bytes), None, sheet)
     }
 }
 
 impl<RS: Read + Seek> Workbook<RS> {
     /// Open a workbook from any seekable reader; `claimed` is the format the file name claims.
-    pub fn from_reader(mut reader: RS, claimed: Option<Format>) -> Result<Self, ReadError> {
+    /// A text format's sheet is `Sheet1`.
+    pub fn from_reader(reader: RS, claimed: Option<Format>) -> Result<Self, ReadError> {
+        Workbook::open_named(reader, claimed, "Sheet1")
+    }
+
+    /// Open a workbook; `stem` names the one sheet of a text format.
+    fn open_named(mut reader: RS, claimed: Option<Format>, stem: &str) -> Result<Self, ReadError> {
         let (head, tail) = head_and_tail(&mut reader).map_err(|e| ReadError::Io(e.to_string()))?;
         let format = match sniff(&head, &tail) {
             Sniffed::Workbook(found) => match claimed {
@@ -257,7 +316,16 @@ impl<RS: Read + Seek> Workbook<RS> {
                 ))
             }
             Sniffed::NotASpreadsheet => {
-                return Err(ReadError::NotASpreadsheet(describe_content(&head)))
+                let Some((format, kind)) = classify_text(&head, claimed) else {
+                    return Err(ReadError::NotASpreadsheet(describe_content(&head)));
+                };
+                return Ok(Workbook {
+                    format,
+                    sheets: vec![stem.to_string()],
+                    hidden: Vec::new(),
+                    source: Source::Text { reader, kind },
+                    run: RunBudget::default(),
+                });
             }
         };
         if format == Format::Ods {
@@ -323,6 +391,15 @@ impl<RS: Read + Seek> Workbook<RS> {
         match &mut self.source {
             Source::Ods(book) => guarded(format, || book.read_sheet(index, run))?,
             Source::Engine(inner) => guarded(format, || read_inner(format, inner, name, run))?,
+            Source::Text { reader, kind } => guarded(format, || {
+                let mut budget = budget::SheetBudget::new(run);
+                match *kind {
+                    TextKind::Delimited(d) => delimited::read(reader, d, &mut budget)?,
+                    TextKind::Json => generated::read_json(reader, &mut budget)?,
+                    TextKind::TextGrid => generated::read_text_grid(reader, &mut budget)?,
+                }
+                Ok(budget.finish(false))
+            })?,
         }
     }
 }
@@ -349,8 +426,19 @@ mod tests {
 
     #[test]
     fn garbage_bytes_are_refused_without_panicking() {
-        for bytes in [&b""[..], b"PK\x03\x04garbage", OLE_MAGIC, b"just text"] {
+        for bytes in [
+            &b""[..],
+            b"PK\x03\x04garbage",
+            OLE_MAGIC,
+            b"\x00\x01 binary",
+        ] {
             assert!(Workbook::from_bytes(bytes).is_err());
         }
+        // Text without a name is one column of CSV.
+        let text = Workbook::from_bytes(b"just text").unwrap();
+        assert_eq!(
+            (text.format(), text.sheet_names()),
+            (Format::Csv, &["Sheet1".to_string()][..])
+        );
     }
 }

@@ -29,7 +29,7 @@ use std::io::{self, Read, Seek, SeekFrom, Take};
 
 use flate2::read::DeflateDecoder;
 
-use super::budget::{keep_text, Capped, RunBudget, SheetBudget, MAX_TEXT_KEPT};
+use super::budget::{keep_text, Capped, RunBudget, SheetBudget, MAX_SHEETS, MAX_TEXT_KEPT};
 use super::xmlscan::{attributes, decode_text, ScanError, Scanner, Token};
 use super::{CellValue, Format, ReadError, SheetCell, SheetCells};
 
@@ -137,6 +137,11 @@ impl<RS: Read + Seek> Book<RS> {
         let (mut names, mut hidden) = (Vec::new(), Vec::new());
         let listed = (|| {
             while let Some((name, hides)) = walk.next_table()? {
+                if names.len() >= MAX_SHEETS {
+                    return Err(ReadError::TooLarge {
+                        detail: format!("the workbook lists more than {MAX_SHEETS} sheets"),
+                    });
+                }
                 if hides {
                     hidden.push(name.clone());
                 }

@@ -2,6 +2,8 @@
 
 use std::io::{Read, Seek, SeekFrom};
 
+use super::delimited::{sniff_dialect, Dialect};
+use super::generated::{looks_like_json, looks_like_text_grid};
 use super::Format;
 
 /// How many bytes of the start and of the end of a file [`sniff`] looks at.
@@ -116,12 +118,58 @@ pub(super) fn head_and_tail<RS: Read + Seek>(
     Ok((head, tail))
 }
 
-pub(super) fn describe_content(head: &[u8]) -> String {
-    let sample = &head[..head.len().min(4096)];
-    let texty = sample
+/// Whether the start of a file reads as text: no control characters but tab and line breaks
+/// (bytes of UTF-8 or another 8-bit encoding allowed).
+fn is_texty(head: &[u8]) -> bool {
+    head[..head.len().min(4096)]
         .iter()
-        .all(|&b| b == b'\n' || b == b'\r' || b == b'\t' || (0x20..0x7f).contains(&b) || b >= 0x80);
-    if texty {
+        .all(|&b| b == b'\n' || b == b'\r' || b == b'\t' || (0x20..0x7f).contains(&b) || b >= 0x80)
+}
+
+/// How a text file is read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum TextKind {
+    /// `generate`'s JSON tour documents.
+    Json,
+    /// `generate`'s text grids.
+    TextGrid,
+    /// CSV or TSV.
+    Delimited(Dialect),
+}
+
+/// What a file that is neither zip nor OLE holds, if it is text a reader takes: `generate`'s
+/// JSON or text grid (by their first bytes), else delimited text. A text file whose name
+/// claims a workbook format (`claimed`) is read as CSV/TSV only when most of its lines split
+/// into the same number of fields (a CSV renamed `.xls`, as some web sites export); otherwise
+/// it is a renamed text file, not a spreadsheet. Any other name, or none (standard input),
+/// takes one column when no delimiter shows.
+pub(super) fn classify_text(head: &[u8], claimed: Option<Format>) -> Option<(Format, TextKind)> {
+    if !is_texty(head) {
+        return None;
+    }
+    if looks_like_json(head) {
+        return Some((Format::Json, TextKind::Json));
+    }
+    if looks_like_text_grid(head) {
+        return Some((Format::Text, TextKind::TextGrid));
+    }
+    let named_workbook = claimed.is_some_and(Format::is_workbook);
+    let dialect = match sniff_dialect(head) {
+        Some((d, share)) if !named_workbook || share >= 0.8 => d,
+        _ if named_workbook => return None,
+        _ if claimed == Some(Format::Tsv) => Dialect::TSV,
+        _ => Dialect::CSV,
+    };
+    let format = if dialect == Dialect::TSV {
+        Format::Tsv
+    } else {
+        Format::Csv
+    };
+    Some((format, TextKind::Delimited(dialect)))
+}
+
+pub(super) fn describe_content(head: &[u8]) -> String {
+    if is_texty(head) {
         "the file holds plain text (perhaps CSV or a renamed text file), not a workbook".into()
     } else {
         "the content is neither a zip-based workbook (xlsx, xlsm, xlsb, ods) nor an OLE compound file (xls)".into()

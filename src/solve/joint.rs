@@ -1,0 +1,1662 @@
+//! "Move k on X" constraints searched all together: the tour is cut at its constrained squares
+//! into pieces of known length (between move `a` on square A and move `b` on square B the knight
+//! makes exactly `b - a` moves), and every piece is grown at once, from both of its ends, one
+//! square at a time, always where the fewest squares are possible. Written for requests dense in
+//! constraints (puzzles, dozens of constraints): every constraint shortens the pieces, and
+//! every rule below gets stronger as they shorten.
+//!
+//! The search is exhaustive: it proves that no tour meets a request ([`Search::NoTour`]) and
+//! counts the tours that do ([`count`]), which is how a puzzle's answer is proved unique. The
+//! rules that cut it short never discard a tour:
+//! - **distance and colour**: a piece's end steps only to a square from which the piece's other
+//!   end is still within reach in the moves left (knight distance on the board, exact on boards
+//!   up to [`TABLE_MAX_SQUARES`] squares, the infinite board's otherwise, a lower bound either
+//!   way); the knight changes colour every move, so the colours follow from the move numbers;
+//! - **every square covered**: each free square is matched to a piece that can still reach it
+//!   in time, no piece taking more squares of a colour than it has moves of that colour
+//!   (Hall's condition, kept by augmenting paths); so the squares only one piece can reach are
+//!   that piece's, and a corner no piece has time for is found at once (Hidato solvers'
+//!   orphan check). It runs when the pieces average at most [`COVERAGE_MAX_PIECE`] squares;
+//! - **degrees**: a free square needs two ways in or out (free neighbours, or piece ends next
+//!   to it), one if it may be the tour's first or last square, and at most two squares may have
+//!   a single way; a square whose every way is needed takes the next move of the piece end
+//!   next to it;
+//! - **regions**: the free squares fall into regions (connected through free squares), and a
+//!   piece's remaining squares all lie in one region next to both of its ends, so every region
+//!   must be filled exactly, colour by colour, by the pieces that can enter it.
+//!
+//! The branching is "fail first": of all the pieces' ends, the one with the fewest possible
+//! next squares is extended, its candidates in Warnsdorff's order (fewest onward ways first).
+//! A dead end is explained by the decisions it depends on (the squares next to it, the ends of
+//! the pieces involved), and the search backs up to the latest of those (Prosser's
+//! conflict-directed backjumping), so a dead end in one piece does not make the search
+//! re-enumerate the unrelated pieces grown after the decision that caused it.
+
+use std::time::Instant;
+
+use rand::Rng as _;
+
+use crate::board::Board;
+use crate::solve::backtrack::{knight_distance, neighbour_arrays, Search};
+use crate::solve::{Budget, Meter, Request, Rng, METER_STEP};
+use crate::tour::Tour;
+
+/// "No square" / "no move" in the dense tables.
+const NONE: u32 = u32::MAX;
+
+/// An unreachable distance, small enough to add without overflow.
+const FAR: u32 = u32::MAX / 4;
+
+/// Boards up to this many squares get a table of exact knight distances (one byte per pair:
+/// 2.5 MB at the limit, built in milliseconds); larger ones use the infinite board's distance.
+pub const TABLE_MAX_SQUARES: usize = 1600;
+
+/// Boards up to this many squares have their regions counted at every node (a pass over the
+/// board); larger ones only around the square just taken.
+const REGIONS_EVERY_NODE_MAX_SQUARES: usize = 1024;
+
+/// The coverage rule runs when the pieces average at most this many squares: each piece keeps
+/// the squares matched to it, re-checked whenever it grows, which costs about as many distance
+/// lookups as a piece is long.
+pub const COVERAGE_MAX_PIECE: usize = 160;
+
+/// How many squares the local region check explores around the square just taken before it
+/// gives up (a region that large is left to later checks).
+const LOCAL_REGION_LIMIT: usize = 96;
+
+/// Whether the joint search takes `req`: an open tour with at least one fixed square (a closed
+/// tour, or one with nothing fixed, is left to the other searches).
+///
+/// ```
+/// use knights_tour::board::Board;
+/// use knights_tour::solve::{joint, Constraint, Request};
+/// let board = Board::new(5, 5).unwrap();
+/// let mut req = Request::open(board);
+/// assert!(!joint::supports(&req));
+/// req.constraints.push(Constraint { move_number: 1, square: board.parse_square("a1").unwrap() });
+/// assert!(joint::supports(&req));
+/// ```
+pub fn supports(req: &Request) -> bool {
+    !req.closed && !req.all_constraints().is_empty()
+}
+
+/// One tour meeting `req` and the search nodes used; [`Search::NoTour`] when the search proved
+/// there is none. Ties between equally good squares are broken by `rng` when given (otherwise
+/// in a fixed order); the search restarts with growing node caps and fresh ties, so one unlucky
+/// early choice cannot stall it, and a round that ends within its cap is a proof. A request the
+/// search does not take ([`supports`]) gives `OutOfBudget` with no nodes.
+///
+/// ```
+/// use knights_tour::board::Board;
+/// use knights_tour::solve::{joint, Budget, Constraint, Request};
+/// use knights_tour::solve::backtrack::Search;
+/// let board = Board::new(5, 5).unwrap();
+/// let sq = |name| board.parse_square(name).unwrap();
+/// let req = Request {
+///     constraints: vec![
+///         Constraint { move_number: 1, square: sq("a1") },
+///         Constraint { move_number: 13, square: sq("c3") },
+///     ],
+///     ..Request::open(board)
+/// };
+/// match joint::solve(&req, &Budget::nodes(1_000_000), None).0 {
+///     Search::Found(tour) => assert!(req.is_satisfied_by(&tour)),
+///     other => panic!("{other:?}"),
+/// }
+/// ```
+pub fn solve(req: &Request, budget: &Budget, rng: Option<&mut Rng>) -> (Search, u64) {
+    if !supports(req) {
+        return (Search::OutOfBudget { nodes: 0 }, 0);
+    }
+    let Some(mut search) = Joint::new(req) else {
+        return (Search::NoTour, 0);
+    };
+    let mut own = crate::solve::rng_from_seed(RESTART_SEED);
+    let mut rng = rng;
+    let mut spent = 0u64;
+    let mut cap = FIRST_ROUND_NODES.max(2 * req.board.len() as u64);
+    let mut first = true;
+    loop {
+        if budget.exhausted(spent) {
+            return (Search::OutOfBudget { nodes: spent }, spent);
+        }
+        let mut limits = Limits::of(budget, spent);
+        let capped = limits.max_nodes > cap;
+        limits.max_nodes = limits.max_nodes.min(cap);
+        search.order = match (first, rng.as_deref_mut()) {
+            (_, Some(r)) => Order::Random(Box::new(crate::solve::rng_from_seed(r.random()))),
+            (true, None) => Order::Fixed,
+            (false, None) => Order::Random(Box::new(crate::solve::rng_from_seed(own.random()))),
+        };
+        let mut found = None;
+        let stop = search.run(limits, &mut |path| {
+            found = Some(path.to_vec());
+            false
+        });
+        spent += search.nodes;
+        search.reset();
+        if let Some(path) = found {
+            return (
+                Search::Found(Tour::from_indices_unchecked(req.board, path)),
+                spent,
+            );
+        }
+        match stop {
+            Stop::Exhausted => return (Search::NoTour, spent),
+            Stop::Budget if capped => {}
+            _ => return (Search::OutOfBudget { nodes: spent }, spent),
+        }
+        cap = cap.saturating_add(cap / ROUND_GROWTH_DIVISOR);
+        first = false;
+    }
+}
+
+/// What [`count`] found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Count {
+    /// Tours meeting the request found (at most the limit).
+    pub tours: u64,
+    /// Whether every tour was counted: the search ended on its own, not at the limit or the
+    /// budget.
+    pub exhaustive: bool,
+    /// Search nodes used.
+    pub nodes: u64,
+}
+
+/// Count the tours meeting `req`, stopping at `limit` (2 tells whether a puzzle's answer is
+/// unique), each passed to `visit` as found. A request the search does not take
+/// ([`supports`]) counts nothing and is not exhaustive.
+///
+/// ```
+/// use knights_tour::board::Board;
+/// use knights_tour::solve::{joint, Budget, Constraint, Request};
+/// let board = Board::new(5, 5).unwrap();
+/// let req = Request {
+///     constraints: vec![Constraint { move_number: 1, square: board.parse_square("a1").unwrap() }],
+///     ..Request::open(board)
+/// };
+/// // The 304 open tours of 5x5 from a corner.
+/// let c = joint::count(&req, None, &Budget::unlimited(), |t| assert!(req.is_satisfied_by(t)));
+/// assert_eq!((c.tours, c.exhaustive), (304, true));
+/// ```
+pub fn count(
+    req: &Request,
+    limit: Option<u64>,
+    budget: &Budget,
+    mut visit: impl FnMut(&Tour),
+) -> Count {
+    let mut out = Count {
+        tours: 0,
+        exhaustive: false,
+        nodes: 0,
+    };
+    if !supports(req) {
+        return out;
+    }
+    let Some(mut search) = Joint::new(req) else {
+        out.exhaustive = true;
+        return out;
+    };
+    if limit == Some(0) {
+        return out;
+    }
+    let board = req.board;
+    let stop = search.run(Limits::of(budget, 0), &mut |path| {
+        out.tours += 1;
+        visit(&Tour::from_indices_unchecked(board, path.to_vec()));
+        limit.is_none_or(|l| out.tours < l)
+    });
+    out.nodes = search.nodes;
+    out.exhaustive = stop == Stop::Exhausted;
+    out
+}
+
+/// Nodes of the first round of [`solve`] at least (2 a square on larger boards). The search
+/// has a heavy tail: measured on the `requests` example's unanswered requests of 30 to 80
+/// constraints (28 requests, 2 s each), rounds of 2,000 nodes answered 9, of 5,000 nodes 8, of
+/// 20,000 nodes 6, and caps tripling from 16,384 nodes 5.
+const FIRST_ROUND_NODES: u64 = 2000;
+
+/// Each round's node cap grows by this fraction of the last (1/10), so the search keeps
+/// restarting often yet a proof on a small board still gets a round long enough to finish.
+const ROUND_GROWTH_DIVISOR: u64 = 10;
+
+/// The search reads the clock every this many nodes.
+const DEADLINE_STEP: u64 = 256;
+
+/// Seed of the tie order of restarts when the caller gave no generator.
+const RESTART_SEED: u64 = 0x006a_6f69_6e74;
+
+/// Node and time limits of one run.
+#[derive(Clone, Copy)]
+struct Limits {
+    max_nodes: u64,
+    deadline: Option<Instant>,
+    meter: Option<Meter>,
+}
+
+impl Limits {
+    fn of(budget: &Budget, spent: u64) -> Limits {
+        Limits {
+            max_nodes: budget
+                .max_nodes
+                .map_or(u64::MAX, |m| m.saturating_sub(spent)),
+            deadline: budget.deadline,
+            meter: budget.meter,
+        }
+    }
+}
+
+/// Why [`Joint::run`] returned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stop {
+    /// Every possibility was examined.
+    Exhausted,
+    /// The visitor asked to stop.
+    Visitor,
+    /// The node limit or the deadline came first.
+    Budget,
+}
+
+/// How ties between equally good squares are broken.
+enum Order {
+    /// By a fixed key (Roth's rule: farther from the centre first), for reproducible proofs.
+    Fixed,
+    /// At random.
+    Random(Box<Rng>),
+}
+
+/// The decisions a dead end depends on, as decision levels (depths of the search stack, from
+/// 1; the constrained squares are level 0 and never named): every level up to `floor`, and
+/// `levels` above it. "Everything up to here" is a `floor`, so falling back to chronological
+/// backtracking costs nothing.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Conflict {
+    floor: u32,
+    /// Sorted, each above `floor`.
+    levels: Vec<u32>,
+}
+
+impl Conflict {
+    /// Every level up to `depth`: chronological backtracking.
+    fn everything(depth: u32) -> Conflict {
+        Conflict {
+            floor: depth,
+            levels: Vec::new(),
+        }
+    }
+
+    /// The levels in `raw` (any order, repeats and zeros allowed).
+    fn of(mut raw: Vec<u32>) -> Conflict {
+        raw.retain(|&l| l > 0);
+        raw.sort_unstable();
+        raw.dedup();
+        Conflict {
+            floor: 0,
+            levels: raw,
+        }
+    }
+
+    fn max(&self) -> u32 {
+        self.levels.last().copied().unwrap_or(0).max(self.floor)
+    }
+
+    fn contains(&self, level: u32) -> bool {
+        level <= self.floor || self.levels.binary_search(&level).is_ok()
+    }
+
+    /// Add `other` without `level` (the level absorbing it: `other` names nothing deeper).
+    fn absorb(&mut self, other: &Conflict, level: u32) {
+        debug_assert!(other.max() <= level);
+        self.floor = self.floor.max(other.floor);
+        let mut merged = Vec::with_capacity(self.levels.len() + other.levels.len());
+        let (mut i, mut j) = (0, 0);
+        let (a, b) = (&self.levels, &other.levels);
+        while i < a.len() || j < b.len() {
+            let next = match (a.get(i), b.get(j)) {
+                (Some(&x), Some(&y)) if x <= y => {
+                    i += 1;
+                    j += usize::from(x == y);
+                    x
+                }
+                (Some(&x), None) => {
+                    i += 1;
+                    x
+                }
+                (_, Some(&y)) => {
+                    j += 1;
+                    y
+                }
+                (None, None) => break,
+            };
+            merged.push(next);
+        }
+        if self.floor >= level {
+            self.floor = level - 1;
+        }
+        let floor = self.floor;
+        merged.retain(|&l| l > floor && l != level);
+        self.levels = merged;
+    }
+}
+
+/// One piece of the tour: the moves strictly between two constrained moves `lo` and `hi` (`0`
+/// for a free start, `n + 1` for a free end). The front has reached move `f` (from `lo`), the
+/// back move `g` (from `hi`); the moves strictly between them are still open.
+#[derive(Clone, Copy, Debug)]
+struct Gap {
+    lo: u32,
+    hi: u32,
+    f: u32,
+    g: u32,
+}
+
+impl Gap {
+    /// Squares still to place.
+    fn open(&self) -> u32 {
+        self.g - self.f - 1
+    }
+}
+
+/// Free squares in a set with O(1) insertion and removal (squares with a given number of ways).
+struct SparseSet {
+    items: Vec<u32>,
+    pos: Vec<u32>,
+}
+
+impl SparseSet {
+    fn new(n: usize) -> SparseSet {
+        SparseSet {
+            items: Vec::new(),
+            pos: vec![NONE; n],
+        }
+    }
+
+    fn insert(&mut self, v: u32) {
+        if self.pos[v as usize] == NONE {
+            self.pos[v as usize] = self.items.len() as u32;
+            self.items.push(v);
+        }
+    }
+
+    fn remove(&mut self, v: u32) {
+        let p = self.pos[v as usize];
+        if p == NONE {
+            return;
+        }
+        let last = self.items.pop().unwrap_or(v);
+        if last != v {
+            self.items[p as usize] = last;
+            self.pos[last as usize] = p;
+        }
+        self.pos[v as usize] = NONE;
+    }
+}
+
+/// One level of the search stack: the end being extended (move `t` of piece `gap`), its
+/// candidate squares in the order tried, and the levels its failures so far depend on.
+struct Frame {
+    t: u32,
+    cands: [u32; 8],
+    len: u8,
+    next: u8,
+    conflict: Conflict,
+}
+
+/// What [`Joint::evaluate`] found at a node.
+enum Node {
+    /// Every move is placed.
+    Solved,
+    /// No tour extends this position, because of these decisions.
+    Dead(Conflict),
+    /// Extend move `t` with one of these squares; the levels that removed the others.
+    Branch {
+        t: u32,
+        cands: [u32; 8],
+        len: u8,
+        excluded: Conflict,
+    },
+}
+
+/// The whole state of one joint search.
+struct Joint {
+    board: Board,
+    n: u32,
+    nbr: Vec<u32>,
+    nbr_len: Vec<u8>,
+    /// Exact distances (`u8`, 255 unreachable, saturating at 254: a lower bound), or empty.
+    table: Vec<u8>,
+    /// Move number of each square, 0 if free.
+    time: Vec<u32>,
+    /// Square of each move `0..=n + 1` (the two ends are sentinels, always [`NONE`]).
+    sq: Vec<u32>,
+    /// Decision level of each placed move (0 for the constrained ones).
+    level: Vec<u32>,
+    /// The piece each move belongs to (for moves strictly inside a piece).
+    gap_of: Vec<u32>,
+    gaps: Vec<Gap>,
+    /// The piece before the first constrained move, if the start is free.
+    head: Option<usize>,
+    /// The piece after the last constrained move, if the end is free.
+    tail: Option<usize>,
+    /// Colour (`is_corner_colour`) of move 1.
+    first_colour: bool,
+    /// Ways in or out of each free square: free neighbours and neighbouring piece ends.
+    conn: Vec<u8>,
+    zeros: SparseSet,
+    ones: SparseSet,
+    /// Which piece takes each free square (the coverage rule), when it runs.
+    cover: Option<Cover>,
+    regions_every_node: bool,
+    /// The piece of the last move placed.
+    last_gap: Option<usize>,
+    /// Scratch for breadth-first searches.
+    mark: Vec<u32>,
+    stamp: u32,
+    queue: Vec<u32>,
+    region_of: Vec<u32>,
+    /// Secondary order of squares for [`Order::Fixed`] (farther from the centre first).
+    tie_key: Vec<u32>,
+    order: Order,
+    frames: Vec<Frame>,
+    /// Squares placed by the current run.
+    nodes: u64,
+}
+
+impl Joint {
+    /// The search for `req` (which [`supports`]); `None` when the constraints alone rule out
+    /// every tour (contradictions, colours, distances, a square out of everyone's reach).
+    fn new(req: &Request) -> Option<Joint> {
+        let board = req.board;
+        let n = board.len();
+        let (nbr, nbr_len) = neighbour_arrays(board);
+        let mut anchors: Vec<(u32, u32)> = Vec::new();
+        for c in req.all_constraints() {
+            if c.move_number == 0 || c.move_number as usize > n || !board.contains(c.square) {
+                return None;
+            }
+            anchors.push((c.move_number, board.index(c.square)));
+        }
+        anchors.sort_unstable();
+        anchors.dedup();
+        let mut time = vec![0u32; n];
+        let mut sq = vec![NONE; n + 2];
+        for &(t, s) in &anchors {
+            if sq[t as usize] != NONE || time[s as usize] != 0 {
+                return None; // two squares for one move, or two moves on one square
+            }
+            sq[t as usize] = s;
+            time[s as usize] = t;
+        }
+        let colour = |s: u32| board.square_at(s).is_corner_colour();
+        let (t0, s0) = anchors[0];
+        let first_colour = colour(s0) == (t0 % 2 == 1);
+        if anchors
+            .iter()
+            .any(|&(t, s)| colour(s) != (first_colour == (t % 2 == 1)))
+        {
+            return None;
+        }
+        let first_count = (n as u32).div_ceil(2) as usize;
+        let same = board
+            .squares()
+            .filter(|s| s.is_corner_colour() == first_colour)
+            .count();
+        if same != first_count {
+            return None;
+        }
+        let table = if n <= TABLE_MAX_SQUARES {
+            distance_table(&nbr, &nbr_len)
+        } else {
+            Vec::new()
+        };
+        let mut joint = Joint {
+            board,
+            n: n as u32,
+            nbr,
+            nbr_len,
+            table,
+            time,
+            sq,
+            level: vec![0; n + 2],
+            gap_of: vec![NONE; n + 2],
+            gaps: Vec::new(),
+            head: None,
+            tail: None,
+            first_colour,
+            conn: vec![0; n],
+            zeros: SparseSet::new(n),
+            ones: SparseSet::new(n),
+            cover: None,
+            regions_every_node: n <= REGIONS_EVERY_NODE_MAX_SQUARES,
+            last_gap: None,
+            mark: vec![0; n],
+            stamp: 0,
+            queue: Vec::with_capacity(n),
+            region_of: vec![NONE; n],
+            tie_key: centre_keys(board),
+            order: Order::Fixed,
+            frames: Vec::new(),
+            nodes: 0,
+        };
+        // The pieces, and the distances between consecutive constrained squares.
+        let mut bounds: Vec<u32> = vec![0];
+        bounds.extend(anchors.iter().map(|&(t, _)| t));
+        bounds.push(n as u32 + 1);
+        for w in bounds.windows(2) {
+            let (lo, hi) = (w[0], w[1]);
+            if hi - lo < 2 {
+                if lo >= 1
+                    && hi <= n as u32
+                    && joint.dist(joint.sq[lo as usize], joint.sq[hi as usize]) != 1
+                {
+                    return None; // consecutive moves on squares a knight's move apart
+                }
+                continue;
+            }
+            if lo >= 1
+                && hi <= n as u32
+                && joint.dist(joint.sq[lo as usize], joint.sq[hi as usize]) > hi - lo
+            {
+                return None;
+            }
+            let gi = joint.gaps.len() as u32;
+            for t in lo + 1..hi {
+                joint.gap_of[t as usize] = gi;
+            }
+            if lo == 0 {
+                joint.head = Some(gi as usize);
+            }
+            if hi == n as u32 + 1 {
+                joint.tail = Some(gi as usize);
+            }
+            joint.gaps.push(Gap {
+                lo,
+                hi,
+                f: lo,
+                g: hi,
+            });
+        }
+        for s in 0..n as u32 {
+            if joint.time[s as usize] == 0 {
+                let c = joint.count_ways(s);
+                joint.conn[s as usize] = c;
+                joint.note_ways(s, c);
+            }
+        }
+        let pieces = joint.gaps.len().max(1);
+        if n / pieces <= COVERAGE_MAX_PIECE {
+            let cover = Cover::new(&joint);
+            joint.cover = Some(cover);
+            if joint.rematch().is_err() {
+                return None; // more squares than the pieces can take, in time
+            }
+        }
+        Some(joint)
+    }
+
+    /// Lower bound on the knight distance from `a` to `b` ([`FAR`] when unreachable).
+    #[inline]
+    fn dist(&self, a: u32, b: u32) -> u32 {
+        if !self.table.is_empty() {
+            let d = self.table[a as usize * self.n as usize + b as usize];
+            return if d == u8::MAX { FAR } else { u32::from(d) };
+        }
+        let cols = self.board.cols();
+        let (ra, ca, rb, cb) = (a / cols, a % cols, b / cols, b % cols);
+        knight_distance(ra.abs_diff(rb), ca.abs_diff(cb))
+    }
+
+    #[inline]
+    fn neighbours(&self, s: u32) -> &[u32] {
+        let b = 8 * s as usize;
+        &self.nbr[b..b + self.nbr_len[s as usize] as usize]
+    }
+
+    #[inline]
+    fn is_free(&self, s: u32) -> bool {
+        self.time[s as usize] == 0
+    }
+
+    /// Whether the placed move `t` still has a neighbouring move to be placed.
+    #[inline]
+    fn is_end(&self, t: u32) -> bool {
+        (t < self.n && self.sq[t as usize + 1] == NONE)
+            || (t > 1 && self.sq[t as usize - 1] == NONE)
+    }
+
+    /// Ways in or out of the free square `s`, counted afresh.
+    fn count_ways(&self, s: u32) -> u8 {
+        self.neighbours(s)
+            .iter()
+            .filter(|&&u| {
+                let t = self.time[u as usize];
+                t == 0 || self.is_end(t)
+            })
+            .count() as u8
+    }
+
+    /// File `s` under its number of ways (0 and 1 are watched).
+    fn note_ways(&mut self, s: u32, ways: u8) {
+        match ways {
+            0 => self.zeros.insert(s),
+            1 => self.ones.insert(s),
+            _ => {}
+        }
+    }
+
+    fn forget_ways(&mut self, s: u32, ways: u8) {
+        match ways {
+            0 => self.zeros.remove(s),
+            1 => self.ones.remove(s),
+            _ => {}
+        }
+    }
+
+    /// Add `delta` to the ways of every free neighbour of `s`.
+    fn adjust_neighbours(&mut self, s: u32, delta: i8) {
+        let b = 8 * s as usize;
+        for i in 0..self.nbr_len[s as usize] as usize {
+            let x = self.nbr[b + i];
+            if self.time[x as usize] == 0 {
+                let old = self.conn[x as usize];
+                let new = (i16::from(old) + i16::from(delta)) as u8;
+                self.conn[x as usize] = new;
+                self.forget_ways(x, old);
+                self.note_ways(x, new);
+            }
+        }
+    }
+
+    /// Place square `s` as move `t` (the next move of a piece's front or back) at `level`.
+    fn assign(&mut self, t: u32, s: u32, level: u32) {
+        let around = [t - 1, t + 1];
+        let was_end = around
+            .map(|u| (1..=self.n).contains(&u) && self.sq[u as usize] != NONE && self.is_end(u));
+        self.sq[t as usize] = s;
+        self.time[s as usize] = t;
+        self.level[t as usize] = level;
+        if let Some(cover) = &mut self.cover {
+            cover.taken(s);
+        }
+        let old = self.conn[s as usize];
+        self.forget_ways(s, old);
+        if !self.is_end(t) {
+            self.adjust_neighbours(s, -1);
+        }
+        for (i, &u) in around.iter().enumerate() {
+            if was_end[i] && !self.is_end(u) {
+                self.adjust_neighbours(self.sq[u as usize], -1);
+            }
+        }
+        let gi = self.gap_of[t as usize] as usize;
+        let gap = &mut self.gaps[gi];
+        if t == gap.f + 1 {
+            gap.f = t;
+        } else {
+            debug_assert_eq!(t + 1, gap.g);
+            gap.g = t;
+        }
+        self.last_gap = Some(gi);
+    }
+
+    /// Take back move `t` (the last move placed at its piece's front or back).
+    fn unassign(&mut self, t: u32) {
+        let s = self.sq[t as usize];
+        let around = [t - 1, t + 1];
+        let was_end = around
+            .map(|u| (1..=self.n).contains(&u) && self.sq[u as usize] != NONE && self.is_end(u));
+        let s_end = self.is_end(t);
+        self.sq[t as usize] = NONE;
+        for (i, &u) in around.iter().enumerate() {
+            if (1..=self.n).contains(&u)
+                && self.sq[u as usize] != NONE
+                && !was_end[i]
+                && self.is_end(u)
+            {
+                self.adjust_neighbours(self.sq[u as usize], 1);
+            }
+        }
+        if !s_end {
+            self.adjust_neighbours(s, 1);
+        }
+        self.time[s as usize] = 0;
+        if let Some(cover) = &mut self.cover {
+            cover.pending.push(s);
+        }
+        let ways = self.count_ways(s);
+        self.conn[s as usize] = ways;
+        self.note_ways(s, ways);
+        let gi = self.gap_of[t as usize] as usize;
+        let gap = &mut self.gaps[gi];
+        if t == gap.f {
+            gap.f = t - 1;
+        } else {
+            debug_assert_eq!(t, gap.g);
+            gap.g = t + 1;
+        }
+    }
+
+    /// Level of the placement of move `t` (0 for none, or a constrained move).
+    #[inline]
+    fn lv(&self, t: u32) -> u32 {
+        if t >= 1 && t <= self.n && self.sq[t as usize] != NONE {
+            self.level[t as usize]
+        } else {
+            0
+        }
+    }
+
+    /// The levels that make the placed square `u` what it is to its neighbours: its own and
+    /// its two neighbouring moves' (which decide whether it is still a piece's end).
+    fn square_reason(&self, u: u32, out: &mut Vec<u32>) {
+        let t = self.time[u as usize];
+        out.extend([self.lv(t - 1), self.lv(t), self.lv(t + 1)]);
+    }
+
+    /// The levels that took ways away from the free square `x`.
+    fn ways_reason(&self, x: u32, out: &mut Vec<u32>) {
+        for &u in self.neighbours(x) {
+            if !self.is_free(u) {
+                self.square_reason(u, out);
+            }
+        }
+    }
+
+    /// The levels that decide which squares may still be the tour's first and last.
+    fn endpoint_reason(&self, out: &mut Vec<u32>) {
+        if let Some(h) = self.head {
+            out.push(self.lv(self.gaps[h].g));
+        }
+        if let Some(t) = self.tail {
+            out.push(self.lv(self.gaps[t].f));
+        }
+    }
+
+    /// Whether the free square `x` may still be move 1.
+    fn can_be_first(&self, x: u32) -> bool {
+        let Some(h) = self.head else { return false };
+        let g = self.gaps[h].g;
+        g > 1
+            && self.board.square_at(x).is_corner_colour() == self.first_colour
+            && self.dist(x, self.sq[g as usize]) < g
+    }
+
+    /// Whether the free square `x` may still be move n.
+    fn can_be_last(&self, x: u32) -> bool {
+        let Some(tl) = self.tail else { return false };
+        let f = self.gaps[tl].f;
+        let last_colour = self.first_colour == (self.n % 2 == 1);
+        f < self.n
+            && self.board.square_at(x).is_corner_colour() == last_colour
+            && self.dist(self.sq[f as usize], x) <= self.n - f
+    }
+
+    /// Whether piece `gi` can still take the free square `v`, with its slack (moves to spare).
+    fn cover_slack(&self, gi: usize, v: u32) -> Option<u32> {
+        let gap = self.gaps[gi];
+        if gap.open() == 0 {
+            return None;
+        }
+        let span = gap.g - gap.f;
+        let to_front = if gap.f == 0 {
+            1
+        } else {
+            self.dist(self.sq[gap.f as usize], v)
+        };
+        let to_back = if gap.g > self.n {
+            1
+        } else {
+            self.dist(v, self.sq[gap.g as usize])
+        };
+        let need = to_front + to_back;
+        let span = if gap.f == 0 || gap.g > self.n {
+            span + 1
+        } else {
+            span
+        };
+        (need <= span).then(|| span - need)
+    }
+
+    /// Capacity of piece `gi` for squares of colour class `c` (0: move 1's colour).
+    fn capacity(&self, gi: usize, c: usize) -> u32 {
+        let gap = self.gaps[gi];
+        let (odd, even) = self.colour_counts(gap.f, gap.g);
+        [odd, even][c]
+    }
+
+    /// Colour class of square `s`: 0 for move 1's colour (odd moves), 1 for the other.
+    fn class(&self, s: u32) -> usize {
+        usize::from(self.board.square_at(s).is_corner_colour() != self.first_colour)
+    }
+
+    /// The coverage rule: after piece `gi` grew (if any) and squares were freed, every free
+    /// square is matched to a piece that can still take it in time, each piece taking no
+    /// more squares of a colour than it has moves of that colour (Hall's condition, kept by
+    /// augmenting paths).
+    fn rematch(&mut self) -> Result<(), Conflict> {
+        let Some(mut cover) = self.cover.take() else {
+            return Ok(());
+        };
+        let result = self.rematch_with(&mut cover);
+        self.cover = Some(cover);
+        result
+    }
+
+    fn rematch_with(&self, cover: &mut Cover) -> Result<(), Conflict> {
+        if let Some(gi) = self.last_gap {
+            for c in 0..2 {
+                let cap = self.capacity(gi, c) as usize;
+                while cover.members[gi][c].len() > cap {
+                    let x = cover.members[gi][c][cover.members[gi][c].len() - 1];
+                    cover.unmatch(x, c);
+                    cover.pending.push(x);
+                }
+                let mut k = 0;
+                while k < cover.members[gi][c].len() {
+                    let x = cover.members[gi][c][k];
+                    if self.cover_slack(gi, x).is_none() {
+                        cover.unmatch(x, c);
+                        cover.pending.push(x);
+                    } else {
+                        k += 1;
+                    }
+                }
+            }
+        }
+        while let Some(v) = cover.pending.pop() {
+            if !self.is_free(v) || cover.owner[v as usize] != NONE {
+                continue;
+            }
+            if !self.augment(cover, v) {
+                cover.pending.push(v);
+                let mut raw = Vec::new();
+                for &x in &cover.queue {
+                    for &gi in cover.could(x) {
+                        raw.push(self.lv(self.gaps[gi as usize].f));
+                        raw.push(self.lv(self.gaps[gi as usize].g));
+                    }
+                }
+                return Err(Conflict::of(raw));
+            }
+        }
+        Ok(())
+    }
+
+    /// Match the free square `v` to a piece, moving other squares along an augmenting path;
+    /// `false` (the squares searched left in `cover.queue`) when no path exists.
+    fn augment(&self, cover: &mut Cover, v: u32) -> bool {
+        let c = self.class(v);
+        let stamp = cover.next_stamp();
+        cover.queue.clear();
+        cover.queue.push(v);
+        cover.seen[v as usize] = stamp;
+        cover.from[v as usize] = NONE;
+        let mut head = 0;
+        while head < cover.queue.len() {
+            let u = cover.queue[head];
+            head += 1;
+            let (a, b) = (
+                cover.start[u as usize] as usize,
+                cover.start[u as usize + 1] as usize,
+            );
+            for k in a..b {
+                let j = cover.list[k] as usize;
+                if cover.gap_seen[j] == stamp || self.cover_slack(j, u).is_none() {
+                    continue;
+                }
+                if (cover.members[j][c].len() as u32) < self.capacity(j, c) {
+                    // Shift every square on the path one piece along.
+                    let (mut x, mut target) = (u, j as u32);
+                    loop {
+                        let old = cover.owner[x as usize];
+                        if old != NONE {
+                            cover.unmatch(x, c);
+                        }
+                        cover.matched(x, target, c);
+                        if cover.from[x as usize] == NONE {
+                            return true;
+                        }
+                        target = old;
+                        x = cover.from[x as usize];
+                    }
+                }
+                cover.gap_seen[j] = stamp;
+                for m in 0..cover.members[j][c].len() {
+                    let x = cover.members[j][c][m];
+                    if cover.seen[x as usize] != stamp {
+                        cover.seen[x as usize] = stamp;
+                        cover.from[x as usize] = u;
+                        cover.queue.push(x);
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// Whether the piece could take `v` with nothing of it placed yet.
+    fn could_ever_cover(&self, gap: &Gap, v: u32) -> bool {
+        let n = self.n;
+        let span = gap.hi - gap.lo;
+        let to_lo = if gap.lo == 0 {
+            1
+        } else {
+            self.dist(self.sq[gap.lo as usize], v)
+        };
+        let to_hi = if gap.hi > n {
+            1
+        } else {
+            self.dist(v, self.sq[gap.hi as usize])
+        };
+        let span = if gap.lo == 0 || gap.hi > n {
+            span + 1
+        } else {
+            span
+        };
+        to_lo + to_hi <= span
+    }
+
+    fn next_stamp(&mut self) -> u32 {
+        if self.stamp >= u32::MAX - 1 {
+            self.mark.fill(0);
+            self.stamp = 0;
+        }
+        self.stamp += 1;
+        self.stamp
+    }
+
+    /// Colour counts of the moves strictly between `f` and `g`: (move 1's colour, the other).
+    fn colour_counts(&self, f: u32, g: u32) -> (u32, u32) {
+        // Moves f+1 ..= g-1; odd moves have move 1's colour.
+        let odd = |t: u32| t.div_ceil(2); // odd numbers in 1..=t
+        let (a, b) = (f + 1, g - 1);
+        if a > b {
+            return (0, 0);
+        }
+        let odds = odd(b) - odd(a - 1);
+        (odds, (b - a + 1) - odds)
+    }
+
+    /// The regions rule over the whole board: every region of free squares is filled exactly,
+    /// colour by colour, by the pieces that can enter it.
+    fn check_regions(&mut self) -> Result<(), Conflict> {
+        let stamp = self.next_stamp();
+        let mut sizes: Vec<[u32; 2]> = Vec::new();
+        let mut starts: Vec<u32> = Vec::new();
+        self.queue.clear();
+        for s in 0..self.n {
+            if self.time[s as usize] != 0 || self.mark[s as usize] == stamp {
+                continue;
+            }
+            let id = sizes.len() as u32;
+            starts.push(self.queue.len() as u32);
+            let mut size = [0u32; 2];
+            let mut head = self.queue.len();
+            self.queue.push(s);
+            self.mark[s as usize] = stamp;
+            while head < self.queue.len() {
+                let v = self.queue[head];
+                head += 1;
+                self.region_of[v as usize] = id;
+                let same = self.board.square_at(v).is_corner_colour() == self.first_colour;
+                size[usize::from(!same)] += 1;
+                let b = 8 * v as usize;
+                for i in 0..self.nbr_len[v as usize] as usize {
+                    let w = self.nbr[b + i];
+                    if self.time[w as usize] == 0 && self.mark[w as usize] != stamp {
+                        self.mark[w as usize] = stamp;
+                        self.queue.push(w);
+                    }
+                }
+            }
+            sizes.push(size);
+        }
+        starts.push(self.queue.len() as u32);
+        self.regions_fill(&sizes, &starts)
+    }
+
+    /// The regions rule for the regions given by `region_of` (ids `0..sizes.len()`, their
+    /// squares `queue[starts[i]..starts[i + 1]]`). Free squares of no listed region (their id
+    /// [`NONE`]) may belong to regions not listed, which pieces next to them may enter.
+    fn regions_fill(&self, sizes: &[[u32; 2]], starts: &[u32]) -> Result<(), Conflict> {
+        let regions = sizes.len();
+        if regions == 0 {
+            return Ok(());
+        }
+        let mut possible = vec![[0u32; 2]; regions];
+        let mut forced = vec![[0u32; 2]; regions];
+        for gap in &self.gaps {
+            if gap.open() == 0 {
+                continue;
+            }
+            // The regions next to one end of the piece, and whether an unlisted one is.
+            let side = |t: u32| -> Option<([u32; 8], bool)> {
+                if t == 0 || t > self.n {
+                    return None;
+                }
+                let mut ids = [NONE; 8];
+                let mut unlisted = false;
+                for (k, &w) in self.neighbours(self.sq[t as usize]).iter().enumerate() {
+                    if self.time[w as usize] == 0 {
+                        let id = self.region_of[w as usize];
+                        if (id as usize) < regions {
+                            ids[k] = id;
+                        } else {
+                            unlisted = true;
+                        }
+                    }
+                }
+                Some((ids, unlisted))
+            };
+            let mut options = [NONE; 8];
+            let mut count = 0;
+            let mut add = |id: u32| {
+                if id != NONE && !options[..count].contains(&id) {
+                    options[count] = id;
+                    count += 1;
+                }
+            };
+            let unlisted = match (side(gap.f), side(gap.g)) {
+                (Some((a, ua)), Some((b, ub))) => {
+                    a.iter().filter(|id| b.contains(id)).for_each(|&id| add(id));
+                    ua && ub
+                }
+                (Some((a, u)), None) | (None, Some((a, u))) => {
+                    a.iter().for_each(|&id| add(id));
+                    u
+                }
+                (None, None) => true,
+            };
+            if count == 0 {
+                if !unlisted {
+                    // No region next to both ends: the piece cannot be finished.
+                    return Err(Conflict::everything(self.frames.len() as u32));
+                }
+                continue;
+            }
+            let (odd, even) = self.colour_counts(gap.f, gap.g);
+            for &id in &options[..count] {
+                possible[id as usize][0] += odd;
+                possible[id as usize][1] += even;
+            }
+            if count == 1 && !unlisted {
+                let id = options[0] as usize;
+                forced[id][0] += odd;
+                forced[id][1] += even;
+            }
+        }
+        for r in 0..regions {
+            let size = sizes[r];
+            if possible[r][0] < size[0] || possible[r][1] < size[1] {
+                // Too few squares can come into the region: that holds while the squares
+                // around it stay as they are (and so the piece ends next to it).
+                let mut raw = Vec::new();
+                let squares = &self.queue[starts[r] as usize..starts[r + 1] as usize];
+                for &v in squares {
+                    self.ways_reason(v, &mut raw);
+                }
+                return Err(Conflict::of(raw));
+            }
+            if forced[r][0] > size[0] || forced[r][1] > size[1] {
+                return Err(Conflict::everything(self.frames.len() as u32));
+            }
+        }
+        Ok(())
+    }
+
+    /// The regions rule near the square `s` just taken: the free squares next to it are
+    /// explored up to [`LOCAL_REGION_LIMIT`] squares each, and the regions found whole are
+    /// checked.
+    fn check_regions_near(&mut self, s: u32) -> Result<(), Conflict> {
+        if self.stamp > u32::MAX - 16 {
+            self.mark.fill(0);
+            self.stamp = 0;
+        }
+        let base = self.stamp + 1;
+        let mut sizes: Vec<[u32; 2]> = Vec::new();
+        let mut starts: Vec<u32> = Vec::new();
+        self.queue.clear();
+        for k in 0..self.nbr_len[s as usize] as usize {
+            let f = self.nbr[8 * s as usize + k];
+            if self.time[f as usize] != 0 || self.mark[f as usize] >= base {
+                continue;
+            }
+            let this = self.next_stamp();
+            let begin = self.queue.len();
+            self.queue.push(f);
+            self.mark[f as usize] = this;
+            let mut head = begin;
+            let mut whole = true;
+            'bfs: while head < self.queue.len() {
+                if self.queue.len() - begin > LOCAL_REGION_LIMIT {
+                    whole = false;
+                    break;
+                }
+                let v = self.queue[head];
+                head += 1;
+                let b = 8 * v as usize;
+                for i in 0..self.nbr_len[v as usize] as usize {
+                    let w = self.nbr[b + i];
+                    if self.time[w as usize] != 0 || self.mark[w as usize] == this {
+                        continue;
+                    }
+                    if self.mark[w as usize] >= base {
+                        whole = false; // an earlier search's region, too large to list
+                        break 'bfs;
+                    }
+                    self.mark[w as usize] = this;
+                    self.queue.push(w);
+                }
+            }
+            if !whole {
+                self.queue.truncate(begin);
+                continue;
+            }
+            let id = sizes.len() as u32;
+            let mut size = [0u32; 2];
+            for i in begin..self.queue.len() {
+                let v = self.queue[i];
+                self.region_of[v as usize] = id;
+                let same = self.board.square_at(v).is_corner_colour() == self.first_colour;
+                size[usize::from(!same)] += 1;
+            }
+            starts.push(begin as u32);
+            sizes.push(size);
+        }
+        starts.push(self.queue.len() as u32);
+        let result = self.regions_fill(&sizes, &starts);
+        for i in 0..self.queue.len() {
+            let v = self.queue[i];
+            self.region_of[v as usize] = NONE;
+        }
+        result
+    }
+
+    /// The candidates for the next move of piece `gi` at its front (`front`) or back, in
+    /// `out`; the count, and the levels that excluded the other neighbours.
+    fn candidates(
+        &self,
+        gi: usize,
+        front: bool,
+        out: &mut [u32; 8],
+        why: Option<&mut Vec<u32>>,
+    ) -> u8 {
+        let gap = self.gaps[gi];
+        let (from_t, t, other_t) = if front {
+            (gap.f, gap.f + 1, gap.g)
+        } else {
+            (gap.g, gap.g - 1, gap.f)
+        };
+        let from = self.sq[from_t as usize];
+        let other = (other_t >= 1 && other_t <= self.n).then(|| self.sq[other_t as usize]);
+        let left = t.abs_diff(other_t);
+        let mut len = 0u8;
+        let mut by_distance = false;
+        let mut why = why;
+        for &w in self.neighbours(from) {
+            if !self.is_free(w) {
+                if let Some(r) = why.as_deref_mut() {
+                    r.push(self.lv(self.time[w as usize]));
+                }
+                continue;
+            }
+            if let Some(o) = other {
+                if self.dist(w, o) > left {
+                    by_distance = true;
+                    continue;
+                }
+            }
+            out[len as usize] = w;
+            len += 1;
+        }
+        // A free square whose every way is needed (two, one if it may be the tour's first or
+        // last square) must take this end's next move when this end is one of its ways and
+        // has no other side open.
+        let back_side = if front { from_t - 1 } else { from_t + 1 };
+        let single_side = !(1..=self.n).contains(&back_side) || self.sq[back_side as usize] != NONE;
+        let mut forced = [NONE; 2];
+        let mut n_forced = 0;
+        if single_side {
+            for &w in &out[..len as usize] {
+                let ways = self.conn[w as usize];
+                if ways <= 2 {
+                    let capable = self.can_be_first(w) || self.can_be_last(w);
+                    if ways <= 2 - u8::from(capable) {
+                        if n_forced < 2 {
+                            forced[n_forced] = w;
+                        }
+                        n_forced += 1;
+                    }
+                }
+            }
+        }
+        if n_forced >= 1 {
+            len = if n_forced == 1 { 1 } else { 0 };
+            out[0] = forced[0];
+        }
+        if let Some(r) = why {
+            r.push(self.lv(from_t));
+            if by_distance {
+                r.push(self.lv(other_t));
+            }
+            if n_forced >= 1 {
+                for &w in &forced[..n_forced.min(2)] {
+                    self.ways_reason(w, r);
+                }
+                self.endpoint_reason(r);
+            }
+        }
+        len
+    }
+
+    /// Look at the position: dead (and why), solved, or the end to extend next.
+    fn evaluate(&mut self) -> Node {
+        if let Some(&x) = self.zeros.items.first() {
+            let mut raw = Vec::new();
+            self.ways_reason(x, &mut raw);
+            return Node::Dead(Conflict::of(raw));
+        }
+        if !self.ones.items.is_empty() {
+            let ones: Vec<u32> = self.ones.items.iter().copied().take(3).collect();
+            let caps: Vec<(bool, bool)> = ones
+                .iter()
+                .map(|&x| (self.can_be_first(x), self.can_be_last(x)))
+                .collect();
+            let fits = match caps.as_slice() {
+                [(a, b)] => *a || *b,
+                [(a0, b0), (a1, b1)] => (*a0 && *b1) || (*b0 && *a1),
+                _ => false,
+            };
+            if !fits {
+                let mut raw = Vec::new();
+                for &x in &ones {
+                    self.ways_reason(x, &mut raw);
+                }
+                self.endpoint_reason(&mut raw);
+                return Node::Dead(Conflict::of(raw));
+            }
+        }
+        if let Err(c) = self.rematch() {
+            return Node::Dead(c);
+        }
+        if self.regions_every_node {
+            if let Err(c) = self.check_regions() {
+                return Node::Dead(c);
+            }
+        } else if let Some(t) = self.last_move() {
+            let s = self.sq[t as usize];
+            if let Err(c) = self.check_regions_near(s) {
+                return Node::Dead(c);
+            }
+        }
+        // Fail first: the end with the fewest candidates.
+        let mut best: Option<(u8, u32, u32, usize, bool)> = None;
+        let mut scratch = [NONE; 8];
+        for gi in 0..self.gaps.len() {
+            let gap = self.gaps[gi];
+            if gap.open() == 0 {
+                continue;
+            }
+            let slack = self.slack(gi);
+            for front in [true, false] {
+                if (front && gap.f == 0) || (!front && gap.g > self.n) {
+                    continue;
+                }
+                let len = self.candidates(gi, front, &mut scratch, None);
+                if len == 0 {
+                    let mut raw = Vec::new();
+                    self.candidates(gi, front, &mut scratch, Some(&mut raw));
+                    return Node::Dead(Conflict::of(raw));
+                }
+                let tie = match &mut self.order {
+                    Order::Fixed => gi as u32,
+                    Order::Random(r) => r.random(),
+                };
+                let key = (len, slack, tie, gi, front);
+                if best.is_none_or(|b| (key.0, key.1, key.2) < (b.0, b.1, b.2)) {
+                    best = Some(key);
+                }
+            }
+        }
+        let Some((_, _, _, gi, front)) = best else {
+            return Node::Solved;
+        };
+        let mut cands = [NONE; 8];
+        let mut raw = Vec::new();
+        let len = self.candidates(gi, front, &mut cands, Some(&mut raw));
+        let gap = self.gaps[gi];
+        let t = if front { gap.f + 1 } else { gap.g - 1 };
+        self.sort_candidates(&mut cands[..len as usize]);
+        Node::Branch {
+            t,
+            cands,
+            len,
+            excluded: Conflict::of(raw),
+        }
+    }
+
+    /// The move placed last (the top frame's), if any.
+    fn last_move(&self) -> Option<u32> {
+        self.frames.last().map(|f| f.t)
+    }
+
+    /// Moves to spare in piece `gi` (its length beyond the distance between its ends).
+    fn slack(&self, gi: usize) -> u32 {
+        let gap = self.gaps[gi];
+        if gap.f == 0 || gap.g > self.n {
+            return gap.open();
+        }
+        (gap.g - gap.f).saturating_sub(self.dist(self.sq[gap.f as usize], self.sq[gap.g as usize]))
+    }
+
+    /// Warnsdorff's order: fewest ways on first; ties by the order's key.
+    fn sort_candidates(&mut self, cands: &mut [u32]) {
+        let mut keys = [0u64; 8];
+        for (i, &w) in cands.iter().enumerate() {
+            let tie = match &mut self.order {
+                Order::Fixed => u64::from(self.tie_key[w as usize]),
+                Order::Random(r) => u64::from(r.random::<u32>()),
+            };
+            keys[i] = (u64::from(self.conn[w as usize]) << 32) | tie;
+        }
+        // Insertion sort: at most 8.
+        for i in 1..cands.len() {
+            let mut j = i;
+            while j > 0 && keys[j - 1] > keys[j] {
+                keys.swap(j - 1, j);
+                cands.swap(j - 1, j);
+                j -= 1;
+            }
+        }
+    }
+
+    /// Search every completion of the current position, calling `found` with each tour (the
+    /// squares of moves 1..=n); `found` returns `false` to stop.
+    fn run(&mut self, limits: Limits, found: &mut dyn FnMut(&[u32]) -> bool) -> Stop {
+        self.nodes = 0;
+        loop {
+            let mut conflict = match self.evaluate() {
+                Node::Solved => {
+                    if !found(&self.sq[1..=self.n as usize]) {
+                        return Stop::Visitor;
+                    }
+                    Conflict::everything(self.frames.len() as u32)
+                }
+                Node::Dead(c) => c,
+                Node::Branch {
+                    t,
+                    cands,
+                    len,
+                    excluded,
+                } => {
+                    self.frames.push(Frame {
+                        t,
+                        cands,
+                        len,
+                        next: 1,
+                        conflict: excluded,
+                    });
+                    let level = self.frames.len() as u32;
+                    self.assign(t, cands[0], level);
+                    if let Some(stop) = self.count_node(&limits) {
+                        return stop;
+                    }
+                    continue;
+                }
+            };
+            // Back up to the latest decision the dead end depends on.
+            loop {
+                let level = self.frames.len() as u32;
+                let Some(frame) = self.frames.last() else {
+                    return Stop::Exhausted;
+                };
+                let t = frame.t;
+                self.unassign(t);
+                if !conflict.contains(level) {
+                    self.frames.pop();
+                    continue;
+                }
+                let frame = self.frames.last_mut().expect("a frame");
+                frame.conflict.absorb(&conflict, level);
+                if frame.next < frame.len {
+                    let s = frame.cands[frame.next as usize];
+                    frame.next += 1;
+                    self.assign(t, s, level);
+                    if let Some(stop) = self.count_node(&limits) {
+                        return stop;
+                    }
+                    break;
+                }
+                conflict = std::mem::take(&mut frame.conflict);
+                self.frames.pop();
+            }
+        }
+    }
+
+    /// Count a node; `Some` when the limits are reached.
+    fn count_node(&mut self, limits: &Limits) -> Option<Stop> {
+        self.nodes += 1;
+        if self.nodes >= limits.max_nodes {
+            return Some(Stop::Budget);
+        }
+        if self.nodes.is_multiple_of(METER_STEP) {
+            if let Some(meter) = limits.meter {
+                meter.add(METER_STEP);
+            }
+        }
+        // A node here costs up to a few microseconds (the region and coverage rules), so the
+        // clock is read more often than the meter is fed: a time limit is kept to a few ms.
+        if self.nodes.is_multiple_of(DEADLINE_STEP)
+            && limits.deadline.is_some_and(|t| Instant::now() >= t)
+        {
+            return Some(Stop::Budget);
+        }
+        None
+    }
+
+    /// Take back every decision: the position of the constrained squares alone.
+    fn reset(&mut self) {
+        while let Some(frame) = self.frames.pop() {
+            self.unassign(frame.t);
+        }
+        self.last_gap = None;
+    }
+}
+
+/// The coverage rule's state: which piece takes each free square ([`Joint::rematch`]).
+struct Cover {
+    /// The pieces that could take square `v` with nothing placed:
+    /// `list[start[v]..start[v + 1]]`.
+    start: Vec<u32>,
+    list: Vec<u32>,
+    /// The piece each free square is matched to, [`NONE`] if none.
+    owner: Vec<u32>,
+    /// Where each matched square is in its piece's list.
+    pos: Vec<u32>,
+    /// Squares matched to each piece, by colour class.
+    members: Vec<[Vec<u32>; 2]>,
+    /// Free squares that may be unmatched.
+    pending: Vec<u32>,
+    seen: Vec<u32>,
+    gap_seen: Vec<u32>,
+    from: Vec<u32>,
+    queue: Vec<u32>,
+    stamp: u32,
+}
+
+impl Cover {
+    /// Nothing matched yet; every free square pending.
+    fn new(joint: &Joint) -> Cover {
+        let n = joint.n as usize;
+        let mut start = Vec::with_capacity(n + 1);
+        let mut list = Vec::new();
+        let mut pending = Vec::new();
+        for v in 0..n as u32 {
+            start.push(list.len() as u32);
+            if joint.is_free(v) {
+                pending.push(v);
+                for (gi, gap) in joint.gaps.iter().enumerate() {
+                    if joint.could_ever_cover(gap, v) {
+                        list.push(gi as u32);
+                    }
+                }
+            }
+        }
+        start.push(list.len() as u32);
+        pending.reverse();
+        Cover {
+            start,
+            list,
+            owner: vec![NONE; n],
+            pos: vec![0; n],
+            members: vec![[Vec::new(), Vec::new()]; joint.gaps.len()],
+            pending,
+            seen: vec![0; n],
+            gap_seen: vec![0; joint.gaps.len()],
+            from: vec![NONE; n],
+            queue: Vec::new(),
+            stamp: 0,
+        }
+    }
+
+    /// The pieces that could ever take `v`.
+    fn could(&self, v: u32) -> &[u32] {
+        &self.list[self.start[v as usize] as usize..self.start[v as usize + 1] as usize]
+    }
+
+    fn next_stamp(&mut self) -> u32 {
+        if self.stamp == u32::MAX {
+            self.seen.fill(0);
+            self.gap_seen.fill(0);
+            self.stamp = 0;
+        }
+        self.stamp += 1;
+        self.stamp
+    }
+
+    fn matched(&mut self, x: u32, gi: u32, c: usize) {
+        let list = &mut self.members[gi as usize][c];
+        self.pos[x as usize] = list.len() as u32;
+        list.push(x);
+        self.owner[x as usize] = gi;
+    }
+
+    fn unmatch(&mut self, x: u32, c: usize) {
+        let gi = self.owner[x as usize] as usize;
+        let list = &mut self.members[gi][c];
+        let p = self.pos[x as usize] as usize;
+        let last = list.pop().unwrap_or(x);
+        if last != x {
+            list[p] = last;
+            self.pos[last as usize] = p as u32;
+        }
+        self.owner[x as usize] = NONE;
+    }
+
+    /// Square `s` is placed: it needs no piece any more.
+    fn taken(&mut self, s: u32) {
+        if self.owner[s as usize] != NONE {
+            let gi = self.owner[s as usize] as usize;
+            let c = usize::from(self.members[gi][1].get(self.pos[s as usize] as usize) == Some(&s));
+            self.unmatch(s, c);
+        }
+    }
+}
+
+/// Exact knight distances between every pair of squares, saturating at 254 (255: unreachable).
+fn distance_table(nbr: &[u32], nbr_len: &[u8]) -> Vec<u8> {
+    let n = nbr_len.len();
+    let mut table = vec![u8::MAX; n * n];
+    let mut queue = Vec::with_capacity(n);
+    for from in 0..n {
+        let row = &mut table[from * n..(from + 1) * n];
+        queue.clear();
+        queue.push(from as u32);
+        row[from] = 0;
+        let mut head = 0;
+        while head < queue.len() {
+            let s = queue[head] as usize;
+            head += 1;
+            let d = row[s].saturating_add(1).min(254);
+            for &t in &nbr[8 * s..8 * s + nbr_len[s] as usize] {
+                if row[t as usize] == u8::MAX {
+                    row[t as usize] = d;
+                    queue.push(t);
+                }
+            }
+        }
+    }
+    table
+}
+
+/// Roth's order: squares farther from the centre first (smaller key).
+fn centre_keys(board: Board) -> Vec<u32> {
+    let (rows, cols) = (i64::from(board.rows()), i64::from(board.cols()));
+    let far: Vec<i64> = board
+        .squares()
+        .map(|sq| {
+            let dr = 2 * i64::from(sq.row) - (rows - 1);
+            let dc = 2 * i64::from(sq.col) - (cols - 1);
+            -(dr * dr + dc * dc)
+        })
+        .collect();
+    let mut sorted = far.clone();
+    sorted.sort_unstable();
+    sorted.dedup();
+    far.iter()
+        .map(|v| sorted.partition_point(|x| x < v) as u32)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solve::Constraint;
+
+    fn request(board: Board, pairs: &[(u32, &str)]) -> Request {
+        Request {
+            constraints: pairs
+                .iter()
+                .map(|&(move_number, name)| Constraint {
+                    move_number,
+                    square: board.parse_square(name).unwrap(),
+                })
+                .collect(),
+            ..Request::open(board)
+        }
+    }
+
+    #[test]
+    fn conflicts_merge_and_fall_back_to_chronological() {
+        let mut a = Conflict::of(vec![3, 1, 0, 3]);
+        assert_eq!(a.levels, [1, 3]);
+        a.absorb(&Conflict::of(vec![2, 5]), 5);
+        assert_eq!((a.floor, a.levels.clone()), (0, vec![1, 2, 3]));
+        a.absorb(&Conflict::everything(4), 4);
+        assert_eq!((a.floor, a.max()), (3, 3));
+        assert!(a.contains(2) && !a.contains(4));
+    }
+
+    #[test]
+    fn counts_agree_with_the_plain_search_on_5x5() {
+        let board = Board::new(5, 5).unwrap();
+        for pairs in [
+            vec![(1, "a1")],
+            vec![(1, "c3")],
+            vec![(25, "a1")],
+            vec![(5, "c3")],
+            vec![(1, "a1"), (25, "e5")],
+            vec![(3, "b2"), (20, "e1")],
+        ] {
+            let req = request(board, &pairs);
+            let ours = count(&req, None, &Budget::unlimited(), |t| {
+                assert!(req.is_satisfied_by(t))
+            });
+            let plain =
+                crate::solve::backtrack::enumerate(&req, None, &Budget::unlimited(), |_| true);
+            assert!(ours.exhaustive && plain.exhaustive, "{pairs:?}");
+            assert_eq!(ours.tours, plain.count, "{pairs:?}");
+        }
+    }
+}
