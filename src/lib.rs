@@ -22,6 +22,7 @@ pub mod input;
 pub mod output;
 pub mod pairs;
 pub mod puzzle;
+pub mod resources;
 pub mod solve;
 pub mod tour;
 pub mod verify;

@@ -209,6 +209,20 @@ impl Drop for Listed {
     }
 }
 
+/// Remove every temp file being written, now, on the way out of a run that cannot go on (out
+/// of memory: see [`crate::resources`]). Takes the list only if nobody holds it, and allocates
+/// nothing for paths under 384 bytes.
+pub fn remove_temp_files_now() {
+    let list = match PENDING.try_lock() {
+        Ok(list) => list,
+        Err(std::sync::TryLockError::Poisoned(e)) => e.into_inner(),
+        Err(std::sync::TryLockError::WouldBlock) => return,
+    };
+    for path in list.iter() {
+        let _ = std::fs::remove_file(path);
+    }
+}
+
 /// On SIGINT, SIGTERM or SIGHUP, remove every temp file being written and exit with 128 plus
 /// the signal's number (130, 143, 129), as a shell reports a process the signal ended. Once
 /// per process; later calls do nothing.

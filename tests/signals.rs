@@ -1,7 +1,7 @@
 //! Issue 9: an interrupted write leaves nothing behind. SIGINT, SIGTERM and SIGHUP during
 //! `generate --size 1000 --tiebreak center -o big.xlsx` remove the temp file, write no output,
 //! and exit 130, 143 and 129 as a shell reports the signal. Also: a full disk gives our own
-//! error line only.
+//! error line only, and (issue 17) running out of memory is an error like any other.
 
 #![cfg(unix)]
 
@@ -114,4 +114,78 @@ fn a_full_disk_is_reported_once_in_our_words() {
         );
         assert!(!stderr.contains("ZipWriter"), "{args:?}: {stderr}");
     }
+}
+
+/// Run `args` in a fresh folder under `prlimit --as=BYTES`: exit code, stderr, what is left.
+fn under_memory_limit(bytes: u64, args: &[&str]) -> (Option<i32>, String, Vec<String>) {
+    let dir = tempfile::tempdir().unwrap();
+    let out = Command::new("prlimit")
+        .arg(format!("--as={bytes}"))
+        .arg(assert_cmd::cargo::cargo_bin("knights-tour"))
+        .args(args)
+        .current_dir(dir.path())
+        .env_remove("RUST_BACKTRACE")
+        .stdout(Stdio::null())
+        .output()
+        .unwrap();
+    let left = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        left,
+    )
+}
+
+/// Issue 17: running out of memory (or threads, which need memory for their stacks) is an
+/// error like any other at every limit: a message, exit 2, no backtrace, no abort, and no
+/// output or temp file left. Limits from 40 MB to 400 MB of address space meet the failure
+/// in different places (the tours, the workbook, rust_xlsxwriter's threads).
+/// (`generate --all --size 8` aborted with exit 134 and a 0-byte temp file at 150 MB, and
+/// panicked at 250-400 MB, before.)
+#[test]
+fn running_out_of_memory_is_an_error_with_nothing_left_behind() {
+    if Command::new("prlimit").arg("--version").output().is_err() {
+        eprintln!("prlimit not installed; skipped");
+        return;
+    }
+    let commands: [&[&str]; 4] = [
+        &[
+            "generate",
+            "--all",
+            "--size",
+            "8",
+            "--timeout",
+            "20",
+            "-o",
+            "a.xlsx",
+        ],
+        &["generate", "--size", "300", "-o", "b.xlsx"],
+        &["template", "--size", "300", "-o", "c.xlsx"],
+        &["draw", "--size", "300", "-o", "d.png"],
+    ];
+    let mut failures = 0;
+    for args in commands {
+        for mb in [40u64, 150, 400] {
+            let (code, stderr, left) = under_memory_limit(mb << 20, args);
+            let what = format!("{args:?} under {mb} MB: exit {code:?}, {stderr}, left {left:?}");
+            assert!(!stderr.contains("panicked"), "{what}");
+            assert!(!stderr.contains("stack backtrace"), "{what}");
+            match code {
+                Some(0) => assert!(!left.is_empty(), "{what}"),
+                Some(1 | 2) => {
+                    failures += 1;
+                    assert!(
+                        left.iter().all(|n| !n.starts_with(".knights-tour-")),
+                        "{what}"
+                    );
+                }
+                _ => panic!("{what}"),
+            }
+        }
+    }
+    // The smallest limits do run out: the test saw the failure it is about.
+    assert!(failures > 0);
 }

@@ -52,6 +52,7 @@ pub enum Command {
 /// Parse the process arguments, run, and return the exit code.
 pub fn main() -> u8 {
     crate::output::remove_temp_files_on_signals();
+    crate::resources::install();
     // Asked for before parsing, so that a usage error too answers a script in JSON.
     let json = json_requested(std::env::args_os().skip(1));
     let cli = match Cli::try_parse() {
