@@ -1,22 +1,34 @@
-//! Verifying a 1000x1000 board next to calamine merely reading the same workbook.
+//! Verifying 1000x1000 boards next to calamine merely reading the same workbooks.
 //!
-//! The floor is calamine opening the xlsx and building the sheet's range (`worksheet_range`),
-//! the least any calamine-based checker must do; the target is `verify_path` within 1.0x of it
-//! (no slower), and the CLI's peak memory on the file under 50 MB. A second floor streams the
-//! cells (`worksheet_cells_reader`). The run ends by printing the ratio of the two means and
-//! the CLI's peak memory (through `/usr/bin/time`, when present), all measured in this run.
+//! The floor is calamine opening the xlsx and building the board's sheet as a range
+//! (`worksheet_range`), the least any calamine-based checker must do; the target is
+//! `verify_path` within 1.0x of it (no slower) on each file, and the CLI's peak memory on each
+//! under 50 MB. Three files, each a million move numbers:
+//! - `plain`: a valid open tour (Warnsdorff with a centre tie-break, computed here), nothing
+//!   else on the sheet; a second floor streams its cells (`worksheet_cells_reader`);
+//! - `generated`: `knights-tour generate --size 1000 --tiebreak center --seed 1`, the tool's
+//!   own workbook (a title, file letters and rank numbers around the board, styles, notes
+//!   beside it, a Summary sheet), so detection has labels to strip;
+//! - `charted`: the same with `--path on`: the knight's path drawn as a chart over the board,
+//!   its million points in the hidden `Path data` sheet (83 MB of XML, not read by `verify`);
+//! - `invalid`: the plain tour as a person might leave it: two moves swapped, one number
+//!   typed twice, one square blank and one holding text, so detection takes its general path
+//!   and the check lists problems.
 //!
-//! The workbook (a valid open tour, Warnsdorff with a centre tie-break, computed here) is
-//! written once to `bench-verify-1000x1000.xlsx` in the target directory's `tmp` folder
+//! The run ends by printing, for each file, the ratio timed in alternation (the median of seven
+//! calamine/ours pairs, each pair under the same load, as the machine may be shared), the
+//! ratio of criterion's two means, and the CLI's peak memory (through `/usr/bin/time`, when
+//! present), all measured in this run. The workbooks are
+//! written once to `bench-verify-*-1000x1000.xlsx` in the target directory's `tmp` folder
 //! (`CARGO_TARGET_TMPDIR`, so `CARGO_TARGET_DIR` is honoured) and kept for measurements:
-//! `/usr/bin/time -v target/release/knights-tour verify -q target/tmp/bench-verify-1000x1000.xlsx`.
+//! `/usr/bin/time -v target/release/knights-tour verify -q target/tmp/bench-verify-generated-1000x1000.xlsx`.
 
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use calamine::{open_workbook, Reader, Xlsx};
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{criterion_group, criterion_main, Criterion, SamplingMode};
 use knights_tour::verify::{verify_path, Verdict, VerifyOptions};
 
 const SIDE: u32 = 1000;
@@ -78,15 +90,142 @@ fn warnsdorff(n: u32, start: (u32, u32)) -> Option<Vec<u32>> {
     Some(number)
 }
 
-fn workbook_path() -> PathBuf {
-    Path::new(env!("CARGO_TARGET_TMPDIR")).join("bench-verify-1000x1000.xlsx")
+/// The benchmark's files: what each is, and the sheet its board is on.
+#[derive(Clone, Copy)]
+enum File {
+    Plain,
+    Generated,
+    Charted,
+    Invalid,
 }
 
-/// The mean time criterion measured for `function` in `verify_1000x1000`, in nanoseconds.
-fn mean_ns(function: &str) -> Option<f64> {
+impl File {
+    const ALL: [File; 4] = [File::Plain, File::Generated, File::Charted, File::Invalid];
+
+    fn name(self) -> &'static str {
+        match self {
+            File::Plain => "plain",
+            File::Generated => "generated",
+            File::Charted => "charted",
+            File::Invalid => "invalid",
+        }
+    }
+
+    fn sheet(self) -> &'static str {
+        match self {
+            File::Generated | File::Charted => "Tour 1",
+            File::Plain | File::Invalid => "Tour",
+        }
+    }
+
+    fn path(self) -> PathBuf {
+        Path::new(env!("CARGO_TARGET_TMPDIR"))
+            .join(format!("bench-verify-{}-1000x1000.xlsx", self.name()))
+    }
+
+    /// The criterion group measuring this file.
+    fn group(self) -> String {
+        format!("verify_1000x1000_{}", self.name())
+    }
+
+    /// Write the file (once), then check it reads with the verdict it is made for.
+    fn prepare(self) -> PathBuf {
+        let path = self.path();
+        if !path.exists() {
+            match self {
+                File::Plain => write_workbook(&path, &tour_numbers()),
+                File::Invalid => write_workbook(&path, &spoilt(tour_numbers())),
+                File::Generated => generate(&path, &[]),
+                File::Charted => generate(&path, &["--path", "on"]),
+            }
+        }
+        let report = verify_path(&path, &VerifyOptions::default());
+        let sheet = report
+            .sheets
+            .iter()
+            .find(|s| s.sheet == self.sheet())
+            .expect("the board's sheet is reported");
+        assert_eq!(sheet.boards.len(), 1, "{}", self.name());
+        let b = &sheet.boards[0];
+        assert_eq!(
+            (b.board.rows, b.board.cols),
+            (SIDE, SIDE),
+            "{}",
+            self.name()
+        );
+        let valid = matches!(b.verdict, Verdict::Open | Verdict::Closed);
+        assert_eq!(
+            valid,
+            !matches!(self, File::Invalid),
+            "{}: {:?} {:?}",
+            self.name(),
+            b.verdict,
+            b.problems.first()
+        );
+        path
+    }
+}
+
+fn tour_numbers() -> Vec<u32> {
+    [(0, 0), (0, 1), (1, 0), (2, 3), (500, 500)]
+        .into_iter()
+        .find_map(|s| warnsdorff(SIDE, s))
+        .expect("Warnsdorff found a 1000x1000 tour from one of the starts")
+}
+
+/// The tour with mistakes: two moves swapped, a number typed twice, a square left blank
+/// (0 here) and one holding text (`u32::MAX`), all inside the board.
+fn spoilt(mut numbers: Vec<u32>) -> Vec<u32> {
+    let at = |r: u32, c: u32| (r * SIDE + c) as usize;
+    numbers.swap(at(100, 100), at(700, 300));
+    numbers[at(400, 400)] = numbers[at(400, 401)];
+    numbers[at(500, 500)] = 0;
+    numbers[at(600, 600)] = u32::MAX;
+    numbers
+}
+
+/// Move numbers by square as a sheet `Tour` from A1 (0 is a blank square, `u32::MAX` text).
+fn write_workbook(path: &Path, numbers: &[u32]) {
+    let mut book = rust_xlsxwriter::Workbook::new();
+    let sheet = book.add_worksheet_with_constant_memory().unwrap();
+    sheet.set_name("Tour").unwrap();
+    for r in 0..SIDE {
+        for c in 0..SIDE as u16 {
+            match numbers[(r * SIDE + u32::from(c)) as usize] {
+                0 => {}
+                u32::MAX => {
+                    sheet.write_string(r, c, "x").unwrap();
+                }
+                n => {
+                    sheet.write_number(r, c, f64::from(n)).unwrap();
+                }
+            }
+        }
+    }
+    book.save(path).unwrap();
+}
+
+/// The tool's own workbook, written by the CLI.
+fn generate(path: &Path, extra: &[&str]) {
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_knights-tour"))
+        .args(["generate", "--size", "1000", "--tiebreak", "center"])
+        .args(["--seed", "1", "--force"])
+        .args(extra)
+        .arg("-o")
+        .arg(path)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .expect("knights-tour generate runs");
+    assert!(status.success(), "generate --size 1000 failed");
+}
+
+/// The mean time criterion measured for `function` in `group`, in nanoseconds.
+fn mean_ns(group: &str, function: &str) -> Option<f64> {
     let target = Path::new(env!("CARGO_TARGET_TMPDIR")).parent()?;
     let path = target
-        .join("criterion/verify_1000x1000")
+        .join("criterion")
+        .join(group)
         .join(function)
         .join("new/estimates.json");
     let json: serde_json::Value = serde_json::from_slice(&std::fs::read(path).ok()?).ok()?;
@@ -106,77 +245,101 @@ fn cli_peak_kb(path: &Path) -> Option<u64> {
     stderr.lines().last()?.trim().parse().ok()
 }
 
-fn write_workbook(path: &Path) {
-    let numbers = [(0, 0), (0, 1), (1, 0), (2, 3), (500, 500)]
-        .into_iter()
-        .find_map(|s| warnsdorff(SIDE, s))
-        .expect("Warnsdorff found a 1000x1000 tour from one of the starts");
-    let mut book = rust_xlsxwriter::Workbook::new();
-    let sheet = book.add_worksheet_with_constant_memory().unwrap();
-    sheet.set_name("Tour").unwrap();
-    for r in 0..SIDE {
-        for c in 0..SIDE as u16 {
-            let n = numbers[(r * SIDE + u32::from(c)) as usize];
-            sheet.write_number(r, c, f64::from(n)).unwrap();
-        }
-    }
-    book.save(path).unwrap();
+/// calamine's dense read of the board's sheet: the floor.
+fn calamine_range(path: &Path, sheet: &str) -> (usize, usize) {
+    let mut book: Xlsx<_> = open_workbook(path).unwrap();
+    book.worksheet_range(sheet).unwrap().get_size()
+}
+
+fn ours(path: &Path) -> knights_tour::verify::FileReport {
+    verify_path(path, &VerifyOptions::default())
+}
+
+/// Ours over calamine's, timed in alternation (calamine, ours, calamine, ...) `PAIRS` times:
+/// the median of the pairs' ratios and the two median times in ms. On a shared machine the
+/// load drifts between criterion's blocks of one function and the next; a pair sees the same
+/// load.
+fn paired_ratio(file: File) -> (f64, f64, f64) {
+    const PAIRS: usize = 7;
+    let path = file.path();
+    let time = |f: &dyn Fn()| {
+        let t = Instant::now();
+        f();
+        t.elapsed().as_secs_f64() * 1e3
+    };
+    let mut pairs: Vec<(f64, f64)> = (0..PAIRS)
+        .map(|_| {
+            let floor = time(&|| {
+                black_box(calamine_range(&path, file.sheet()));
+            });
+            let ours = time(&|| {
+                black_box(ours(&path));
+            });
+            (ours, floor)
+        })
+        .collect();
+    let median = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    let mut ratios: Vec<f64> = pairs.iter().map(|(o, f)| o / f).collect();
+    let mut o: Vec<f64> = pairs.iter().map(|p| p.0).collect();
+    let mut f: Vec<f64> = pairs.drain(..).map(|p| p.1).collect();
+    (median(&mut ratios), median(&mut o), median(&mut f))
 }
 
 fn bench(c: &mut Criterion) {
-    let path = workbook_path();
-    if !path.exists() {
-        write_workbook(&path);
+    for file in File::ALL {
+        let path = file.prepare();
+        let mut group = c.benchmark_group(file.group());
+        group.sample_size(10);
+        group.sampling_mode(SamplingMode::Flat);
+        group.measurement_time(Duration::from_secs(10));
+        group.bench_function("calamine_worksheet_range", |b| {
+            b.iter(|| black_box(calamine_range(&path, file.sheet())))
+        });
+        if matches!(file, File::Plain) {
+            group.bench_function("calamine_cells_reader", |b| {
+                b.iter(|| {
+                    let mut book: Xlsx<_> = open_workbook(&path).unwrap();
+                    let mut reader = book.worksheet_cells_reader(file.sheet()).unwrap();
+                    let mut count = 0usize;
+                    while let Some(cell) = reader.next_cell().unwrap() {
+                        count += usize::from(!matches!(cell.get_value(), calamine::DataRef::Empty));
+                    }
+                    black_box(count)
+                })
+            });
+        }
+        group.bench_function("verify_path", |b| b.iter(|| black_box(ours(&path))));
+        group.finish();
     }
-    let report = verify_path(&path, &VerifyOptions::default());
-    assert_eq!(report.sheets.len(), 1);
-    assert!(
-        matches!(report.sheets[0].verdict, Verdict::Open | Verdict::Closed),
-        "{:?}",
-        report.sheets[0].problems.first()
+    println!(
+        "verify_path / calamine_worksheet_range on each file, measured in this run (target <= 1.0x, CLI peak < 50 MB):"
     );
-
-    let mut group = c.benchmark_group("verify_1000x1000");
-    group.sample_size(10);
-    group.measurement_time(Duration::from_secs(30));
-    group.bench_function("calamine_worksheet_range", |b| {
-        b.iter(|| {
-            let mut book: Xlsx<_> = open_workbook(&path).unwrap();
-            let range = book.worksheet_range("Tour").unwrap();
-            black_box(range.get_size())
-        })
-    });
-    group.bench_function("calamine_cells_reader", |b| {
-        b.iter(|| {
-            let mut book: Xlsx<_> = open_workbook(&path).unwrap();
-            let mut reader = book.worksheet_cells_reader("Tour").unwrap();
-            let mut count = 0usize;
-            while let Some(cell) = reader.next_cell().unwrap() {
-                count += usize::from(!matches!(cell.get_value(), calamine::DataRef::Empty));
-            }
-            black_box(count)
-        })
-    });
-    group.bench_function("verify_path", |b| {
-        b.iter(|| black_box(verify_path(&path, &VerifyOptions::default())))
-    });
-    group.finish();
-    if let (Some(ours), Some(floor)) = (mean_ns("verify_path"), mean_ns("calamine_worksheet_range"))
-    {
-        println!(
-            "verify_path / calamine_worksheet_range = {:.2}x ({:.0} ms / {:.0} ms; target <= 1.0x)",
-            ours / floor,
-            ours / 1e6,
-            floor / 1e6
+    for file in File::ALL {
+        let group = file.group();
+        let means = match (
+            mean_ns(&group, "verify_path"),
+            mean_ns(&group, "calamine_worksheet_range"),
+        ) {
+            (Some(ours), Some(floor)) => format!(
+                "criterion means {:.2}x ({:.0} ms / {:.0} ms)",
+                ours / floor,
+                ours / 1e6,
+                floor / 1e6
+            ),
+            _ => "criterion means not found".to_string(),
+        };
+        let (ratio, ours, floor) = paired_ratio(file);
+        let peak = cli_peak_kb(&file.path()).map_or(
+            "not measured (/usr/bin/time -f %M did not run)".to_string(),
+            |kb| format!("{:.1} MB", kb as f64 / 1000.0),
         );
-    }
-    match cli_peak_kb(&path) {
-        Some(kb) => println!(
-            "knights-tour verify -q {}: peak RSS {:.1} MB (target < 50 MB)",
-            path.display(),
-            kb as f64 / 1000.0
-        ),
-        None => println!("peak RSS not measured (/usr/bin/time -f %M did not run)"),
+        println!(
+            "  {:<9} {ratio:.2}x in alternation ({ours:.0} ms / {floor:.0} ms, medians); {means}; CLI peak RSS {peak}",
+            file.name()
+        );
     }
 }
 

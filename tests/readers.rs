@@ -1,5 +1,6 @@
 //! The readers beside xlsx, end to end: ods as LibreOffice and Gnumeric write it (our own
-//! reader), flat ods. Every file is built here, in Rust.
+//! reader), flat ods; CSV and TSV (delimiter sniffed, quoted fields, a byte order mark);
+//! generate's JSON and text; folders; standard input. Every file is built here, in Rust.
 
 mod common;
 mod workdir;
@@ -262,6 +263,29 @@ fn csv_and_tsv_are_read_with_their_delimiter_sniffed() {
         let want = if delimiter == "\t" { "tsv" } else { "csv" };
         assert_eq!(json["files"][0]["format"], want, "{name}");
     }
+}
+
+#[test]
+fn a_byte_order_mark_before_the_first_number_is_not_part_of_it() {
+    let w = WorkDir::new();
+    let rows: Vec<String> = closed_grid()
+        .iter()
+        .map(|row| row.iter().map(u32::to_string).collect::<Vec<_>>().join(","))
+        .collect();
+    std::fs::write(
+        w.path("bom.csv"),
+        format!("\u{feff}{}\r\n", rows.join("\r\n")),
+    )
+    .unwrap();
+    let (code, json) = verify_json(&w, &["bom.csv"]);
+    assert_eq!(
+        (code, boards(&json)),
+        (0, vec![("bom".into(), "closed".into(), "A1".into())]),
+        "{json}"
+    );
+    let b = &json["files"][0]["sheets"][0]["boards"][0];
+    assert_eq!(b["problems"], serde_json::json!([]), "{json}");
+    assert_eq!(b["moves"], 64);
 }
 
 #[test]

@@ -236,12 +236,14 @@ pub(crate) fn check_board(
         }
     }
 
-    // Knight moves between consecutive numbers that are both present.
-    let cells_of = |v: u64| -> Vec<u32> {
+    // Knight moves between consecutive numbers that are both present. A number typed twice
+    // fits when any of its cells does; `pos` holds one of them, so a knight's move between
+    // `pos` entries settles it without looking further (and without allocating: a board with
+    // one duplicate used to build two lists per move).
+    let cells_of = |v: u64| -> &[u32] {
         match dup_list.binary_search_by_key(&v, |(d, _)| *d) {
-            Ok(at) => dup_list[at].1.clone(),
-            Err(_) if pos[v as usize] != NONE => vec![pos[v as usize]],
-            Err(_) => Vec::new(),
+            Ok(at) => &dup_list[at].1,
+            Err(_) => std::slice::from_ref(&pos[v as usize]),
         }
     };
     let at = |i: u32| Square::new(i / cols, i % cols);
@@ -251,7 +253,7 @@ pub(crate) fn check_board(
             continue;
         }
         let (pa, pb) = (pos[v as usize], pos[v as usize + 1]);
-        if dup_list.is_empty() && at(pa).is_knight_move(at(pb)) {
+        if at(pa).is_knight_move(at(pb)) {
             continue;
         }
         let (a, b) = (cells_of(v), cells_of(v + 1));

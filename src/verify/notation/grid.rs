@@ -248,9 +248,9 @@ fn give_back_labels(sheet: &SheetCells, labels: &Labels, mut rect: CellRange) ->
                 .flat_map(|r| (g.first.col..=g.last.col).map(move |c| (r, c)))
                 .filter(|&(r, c)| !rect.contains(CellRef::new(r, c)));
             let mut any = false;
-            let all_labels = new_cells.into_iter().all(|rc| {
+            let all_labels = new_cells.into_iter().all(|(r, c)| {
                 any = true;
-                labels.numeric_cells.contains(&rc)
+                labels.is_numeric_label(r, c)
             });
             any && all_labels
                 && u64::from(g.rows()) * u64::from(g.cols()) <= MAX_BOARD_SQUARES
@@ -385,75 +385,107 @@ struct Piece {
     ints: u64,
 }
 
-/// The pieces of touching numbers (rules 3 and 4), label cells left out.
+/// Consecutive numbers along one row (label cells left out): the unit pieces are made of, so
+/// a dense board of a million numbers is a thousand runs, not a million cells to link.
+struct Run {
+    row: u32,
+    first: u32,
+    last: u32,
+    ints: u32,
+}
+
+/// The numbers of the sheet that are not labels, as `(row, col, kind)` in row-major order.
+fn numbers<'a>(
+    sheet: &'a SheetCells,
+    labels: &'a Labels,
+) -> impl Iterator<Item = (u32, u32, Kind)> + 'a {
+    // Both lists are in row-major order: the label cells are walked alongside.
+    let mut next_label = labels.numeric_cells.iter().peekable();
+    sheet.cells().into_iter().filter_map(move |c| {
+        let k = classify(c.value);
+        if !k.is_numeric() {
+            return None;
+        }
+        while next_label.next_if(|&&l| l < (c.row, c.col)).is_some() {}
+        if next_label.next_if_eq(&&(c.row, c.col)).is_some() {
+            return None;
+        }
+        Some((c.row, c.col, k))
+    })
+}
+
+/// The pieces of touching numbers (rules 2 and 3), label cells left out, in reading order of
+/// their top-left corners.
 fn pieces(sheet: &SheetCells, labels: &Labels) -> Vec<Piece> {
-    let pts: Vec<(u32, u32, Kind)> = sheet
-        .cells()
-        .iter()
-        .filter_map(|c| {
-            let k = classify(c.value);
-            (k.is_numeric() && !labels.is_numeric_label(c.row, c.col)).then_some((c.row, c.col, k))
-        })
-        .collect();
-    if pts.is_empty() {
-        return Vec::new();
-    }
-    let mut uf = UnionFind::new(pts.len());
-    link_neighbours(&pts, &mut uf);
-    merge_continuations(&pts, &mut uf);
-    let mut by_root: HashMap<usize, Piece> = HashMap::new();
-    for (i, p) in pts.iter().enumerate() {
-        let root = uf.find(i);
-        let e = by_root.entry(root).or_insert(Piece {
-            top: p.0,
-            left: p.1,
-            bottom: p.0,
-            right: p.1,
-            ints: 0,
-        });
-        e.top = e.top.min(p.0);
-        e.bottom = e.bottom.max(p.0);
-        e.left = e.left.min(p.1);
-        e.right = e.right.max(p.1);
-        if matches!(p.2, Kind::Int(_)) {
-            e.ints += 1;
+    let mut runs: Vec<Run> = Vec::new();
+    for (row, col, k) in numbers(sheet, labels) {
+        let int = u32::from(matches!(k, Kind::Int(_)));
+        match runs.last_mut() {
+            Some(r) if r.row == row && r.last + 1 == col => {
+                r.last = col;
+                r.ints += int;
+            }
+            _ => runs.push(Run {
+                row,
+                first: col,
+                last: col,
+                ints: int,
+            }),
         }
     }
-    let mut out: Vec<Piece> = by_root.into_values().filter(|p| p.ints > 0).collect();
+    let mut uf = UnionFind::new(runs.len());
+    link_neighbours(&runs, &mut uf);
+    merge_continuations(sheet, labels, &runs, &mut uf);
+    // Pieces by root, in the order their first run appears.
+    let mut slot_of_root: HashMap<usize, usize> = HashMap::new();
+    let mut out: Vec<Piece> = Vec::new();
+    for (i, r) in runs.iter().enumerate() {
+        let slot = *slot_of_root.entry(uf.find(i)).or_insert_with(|| {
+            out.push(Piece {
+                top: r.row,
+                left: r.first,
+                bottom: r.row,
+                right: r.last,
+                ints: 0,
+            });
+            out.len() - 1
+        });
+        let p = &mut out[slot];
+        p.bottom = p.bottom.max(r.row);
+        p.left = p.left.min(r.first);
+        p.right = p.right.max(r.last);
+        p.ints += u64::from(r.ints);
+    }
+    out.retain(|p| p.ints > 0);
     out.sort_by_key(|p| (p.top, p.left));
     out
 }
 
-/// Union cells that are neighbours (diagonals included). `pts` is in row-major order.
-fn link_neighbours(pts: &[(u32, u32, Kind)], uf: &mut UnionFind) {
-    // Row groups: (row, start, end) over pts.
-    let mut groups: Vec<(u32, usize, usize)> = Vec::new();
-    for (i, p) in pts.iter().enumerate() {
-        match groups.last_mut() {
-            Some(g) if g.0 == p.0 => g.2 = i + 1,
-            _ => groups.push((p.0, i, i + 1)),
+/// Union runs that touch (diagonals included): runs of the same row never do, runs of
+/// consecutive rows do when their columns overlap or meet at a corner. `runs` is in
+/// row-major order.
+fn link_neighbours(runs: &[Run], uf: &mut UnionFind) {
+    // Where each row's runs start.
+    let mut rows: Vec<(u32, usize, usize)> = Vec::new();
+    for (i, r) in runs.iter().enumerate() {
+        match rows.last_mut() {
+            Some(g) if g.0 == r.row => g.2 = i + 1,
+            _ => rows.push((r.row, i, i + 1)),
         }
     }
-    for (g, &(row, start, end)) in groups.iter().enumerate() {
-        for i in start + 1..end {
-            if pts[i].1 == pts[i - 1].1 + 1 {
-                uf.union(i, i - 1);
-            }
-        }
-        let Some(&(prow, pstart, pend)) = g.checked_sub(1).and_then(|h| groups.get(h)) else {
-            continue;
-        };
-        if row != prow + 1 {
+    for w in rows.windows(2) {
+        let ((above, pstart, pend), (row, start, end)) = (w[0], w[1]);
+        if row != above + 1 {
             continue;
         }
         let mut lo = pstart;
         for i in start..end {
-            let c = pts[i].1;
-            while lo < pend && pts[lo].1 + 1 < c {
+            let (first, last) = (runs[i].first, runs[i].last);
+            while lo < pend && runs[lo].last + 1 < first {
                 lo += 1;
             }
             let mut j = lo;
-            while j < pend && pts[j].1 <= c + 1 {
+            while j < pend && runs[j].first <= last + 1 {
                 uf.union(i, j);
                 j += 1;
             }
@@ -464,28 +496,64 @@ fn link_neighbours(pts: &[(u32, u32, Kind)], uf: &mut UnionFind) {
 /// Values occurring more often than this are not followed from piece to piece.
 const MAX_REPEATS: usize = 4;
 
-/// Rule 4: merge pieces whose numbers continue each other by a knight's move and which share
-/// no number.
-fn merge_continuations(pts: &[(u32, u32, Kind)], uf: &mut UnionFind) {
-    let mut at: HashMap<i64, Vec<usize>> = HashMap::new();
-    for (i, p) in pts.iter().enumerate() {
-        if let Kind::Int(v) = p.2 {
-            at.entry(v).or_default().push(i);
+/// A whole number of the sheet: its value, position and run.
+#[derive(Clone, Copy)]
+struct Int {
+    value: i64,
+    row: u32,
+    col: u32,
+    run: u32,
+}
+
+/// Rule 3: merge pieces whose numbers continue each other by a knight's move and which share
+/// no number. Nothing to do (and nothing collected) when the numbers are all in one piece,
+/// as on every board typed without gaps.
+fn merge_continuations(sheet: &SheetCells, labels: &Labels, runs: &[Run], uf: &mut UnionFind) {
+    let mut roots = runs
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.ints > 0)
+        .map(|(i, _)| uf.find(i));
+    let Some(first) = roots.next() else { return };
+    if roots.all(|r| r == first) {
+        return;
+    }
+    // The whole numbers with their runs (cells and runs are both in row-major order), by
+    // value, then in reading order.
+    let mut ints: Vec<Int> = Vec::new();
+    let mut run = 0usize;
+    for (row, col, k) in numbers(sheet, labels) {
+        while runs[run].row != row || runs[run].last < col {
+            run += 1;
+        }
+        if let Kind::Int(value) = k {
+            ints.push(Int {
+                value,
+                row,
+                col,
+                run: run as u32,
+            });
         }
     }
-    at.retain(|_, v| v.len() <= MAX_REPEATS);
-    let mut keys: Vec<i64> = at.keys().copied().collect();
-    keys.sort_unstable();
+    ints.sort_by_key(|x| x.value);
+    // Runs of equal values, those repeated too often left out.
+    let groups: Vec<&[Int]> = ints
+        .chunk_by(|a, b| a.value == b.value)
+        .filter(|g| g.len() <= MAX_REPEATS)
+        .collect();
     let mut candidates: Vec<(usize, usize)> = Vec::new();
-    for v in keys {
-        let (Some(here), Some(next)) = (at.get(&v), at.get(&(v + 1))) else {
+    for w in groups.windows(2) {
+        let (here, next) = (w[0], w[1]);
+        if next[0].value != here[0].value + 1 {
             continue;
-        };
-        for &x in here {
-            for &y in next {
-                let (dr, dc) = (pts[x].0.abs_diff(pts[y].0), pts[x].1.abs_diff(pts[y].1));
-                if (dr == 1 && dc == 2) || (dr == 2 && dc == 1) {
-                    candidates.push((x, y));
+        }
+        for x in here {
+            for y in next {
+                let (dr, dc) = (x.row.abs_diff(y.row), x.col.abs_diff(y.col));
+                let knight = (dr == 1 && dc == 2) || (dr == 2 && dc == 1);
+                let (a, b) = (x.run as usize, y.run as usize);
+                if knight && uf.find(a) != uf.find(b) {
+                    candidates.push((a, b));
                 }
             }
         }
@@ -493,16 +561,17 @@ fn merge_continuations(pts: &[(u32, u32, Kind)], uf: &mut UnionFind) {
     if candidates.is_empty() {
         return;
     }
-    // The (sorted) values of each piece, by root.
-    let mut values: HashMap<usize, Vec<i64>> = HashMap::new();
-    for (i, p) in pts.iter().enumerate() {
-        if let Kind::Int(v) = p.2 {
-            values.entry(uf.find(i)).or_default().push(v);
+    // The (sorted) values of each piece a candidate touches, by root.
+    let mut values: HashMap<usize, Vec<i64>> = candidates
+        .iter()
+        .flat_map(|&(a, b)| [(uf.find(a), Vec::new()), (uf.find(b), Vec::new())])
+        .collect();
+    for x in &ints {
+        if let Some(v) = values.get_mut(&uf.find(x.run as usize)) {
+            v.push(x.value);
         }
     }
-    for v in values.values_mut() {
-        v.sort_unstable();
-    }
+    drop(ints);
     for (x, y) in candidates {
         let (a, b) = (uf.find(x), uf.find(y));
         if a == b {

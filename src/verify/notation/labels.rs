@@ -54,14 +54,15 @@ impl Line {
 pub(crate) struct Labels {
     /// Every label line.
     pub(crate) lines: Vec<Line>,
-    /// The cells of the numeric lines, `(row, col)`.
-    pub(crate) numeric_cells: HashSet<(u32, u32)>,
+    /// The cells of the numeric lines, `(row, col)`, in row-major order (as a sheet's cells
+    /// are, so a pass over the sheet can walk them alongside), each once.
+    pub(crate) numeric_cells: Vec<(u32, u32)>,
 }
 
 impl Labels {
     /// Whether the cell at `(row, col)` belongs to a numeric label line.
     pub(crate) fn is_numeric_label(&self, row: u32, col: u32) -> bool {
-        !self.numeric_cells.is_empty() && self.numeric_cells.contains(&(row, col))
+        self.numeric_cells.binary_search(&(row, col)).is_ok()
     }
 }
 
@@ -116,7 +117,7 @@ pub(crate) fn find_labels(sheet: &SheetCells) -> Labels {
             .find(r, c)
             .is_some_and(|x| classify(x.value).is_numeric())
     };
-    let mut numeric_cells = HashSet::new();
+    let mut numeric_cells = Vec::new();
     lines.retain(|l| {
         if !l.numeric {
             return true;
@@ -138,6 +139,8 @@ pub(crate) fn find_labels(sheet: &SheetCells) -> Labels {
         }
         keep
     });
+    numeric_cells.sort_unstable();
+    numeric_cells.dedup();
     Labels {
         lines,
         numeric_cells,

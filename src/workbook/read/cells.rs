@@ -86,7 +86,10 @@ pub(crate) fn cost_of(value: Option<&CellValue>) -> u64 {
 
 /// The handle of a whole number stored in place.
 fn inline(f: f64) -> Option<u32> {
-    (f >= 0.0 && f < f64::from(INLINE) && is_whole(f)).then_some(INLINE | f as u32)
+    // In this range `as` keeps whole numbers exactly and is one instruction (`fract` is a
+    // call); -0.0 is not stored in place, so it reads back as written.
+    (f >= 0.0 && f < f64::from(INLINE) && f64::from(f as u32) == f && f.is_sign_positive())
+        .then_some(INLINE | f as u32)
 }
 
 /// A worksheet as a sparse list of cells in row-major order, one entry per position.
@@ -417,11 +420,6 @@ impl CellsBuilder {
             formats_known,
         }
     }
-}
-
-/// Whether `f` is a whole number that converts to an integer and back unchanged (not -0.0).
-fn is_whole(f: f64) -> bool {
-    f.fract() == 0.0 && f.is_sign_positive()
 }
 
 #[cfg(test)]
