@@ -5,9 +5,13 @@
 //! verifies back with the verdicts of the originals.
 
 mod common;
+#[allow(dead_code)]
+mod xlsx_bytes;
+
+use xlsx_bytes::part;
 
 use std::collections::BTreeMap;
-use std::io::{Cursor, Read};
+use std::io::Cursor;
 use std::path::Path;
 
 use assert_cmd::Command;
@@ -180,17 +184,6 @@ fn results(bytes: &[u8]) -> Vec<Vec<String>> {
     let rows = results_sheet(bytes);
     let header = rows.iter().position(|r| r[0] == "File").unwrap();
     rows[header..].to_vec()
-}
-
-/// One part of the xlsx zip as text.
-fn part(bytes: &[u8], name: &str) -> String {
-    let mut zip = zip::ZipArchive::new(Cursor::new(bytes)).unwrap();
-    let mut text = String::new();
-    zip.by_name(name)
-        .unwrap_or_else(|e| panic!("{name}: {e}"))
-        .read_to_string(&mut text)
-        .unwrap();
-    text
 }
 
 /// The zip path of the worksheet named `name`.

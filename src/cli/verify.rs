@@ -7,6 +7,8 @@
 //! the verdict (`closed`, `open`, `partial`, `invalid`; `no-board` for a sheet without one),
 //! where the board is, its start and end, then every problem found. `--format json` (or
 //! `--json`) prints one JSON document, `--format csv` one row per board (a class report).
+//! `-o FILE` writes the report to a file in the format its extension names; `-o report.xlsx`
+//! writes a class workbook (see [`crate::workbook::write::class`]).
 //!
 //! Exit codes: 0 when every file holds at least one board and every board is a complete tour;
 //! 1 when a board is `partial` or `invalid`, or a file holds no board; 2 when a file cannot be

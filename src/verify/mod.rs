@@ -78,8 +78,8 @@ pub struct VerifyOptions {
     pub board_size: Option<(u32, u32)>,
     /// Draw small invalid boards for the text report.
     pub drawings: bool,
-    /// Keep each board's cells as typed ([`BoardReport::typed`]) when it spans at most
-    /// [`KEEP_TYPED_MAX_CELLS`] cells, for a class report to mark.
+    /// Keep the cells as typed ([`BoardReport::typed`]) of each board that is not a complete
+    /// tour and spans at most [`KEEP_TYPED_MAX_CELLS`] cells, for a class report to mark.
     pub keep_typed: bool,
 }
 
@@ -260,7 +260,7 @@ fn grid_report(cells: &SheetCells, g: &GridCandidate, options: &VerifyOptions) -
     if options.drawings {
         report.drawing = text::drawing(&grid, &report);
     }
-    if options.keep_typed {
+    if options.keep_typed && !report.verdict.is_complete_tour() {
         report.typed = typed(&grid);
     }
     report
@@ -300,7 +300,7 @@ fn path_report(cells: &SheetCells, p: &PathCandidate, options: &VerifyOptions) -
     report.list_form = Some(p.form);
     report.coordinates = p.reading;
     let area = u64::from(p.footprint.rows()) * u64::from(p.footprint.cols());
-    if options.keep_typed && area <= KEEP_TYPED_MAX_CELLS {
+    if options.keep_typed && !report.verdict.is_complete_tour() && area <= KEEP_TYPED_MAX_CELLS {
         report.typed = typed(&BlockGrid::new(cells, p.footprint));
     }
     report

@@ -91,52 +91,53 @@ impl MarkedSheet<'_> {
         let mut lines: Vec<(String, &Format)> = vec![(m.headline.clone(), &headline)];
         lines.push(("Hover over a marked cell to read its note".into(), &f.plain));
         lines.extend(m.lines.iter().map(|l| (l.clone(), &f.plain)));
-        lines.push(("Colours:".into(), &f.plain));
-        lines.extend(legend.lines.iter().map(|(_, l)| (l.clone(), &f.plain)));
         let title = format!(
             "{}, sheet '{}': {}",
             self.file,
             self.sheet,
             self.board.verdict.as_str()
         );
+        let page = Page {
+            typed,
+            marks: &m,
+            f: &f,
+            legend: &legend,
+            title,
+            lines,
+        };
         match self.board.notation {
-            Notation::Grid => self.grid(sheet, typed, &m, title, lines, &f, &legend),
-            Notation::List => self.list(sheet, typed, &m, title, lines, &f, &legend),
+            Notation::Grid => self.grid(sheet, page),
+            Notation::List => self.list(sheet, page),
         }
     }
 
     /// A grid, laid out as generate lays out boards, with its path drawn.
-    #[allow(clippy::too_many_arguments)]
-    fn grid(
-        &self,
-        sheet: &mut Worksheet,
-        typed: &TypedCells,
-        m: &BoardMarks,
-        title: String,
-        lines: Vec<(String, &Format)>,
-        f: &TextFormats,
-        legend: &Legend,
-    ) -> Result<(), XlsxError> {
+    fn grid(&self, sheet: &mut Worksheet, mut page: Page<'_>) -> Result<(), XlsxError> {
+        let (typed, f, legend) = (page.typed, page.f, page.legend);
+        let (title, lines) = (
+            std::mem::take(&mut page.title),
+            std::mem::take(&mut page.lines),
+        );
         let (rows, cols) = (typed.range.rows(), typed.range.cols());
         let board = Board::new(rows, cols).map_err(|e| XlsxError::ParameterError(e.to_string()))?;
         let bl = BoardLayout::new(board, TOP_LEFT).map_err(super::super::board::fit_error)?;
         bl.set_geometry(sheet)?;
-        let texts = layout::place_texts(&bl, title, lines, f);
+        let mut texts = layout::place_texts(&bl, title, lines, f);
+        // The legend below the board and the panel, in rows of the usual height.
+        let below = TOP_LEFT.row + rows;
+        let start = texts
+            .iter()
+            .map(|t| t.cell.row + 2)
+            .fold(below + 1, u32::max);
+        texts.extend(legend.texts(CellRef::new(start, TOP_LEFT.col), f));
+        for row in below..=texts.iter().map(|t| t.cell.row).max().unwrap_or(below) {
+            sheet.set_row_height_pixels(row, layout::DEFAULT_ROW_PX)?;
+        }
         write_texts(sheet, &texts, legend)?;
         let font = bl.look.font_size;
-        for r in 0..rows {
-            for c in 0..cols {
-                let kind = m
-                    .marks
-                    .iter()
-                    .find(|x| x.cell == typed.range.first.offset(r, c))
-                    .map(|x| x.kind);
-                let format = square_format(font, edges(r, c, rows, cols), kind);
-                let value = typed.values[(r * cols + c) as usize].as_ref();
-                write_value(sheet, TOP_LEFT.offset(r, c), value, &format)?;
-            }
-        }
-        write_notes(sheet, typed, m)?;
+        page.write_cells(sheet, |r, c, kind| {
+            square_format(font, edges(r, c, rows, cols), kind)
+        })?;
         bl.quiet_label_warnings(sheet)?;
         bl.set_print_page(sheet, bl.print_area(&texts), true)?;
         if let (Some(slot), Some(path)) = (self.chart_slot, drawn_path(self.board)) {
@@ -146,17 +147,12 @@ impl MarkedSheet<'_> {
     }
 
     /// A list, copied as typed from C3, its entries marked, the panel to its right.
-    #[allow(clippy::too_many_arguments)]
-    fn list(
-        &self,
-        sheet: &mut Worksheet,
-        typed: &TypedCells,
-        m: &BoardMarks,
-        title: String,
-        lines: Vec<(String, &Format)>,
-        f: &TextFormats,
-        legend: &Legend,
-    ) -> Result<(), XlsxError> {
+    fn list(&self, sheet: &mut Worksheet, mut page: Page<'_>) -> Result<(), XlsxError> {
+        let (typed, f, legend) = (page.typed, page.f, page.legend);
+        let (title, lines) = (
+            std::mem::take(&mut page.title),
+            std::mem::take(&mut page.lines),
+        );
         let (rows, cols) = (typed.range.rows(), typed.range.cols());
         let mut texts = vec![Text {
             cell: CellRef::new(0, TOP_LEFT.col),
@@ -164,6 +160,7 @@ impl MarkedSheet<'_> {
             format: &f.title,
         }];
         let panel = TOP_LEFT.offset(0, cols + 1);
+        let n = lines.len() as u32;
         for (i, (text, format)) in lines.into_iter().enumerate() {
             texts.push(Text {
                 cell: panel.offset(i as u32, 0),
@@ -171,6 +168,7 @@ impl MarkedSheet<'_> {
                 format,
             });
         }
+        texts.extend(legend.texts(panel.offset(n, 0), f));
         write_texts(sheet, &texts, legend)?;
         let mut width_px = 0;
         for c in 0..cols {
@@ -186,19 +184,7 @@ impl MarkedSheet<'_> {
             sheet.set_column_width((TOP_LEFT.col + c) as u16, chars as f64)?;
             width_px += chars as u32 * 7 + 5;
         }
-        for r in 0..rows {
-            for c in 0..cols {
-                let kind = m
-                    .marks
-                    .iter()
-                    .find(|x| x.cell == typed.range.first.offset(r, c))
-                    .map(|x| x.kind);
-                let format = list_format(kind);
-                let value = typed.values[(r * cols + c) as usize].as_ref();
-                write_value(sheet, TOP_LEFT.offset(r, c), value, &format)?;
-            }
-        }
-        write_notes(sheet, typed, m)?;
+        page.write_cells(sheet, |_, _, kind| list_format(kind))?;
         // The path on a board of its own, below the panel.
         let below = panel.offset(texts.len() as u32, 0);
         let line_px = texts
@@ -233,6 +219,49 @@ impl MarkedSheet<'_> {
     }
 }
 
+/// What a marked sheet shows, whatever its layout.
+struct Page<'a> {
+    /// The cells as typed.
+    typed: &'a TypedCells,
+    /// Their marks.
+    marks: &'a BoardMarks,
+    /// The text formats.
+    f: &'a TextFormats,
+    /// What the colours mean.
+    legend: &'a Legend,
+    /// The sheet's title.
+    title: String,
+    /// The notes panel's lines.
+    lines: Vec<(String, &'a Format)>,
+}
+
+impl Page<'_> {
+    /// Write the typed cells from C3 on, each in `format_of(row, col, its mark)`, and a note
+    /// on each marked cell.
+    fn write_cells(
+        &self,
+        sheet: &mut Worksheet,
+        format_of: impl Fn(u32, u32, Option<MarkKind>) -> Format,
+    ) -> Result<(), XlsxError> {
+        let range = self.typed.range;
+        let cols = range.cols();
+        for r in 0..range.rows() {
+            for c in 0..cols {
+                let here = range.first.offset(r, c);
+                let kind = self
+                    .marks
+                    .marks
+                    .iter()
+                    .find(|x| x.cell == here)
+                    .map(|x| x.kind);
+                let value = self.typed.values[(r * cols + c) as usize].as_ref();
+                write_value(sheet, TOP_LEFT.offset(r, c), value, &format_of(r, c, kind))?;
+            }
+        }
+        write_notes(sheet, self.typed, self.marks)
+    }
+}
+
 /// The legend: one line per kind of mark used (and the path), each with its swatch colour.
 struct Legend {
     /// (colour, text) by line.
@@ -253,6 +282,19 @@ impl Legend {
             ));
         }
         Legend { lines }
+    }
+
+    /// The legend's lines from `at` down: a heading, then a line per colour.
+    fn texts<'f>(&self, at: CellRef, f: &'f TextFormats) -> Vec<Text<'f>> {
+        let all = std::iter::once("Colours:".to_string())
+            .chain(self.lines.iter().map(|(_, l)| l.clone()));
+        all.enumerate()
+            .map(|(i, text)| Text {
+                cell: at.offset(i as u32, 0),
+                text,
+                format: &f.plain,
+            })
+            .collect()
     }
 
     /// The swatch colour of a legend line.

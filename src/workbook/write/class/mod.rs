@@ -71,7 +71,7 @@ const TOTALS_WIDTHS: [f64; 7] = [8.43, 12.0, 8.43, 8.43, 8.43, 8.43, 8.43];
 const CHART_BOTTOM: u32 = 23;
 
 /// At most this many rows in the results table.
-pub const MAX_RESULT_ROWS: usize = 100_000;
+pub const MAX_RESULT_ROWS: usize = 20_000;
 
 /// At most this many marked sheets: a workbook holds at most
 /// [`MAX_WORKBOOK_SHEETS`](crate::generate::MAX_WORKBOOK_SHEETS) sheets, and the results and
@@ -464,4 +464,70 @@ fn add_totals(sheet: &mut Worksheet, t: &Totals) -> Result<(), XlsxError> {
     chart.set_width(420).set_height(260);
     sheet.insert_chart(top + items.len() as u32 + 3, TOTALS_COL, &chart)?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::verify::{verify_grid, SheetReport, VerifyOptions};
+    use crate::workbook::read::{CellValue, SheetCells};
+
+    /// A file whose one sheet holds `boards` copies of an invalid 3x4 board (8 and 9 swapped).
+    fn file(name: &str, boards: usize) -> FileReport {
+        let rows = [[1, 4, 7, 10], [12, 8, 2, 5], [3, 6, 11, 9]];
+        let cells = SheetCells::from_values(rows.iter().enumerate().flat_map(|(r, row)| {
+            row.iter()
+                .enumerate()
+                .map(move |(c, &v)| (r as u32, c as u32, CellValue::Number(v as f64)))
+        }));
+        let options = VerifyOptions {
+            keep_typed: true,
+            ..VerifyOptions::default()
+        };
+        let one = verify_grid("Sheet1", 0, &cells, &options).boards.remove(0);
+        assert!(is_marked(&one));
+        let sheet = SheetReport::from_boards("Sheet1", 0, vec![one; boards], None);
+        FileReport {
+            file: name.into(),
+            format: Some("xlsx".into()),
+            readable: true,
+            error: None,
+            sheets: vec![sheet],
+        }
+    }
+
+    #[test]
+    fn a_report_past_the_sheet_cap_is_refused_naming_csv_and_json() {
+        let mut capacity = Capacity::default();
+        capacity
+            .add(&file("a.xlsx", MAX_MARKED_SHEETS - 1))
+            .unwrap();
+        capacity.add(&file("b.xlsx", 1)).unwrap();
+        let err = capacity.add(&file("c.xlsx", 1)).unwrap_err();
+        assert!(err.contains("more than 1998 marked boards"), "{err}");
+        assert!(err.contains("-o report.csv or -o report.json"), "{err}");
+        assert_eq!(capacity.cells, (MAX_MARKED_SHEETS as u64 + 1) * 12);
+    }
+
+    #[test]
+    fn marked_sheet_names_are_unique_and_short() {
+        let long = format!("{}.xlsx", "a-student-with-a-very-long-name".repeat(2));
+        let files = [
+            file(&long, 1),
+            file(&long.replace(".xlsx", ".ods"), 1),
+            file("Results.xlsx", 1),
+            file("two.xlsx", 2),
+        ];
+        let rows: Vec<ResultRow<'_>> = files.iter().flat_map(FileReport::rows).collect();
+        let names: Vec<String> = marked_boards(&files, &rows)
+            .into_iter()
+            .map(|m| m.name)
+            .collect();
+        assert_eq!(names.len(), 5);
+        assert_eq!(names[0].chars().count(), 31);
+        assert!(names[1].ends_with(" (2)") && names[1].chars().count() <= 31);
+        assert_eq!(names[2], "Results (2)");
+        assert_eq!(names[3], "two Sheet1 A1");
+        assert_eq!(names[4], "two Sheet1 A1 (2)");
+    }
 }
