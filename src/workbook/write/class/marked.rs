@@ -79,7 +79,11 @@ impl MarkedSheet<'_> {
         let back = Url::new(link_to(RESULTS_SHEET, "A1")).set_text("<< Results");
         sheet.write_url(0, 0, back)?;
         let f = TextFormats::new();
-        let legend = Legend::new(&m, self.chart_slot.is_some());
+        let path = self.chart_slot.map(|_| match self.board.verdict {
+            Verdict::Partial => "the knight's path",
+            _ => "the knight's path, up to the first break",
+        });
+        let legend = Legend::new(&m, path);
         let headline = match self.board.verdict {
             Verdict::Partial => f
                 .plain
@@ -129,11 +133,12 @@ impl MarkedSheet<'_> {
             .iter()
             .map(|t| t.cell.row + 2)
             .fold(below + 1, u32::max);
+        let from = texts.len();
         texts.extend(legend.texts(CellRef::new(start, TOP_LEFT.col), f));
         for row in below..=texts.iter().map(|t| t.cell.row).max().unwrap_or(below) {
             sheet.set_row_height_pixels(row, layout::DEFAULT_ROW_PX)?;
         }
-        write_texts(sheet, &texts, legend)?;
+        write_texts(sheet, &texts, legend, from)?;
         let font = bl.look.font_size;
         page.write_cells(sheet, |r, c, kind| {
             square_format(font, edges(r, c, rows, cols), kind)
@@ -168,8 +173,9 @@ impl MarkedSheet<'_> {
                 format,
             });
         }
+        let from = texts.len();
         texts.extend(legend.texts(panel.offset(n, 0), f));
-        write_texts(sheet, &texts, legend)?;
+        write_texts(sheet, &texts, legend, from)?;
         let mut width_px = 0;
         for c in 0..cols {
             let longest = (0..rows)
@@ -269,17 +275,15 @@ struct Legend {
 }
 
 impl Legend {
-    fn new(m: &BoardMarks, path: bool) -> Legend {
+    /// The legend of `m`'s marks, and of the path when one is drawn (`path` says what it is).
+    fn new(m: &BoardMarks, path: Option<&str>) -> Legend {
         let mut lines: Vec<(u32, String)> = m
             .kinds()
             .into_iter()
             .map(|k| (fill(k), k.legend().to_string()))
             .collect();
-        if path {
-            lines.push((
-                super::super::styles::PATH_LINE,
-                "the knight's path, up to the first break".to_string(),
-            ));
+        if let Some(path) = path {
+            lines.push((super::super::styles::PATH_LINE, path.to_string()));
         }
         Legend { lines }
     }
@@ -296,22 +300,24 @@ impl Legend {
             })
             .collect()
     }
-
-    /// The swatch colour of a legend line.
-    fn colour(&self, text: &str) -> Option<u32> {
-        self.lines.iter().find(|(_, l)| l == text).map(|&(c, _)| c)
-    }
 }
 
-/// Write the texts; legend lines get a swatch in their colour before them.
+/// Write the texts; those from `from` on are `legend`'s (see [`Legend::texts`]), and its
+/// colour lines get a swatch in their colour before them.
 fn write_texts(
     sheet: &mut Worksheet,
     texts: &[Text<'_>],
     legend: &Legend,
+    from: usize,
 ) -> Result<(), XlsxError> {
-    for t in texts {
+    for (i, t) in texts.iter().enumerate() {
         let (row, col) = (t.cell.row, t.cell.col as u16);
-        match legend.colour(&t.text) {
+        // The legend's heading comes first, then a line per colour.
+        let colour = i
+            .checked_sub(from + 1)
+            .and_then(|k| legend.lines.get(k))
+            .map(|&(c, _)| c);
+        match colour {
             Some(colour) => {
                 let swatch = Format::new().set_font_color(Color::RGB(colour));
                 let plain = Format::new();
