@@ -551,6 +551,36 @@ fn a_class_report_marks_every_mistake_and_verifies_back() {
     assert!(sheets
         .iter()
         .all(|s| s["boards"].as_array().unwrap().len() == 1));
+    // ... with the moves and the kinds of problem of the original too.
+    let original = cmd()
+        .current_dir(dir.path())
+        .args(["verify", "--json", "class"])
+        .assert()
+        .code(2)
+        .get_output()
+        .stdout
+        .clone();
+    let original: Value = serde_json::from_slice(&original).unwrap();
+    let facts = |b: &Value| {
+        let kinds: Vec<String> = b["problems"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["kind"].as_str().unwrap().to_string())
+            .collect();
+        (b["verdict"].clone(), b["moves"].clone(), kinds)
+    };
+    let before: Vec<_> = original["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|f| f["sheets"].as_array().unwrap().iter())
+        .flat_map(|s| s["boards"].as_array().unwrap().iter())
+        .filter(|b| b["verdict"] == "partial" || b["verdict"] == "invalid")
+        .map(facts)
+        .collect();
+    let after: Vec<_> = sheets.iter().map(|s| facts(&s["boards"][0])).collect();
+    assert_eq!(before, after);
     assert!(String::from_utf8(out.stderr).unwrap().is_empty());
 }
 
@@ -607,6 +637,10 @@ fn flags_that_do_not_fit_the_output_are_usage_errors() {
         (
             &["-o", "r.csv", "--format", "json"][..],
             "contradicts -o r.csv",
+        ),
+        (
+            &["-o", "r.csv", "--json"][..],
+            "--json contradicts -o r.csv",
         ),
     ] {
         cmd()
