@@ -213,21 +213,31 @@ impl Tour {
     /// assert!(!two.is_stuck());
     /// ```
     pub fn is_stuck(&self) -> bool {
+        self.end().is_some() && self.reachable().is_empty()
+    }
+
+    /// The unvisited squares a knight's move from the last one: where the path can go on.
+    ///
+    /// ```
+    /// use knights_tour::board::{Board, Square};
+    /// use knights_tour::tour::Tour;
+    /// let board = Board::new(3, 3).unwrap();
+    /// let two = Tour::from_squares(board, [Square::new(0, 0), Square::new(1, 2)]).unwrap();
+    /// assert_eq!(two.reachable(), vec![Square::new(2, 0)]);
+    /// ```
+    pub fn reachable(&self) -> Vec<Square> {
         let Some(end) = self.end() else {
-            return false;
+            return Vec::new();
         };
-        let mut open: Vec<u32> = self
-            .board
-            .knight_moves(end)
-            .map(|s| self.board.index(s))
-            .collect();
-        for idx in &self.squares {
-            open.retain(|n| n != idx);
+        let mut open: Vec<Square> = self.board.knight_moves(end).collect();
+        for &idx in &self.squares {
+            let sq = self.board.square_at(idx);
+            open.retain(|&n| n != sq);
             if open.is_empty() {
-                return true;
+                break;
             }
         }
-        open.is_empty()
+        open
     }
 
     /// The path truncated to its first `k` moves (a partial tour).

@@ -146,6 +146,40 @@ fn verify_reports_match_their_schema() {
     );
 }
 
+/// The fields added for issue 19 are in the schema and in real reports: `magic` on a complete
+/// tour whose ranks and files sum alike (Beverley's, 1848), `numbers` on problems.
+#[test]
+fn magic_tours_and_problem_numbers_match_the_schema() {
+    let dir = tempfile::tempdir().unwrap();
+    let beverley = "1,30,47,52,5,28,43,54\n48,51,2,29,44,53,6,27\n31,46,49,4,25,8,55,42\n\
+                    50,3,32,45,56,41,26,7\n33,62,15,20,9,24,39,58\n16,19,34,61,40,57,10,23\n\
+                    63,14,17,36,21,12,59,38\n18,35,64,13,60,37,22,11\n";
+    std::fs::write(dir.path().join("beverley.csv"), beverley).unwrap();
+    // 52 typed twice, and so 54 missing: a problem about each number.
+    std::fs::write(dir.path().join("twice.csv"), beverley.replace("54", "52")).unwrap();
+    let doc = run(
+        dir.path(),
+        &["verify", "--json", "beverley.csv", "twice.csv"],
+    );
+    let board = |f: usize| doc["files"][f]["sheets"][0]["boards"][0].clone();
+    assert_eq!(board(0)["magic"], "semi-magic");
+    let numbers: Vec<Value> = board(1)["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["numbers"].clone())
+        .collect();
+    assert_eq!(
+        numbers,
+        [serde_json::json!([52]), serde_json::json!([54, 54])]
+    );
+    assert_valid(
+        "verify-report.schema.json",
+        &doc,
+        "verify --json beverley.csv twice.csv",
+    );
+}
+
 #[test]
 fn error_documents_match_their_schema() {
     let dir = tempfile::tempdir().unwrap();

@@ -5,7 +5,7 @@
 //!
 //! Checked: each tour sheet and the Summary print one page wide (a 100x100 board on one or two
 //! of pages one above the other, an 8x8 board and the Summary on one page each), tour sheets
-//! print landscape, the template's board is at least 5 inches wide, and Gnumeric's `ssconvert`
+//! print landscape, a class report's Results and marked sheets print on a page each, the template's board is at least 5 inches wide, and Gnumeric's `ssconvert`
 //! converts every file to .ods without an error. PNGs of the pages are left in
 //! `target/print-check/` to look at.
 
@@ -258,11 +258,40 @@ fn printed_pages_are_one_page_wide_and_the_template_board_is_big() {
         "the notes print with the board"
     );
 
+    // A class report (issue 19): the Results sheet and each marked sheet (a failed attempt,
+    // an invalid grid, an invalid list of 64 squares) on one page each.
+    let class = dir.join("class");
+    std::fs::create_dir_all(&class).unwrap();
+    knights_tour(
+        &class,
+        &["generate", "--size", "5", "--seed", "1", "-o", "ann.xlsx"],
+    );
+    std::fs::write(class.join("ben.csv"), "1,4,7,10\n12,8,2,5\n3,6,11,9\n").unwrap();
+    let mut squares: Vec<String> = CLOSED_8X8
+        .iter()
+        .map(|&(r, c)| format!("{}{}", (b'a' + c as u8) as char, 8 - r))
+        .collect();
+    squares[10] = squares[3].clone();
+    std::fs::write(class.join("cy.csv"), squares.join("\n") + "\n").unwrap();
+    knights_tour(&dir, &["verify", "class", "-o", "class-report.xlsx"]);
+    let pdf = to_pdf(&dir.join("class-report.xlsx"));
+    to_png(&pdf);
+    let titles = [
+        "Knight's tour class report",
+        "ann.xlsx, sheet",
+        "ben.csv, sheet",
+        "cy.csv, sheet",
+    ];
+    let counts = pages_per_sheet(&pdf, &titles);
+    eprintln!("class report: per sheet {counts:?}");
+    assert_eq!(counts, [1, 1, 1, 1]);
+
     for name in [
         "tour-8x8.xlsx",
         "big.xlsx",
         "template.xlsx",
         "completed.xlsx",
+        "class-report.xlsx",
     ] {
         ssconvert_to_ods(&dir.join(name));
     }

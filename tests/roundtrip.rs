@@ -174,7 +174,7 @@ fn csv_has_one_row_per_board_and_one_per_file_without_boards() {
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(
         lines[0],
-        "file,sheet,cells,notation,verdict,rows,cols,moves,start,end,start_square,end_square,problem_count,first_problem"
+        "file,sheet,cells,notation,verdict,rows,cols,moves,start,end,start_square,end_square,problem_count,first_problem,magic"
     );
     // tries.xlsx: three boards on 'attempts', two on 'stacked'; the template: one no-board row.
     assert_eq!(lines.len(), 1 + 5 + 1, "{text}");

@@ -7,20 +7,26 @@
 //! the verdict (`closed`, `open`, `partial`, `invalid`; `no-board` for a sheet without one),
 //! where the board is, its start and end, then every problem found. `--format json` (or
 //! `--json`) prints one JSON document, `--format csv` one row per board (a class report).
+//! `-o FILE` writes the report to a file in the format its extension names; `-o report.xlsx`
+//! writes a class workbook (see [`crate::workbook::write::class`]).
 //!
 //! Exit codes: 0 when every file holds at least one board and every board is a complete tour;
 //! 1 when a board is `partial` or `invalid`, or a file holds no board; 2 when a file cannot be
 //! read (or a `--sheet` is missing, or the usage is wrong).
 
+use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 
+use crate::cli::args::command_line;
 use crate::cli::progress::{self, Spinner};
 use crate::error::{Error, Result};
 use crate::exit_codes;
-use crate::output;
+use crate::export::Format;
+use crate::output::{self, Destination};
 use crate::solve::backtrack::Budget;
-use crate::verify::{complete, csv, inputs, text, JsonDocument, Totals, VerifyOptions};
+use crate::verify::{complete, csv, inputs, text, FileReport, JsonDocument, Totals, VerifyOptions};
 use crate::workbook::cellref::{CellRange, CellRef};
+use crate::workbook::write::class::{is_marked, save_class_report, Capacity, ClassReport};
 
 /// Options of `knights-tour verify`.
 #[derive(Debug, clap::Args)]
@@ -59,8 +65,14 @@ pub struct Args {
     /// says when no completion exists.
     #[arg(long, value_name = "OUT.xlsx")]
     pub complete: Option<PathBuf>,
-    /// Replace the --complete workbook if it exists.
-    #[arg(long, requires = "complete")]
+    /// Write the report to this file instead of standard output; its extension picks the
+    /// format: .xlsx writes a class workbook (a Results sheet, and every partial or invalid
+    /// board on a sheet of its own with its mistakes marked), .csv, .json and .txt the reports
+    /// --format names.
+    #[arg(short, long, value_name = "FILE", conflicts_with = "complete")]
+    pub output: Option<String>,
+    /// Replace the -o or --complete file if it exists.
+    #[arg(long)]
     pub force: bool,
 }
 
@@ -92,59 +104,141 @@ fn parse_range(text: &str) -> std::result::Result<CellRange, String> {
     text.parse::<CellRange>().map_err(|e| e.to_string())
 }
 
+/// Where the report goes.
+enum Sink {
+    /// Standard output, in the report format.
+    Stdout,
+    /// A file in the report format (`-o report.csv`, `.json`, `.txt`).
+    File(PathBuf),
+    /// The class workbook (`-o report.xlsx`).
+    Workbook(PathBuf),
+}
+
+/// The report's format and where it goes: the flags, and `-o`'s extension (which decides, as
+/// for `generate`; `--format` may agree with it or stand in where there is none).
+fn sink(args: &Args) -> Result<(ReportFormat, Sink)> {
+    let flag = match (args.format, args.json) {
+        (Some(f), _) => Some(f),
+        (None, true) => Some(ReportFormat::Json),
+        (None, false) => None,
+    };
+    let Some(out) = args.output.as_deref() else {
+        return Ok((flag.unwrap_or(ReportFormat::Text), Sink::Stdout));
+    };
+    let exported = flag.map(|f| match f {
+        ReportFormat::Text => Format::Text,
+        ReportFormat::Json => Format::Json,
+        ReportFormat::Csv => Format::Csv,
+    });
+    let (format, dest) = Format::resolve(exported, Some(out)).map_err(|e| match e {
+        // Say the flag the user gave.
+        Error::Usage(m) if args.json => Error::Usage(m.replace("--format json", "--json")),
+        e => e,
+    })?;
+    let report = match format {
+        Format::Json => ReportFormat::Json,
+        Format::Csv => ReportFormat::Csv,
+        Format::Text | Format::Xlsx => ReportFormat::Text,
+    };
+    Ok(match (format, dest) {
+        (_, Destination::Stdout) => (report, Sink::Stdout),
+        (Format::Xlsx, Destination::File(path)) => (report, Sink::Workbook(path)),
+        (_, Destination::File(path)) => (report, Sink::File(path)),
+    })
+}
+
 /// Run `knights-tour verify`.
 pub fn run(args: Args) -> Result<u8> {
     // A reader that panics on a hostile file is caught (see workbook::read); keep its panic
     // message off the user's terminal, the report says what happened.
     crate::workbook::read::quiet_guarded_panics();
+    if args.force && args.complete.is_none() && args.output.is_none() {
+        return Err(Error::Usage(
+            "--force replaces the file -o or --complete names; give one of them".into(),
+        ));
+    }
     if let Some(out) = &args.complete {
         let out = crate::export::format::xlsx_output(&out.to_string_lossy(), "--complete")?;
         output::check_writable(&out, args.force)?;
     }
-    let format = match (args.format, args.json) {
-        (Some(f), _) => f,
-        (None, true) => ReportFormat::Json,
-        (None, false) => ReportFormat::Text,
-    };
+    let (format, sink) = sink(&args)?;
+    if let Sink::File(path) | Sink::Workbook(path) = &sink {
+        output::check_writable(path, args.force)?;
+    }
+    let to_file = !matches!(sink, Sink::Stdout);
     let options = VerifyOptions {
-        sheets: args.sheets,
+        sheets: args.sheets.clone(),
         range: args.range,
         board: args.board,
         board_size: args.board_size,
-        drawings: format == ReportFormat::Text && !args.quiet,
+        drawings: format == ReportFormat::Text && (to_file || !args.quiet),
+        keep_typed: matches!(sink, Sink::Workbook(_)),
     };
-    let spinner = Spinner::new();
-    // Text and CSV stream file by file; reports are kept only for JSON and --complete.
-    let stream = !args.quiet && format != ReportFormat::Json;
-    let keep = format == ReportFormat::Json || args.complete.is_some();
-    let mut code = exit_codes::SUCCESS;
-    let mut reports = Vec::new();
-    let mut totals = Totals::default();
-    if stream && format == ReportFormat::Csv {
-        write_stdout(&csv::header())?;
-    }
     let inputs = inputs::expand(&args.files).map_err(Error::Usage)?;
-    for input in &inputs {
-        spinner.set(&format!("reading {}", input.label()));
-        let report = inputs::verify_input(input, &options);
-        code = code.max(report.exit_code());
-        totals.add(&report);
-        if !args.quiet && report.readable && !report.has_board() {
-            eprintln!(
-                "knights-tour: no board found in {}",
-                text::escape_control(&report.file)
-            );
-        }
-        if stream {
-            match format {
-                ReportFormat::Csv => write_stdout(&csv::rows(&report))?,
-                _ => write_stdout(&text::render_file(&report))?,
+    let mut run = Run {
+        options,
+        spinner: Spinner::new(),
+        quiet: args.quiet,
+        code: exit_codes::SUCCESS,
+        totals: Totals::default(),
+        reports: Vec::new(),
+        // Text and CSV stream file by file; reports are kept for JSON, --complete and -o .xlsx.
+        keep: format == ReportFormat::Json
+            || args.complete.is_some()
+            || matches!(sink, Sink::Workbook(_)),
+        capacity: matches!(sink, Sink::Workbook(_)).then(Capacity::default),
+    };
+    match &sink {
+        Sink::Stdout => {
+            let stream = !args.quiet && format != ReportFormat::Json;
+            if stream && format == ReportFormat::Csv {
+                write_stdout(&csv::header())?;
             }
+            run.each(&inputs, &mut |report| match (stream, format) {
+                (false, _) | (_, ReportFormat::Json) => Ok(()),
+                (_, ReportFormat::Csv) => write_stdout(&csv::rows(report)),
+                (_, ReportFormat::Text) => write_stdout(&text::render_file(report)),
+            })?;
         }
-        if keep {
-            reports.push(report);
+        Sink::File(path) => output::write_atomically_with(path, args.force, |file| {
+            let mut w = BufWriter::new(output::Latched::new(file));
+            let io = |e: std::io::Error| Error::io(path, e);
+            if format == ReportFormat::Csv {
+                w.write_all(csv::header().as_bytes()).map_err(io)?;
+            }
+            run.each(&inputs, &mut |report| {
+                let text = match format {
+                    ReportFormat::Json => return Ok(()),
+                    ReportFormat::Csv => csv::rows(report),
+                    ReportFormat::Text => text::render_file(report),
+                };
+                w.write_all(text.as_bytes()).map_err(io)
+            })?;
+            let tail = match format {
+                ReportFormat::Text if run.totals.files > 1 => text::render_totals(&run.totals),
+                ReportFormat::Json => json_document(std::mem::take(&mut run.reports))?,
+                _ => String::new(),
+            };
+            w.write_all(tail.as_bytes()).map_err(io)?;
+            w.flush().map_err(io)
+        })?,
+        Sink::Workbook(path) => {
+            run.each(&inputs, &mut |_| Ok(()))?;
+            run.spinner.set("writing the class workbook");
+            let report = ClassReport {
+                files: &run.reports,
+                command_line: &command_line(None),
+            };
+            save_class_report(&report, path, args.force)?;
         }
     }
+    let Run {
+        spinner,
+        code,
+        totals,
+        reports,
+        ..
+    } = run;
     let completions = match &args.complete {
         Some(out) => {
             spinner.set("completing failed attempts");
@@ -158,14 +252,34 @@ pub fn run(args: Args) -> Result<u8> {
         None => None,
     };
     spinner.finish();
-    if stream && format == ReportFormat::Text && totals.files > 1 {
-        write_stdout(&text::render_totals(&totals))?;
-    }
-    if format == ReportFormat::Json && !args.quiet {
-        let doc = JsonDocument { files: reports };
-        let json = serde_json::to_string_pretty(&doc)
-            .map_err(|e| Error::Other(format!("cannot write the JSON report: {e}")))?;
-        write_stdout(&(json + "\n"))?;
+    match &sink {
+        Sink::Stdout if args.quiet => {}
+        Sink::Stdout if format == ReportFormat::Text && totals.files > 1 => {
+            write_stdout(&text::render_totals(&totals))?;
+        }
+        Sink::Stdout if format == ReportFormat::Json => {
+            write_stdout(&json_document(reports)?)?;
+        }
+        Sink::Stdout => {}
+        Sink::File(path) | Sink::Workbook(path) if !args.quiet => {
+            let marked = reports
+                .iter()
+                .flat_map(FileReport::boards)
+                .filter(|b| is_marked(b))
+                .count();
+            let what = match sink {
+                Sink::Workbook(_) => {
+                    format!(" ({} marked)", crate::english::count_usize(marked, "board"))
+                }
+                _ => String::new(),
+            };
+            write_stdout(&format!(
+                "{}report written to {}{what}\n",
+                text::render_totals(&totals),
+                path.display()
+            ))?;
+        }
+        _ => {}
     }
     if let Some(lines) = &completions {
         // With --format json or csv, stdout stays a single document.
@@ -176,6 +290,60 @@ pub fn run(args: Args) -> Result<u8> {
         }
     }
     Ok(code)
+}
+
+/// The JSON document on `reports`, ending with a newline.
+fn json_document(reports: Vec<FileReport>) -> Result<String> {
+    let doc = JsonDocument { files: reports };
+    serde_json::to_string_pretty(&doc)
+        .map(|json| json + "\n")
+        .map_err(|e| Error::Other(format!("cannot write the JSON report: {e}")))
+}
+
+/// The verification of every input, file by file.
+struct Run {
+    options: VerifyOptions,
+    spinner: Spinner,
+    quiet: bool,
+    /// The exit code so far.
+    code: u8,
+    totals: Totals,
+    /// The reports kept (for JSON, --complete and the class workbook).
+    reports: Vec<FileReport>,
+    keep: bool,
+    /// What the class workbook holds so far, when one is written.
+    capacity: Option<Capacity>,
+}
+
+impl Run {
+    /// Verify each input in turn and hand its report to `emit`; a class workbook that grows
+    /// past what a workbook holds stops the run before anything is written.
+    fn each(
+        &mut self,
+        inputs: &[inputs::Input],
+        emit: &mut dyn FnMut(&FileReport) -> Result<()>,
+    ) -> Result<()> {
+        for input in inputs {
+            self.spinner.set(&format!("reading {}", input.label()));
+            let report = inputs::verify_input(input, &self.options);
+            self.code = self.code.max(report.exit_code());
+            self.totals.add(&report);
+            if !self.quiet && report.readable && !report.has_board() {
+                eprintln!(
+                    "knights-tour: no board found in {}",
+                    text::escape_control(&report.file)
+                );
+            }
+            if let Some(capacity) = &mut self.capacity {
+                capacity.add(&report).map_err(Error::Usage)?;
+            }
+            emit(&report)?;
+            if self.keep {
+                self.reports.push(report);
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Print the report; a reader that went away (`| head`) is not an error, and the progress

@@ -37,6 +37,8 @@ pub mod check;
 pub mod complete;
 pub mod csv;
 pub mod inputs;
+mod magic;
+pub mod marks;
 pub mod notation;
 pub mod report;
 pub mod select;
@@ -48,14 +50,14 @@ use std::io::{Read, Seek};
 use std::path::Path;
 
 pub use report::{
-    BoardPosition, BoardReport, FileReport, JsonDocument, Notation, Problem, ProblemKind,
-    SheetReport, SquareName, Totals, Verdict,
+    BoardPosition, BoardReport, FileReport, JsonDocument, Magic, Notation, Problem, ProblemKind,
+    ResultRow, RowOutcome, SheetReport, SquareName, Totals, TypedCells, Verdict,
 };
 
 use crate::error::{Error, Result};
 use crate::tour::Tour;
 use crate::workbook::cellref::{CellRange, CellRef};
-use crate::workbook::read::{Format, SheetCells, Workbook};
+use crate::workbook::read::{CellValue, CellValueRef, Format, SheetCells, Workbook};
 use crate::workbook::write::PATH_DATA_SHEET;
 
 use block::BlockGrid;
@@ -77,7 +79,18 @@ pub struct VerifyOptions {
     pub board_size: Option<(u32, u32)>,
     /// Draw small invalid boards for the text report.
     pub drawings: bool,
+    /// Keep the cells as typed ([`BoardReport::typed`]) of each board that is not a complete
+    /// tour and spans at most [`KEEP_TYPED_MAX_CELLS`] cells, for a class report to mark.
+    pub keep_typed: bool,
 }
+
+/// The most cells a board may span to keep its typed cells (a 64x64 board).
+pub const KEEP_TYPED_MAX_CELLS: u64 = 4096;
+
+/// The first cell (A1) of the Results sheet of a class report (`verify -o report.xlsx`): a
+/// sheet starting so is the report's own table, not a submission, and is left out of a
+/// verification of the report unless asked for by name.
+pub const REPORT_TITLE: &str = "Knight's tour class report";
 
 /// Verify every (selected) sheet of the workbook at `path`. Never panics and never fails: an
 /// unreadable file gives a report with `readable: false` and an `error`.
@@ -159,11 +172,13 @@ pub fn verify_workbook<RS: Read + Seek>(
             continue;
         }
         let sheet = match book.read_sheet(&name) {
+            Ok(cells) if options.sheets.is_empty() && is_report_table(&cells) => continue,
             Ok(cells) => verify_grid(&name, index, &cells, options),
             Err(e) => SheetReport::unreadable(&name, index, e.to_string()),
         };
         // A hidden sheet without a board is a program's helper (generate's chart coordinates),
-        // not a submission: it is left out unless asked for by name.
+        // not a submission: it is left out unless asked for by name. So is a class report's
+        // Results table.
         let helper = options.sheets.is_empty()
             && book.is_hidden(&name)
             && sheet.boards.is_empty()
@@ -173,6 +188,13 @@ pub fn verify_workbook<RS: Read + Seek>(
         }
     }
     report
+}
+
+/// Whether the sheet is a class report's Results table: its A1 holds [`REPORT_TITLE`].
+fn is_report_table(cells: &SheetCells) -> bool {
+    cells
+        .find(0, 0)
+        .is_some_and(|c| c.value == Some(CellValueRef::Text(REPORT_TITLE)))
 }
 
 /// Verify one sheet's cells: find its boards (or use `options.range`) and judge each.
@@ -204,7 +226,7 @@ pub fn verify_grid(
                 }
                 boards.push(grid_report(cells, &g, options));
             }
-            Candidate::Path(p) => boards.push(path_report(&p)),
+            Candidate::Path(p) => boards.push(path_report(cells, &p, options)),
             Candidate::TooLarge { rows, cols, .. } => notes.push(format!(
                 "the numbers on this sheet spread over {rows} rows by {cols} columns, too large to hold a board (at most {MAX_BOARD_SQUARES} squares)"
             )),
@@ -244,11 +266,36 @@ fn grid_report(cells: &SheetCells, g: &GridCandidate, options: &VerifyOptions) -
     if options.drawings {
         report.drawing = text::drawing(&grid, &report);
     }
+    if options.keep_typed && !report.verdict.is_complete_tour() {
+        report.typed = typed(&grid);
+    }
     report
 }
 
+/// The cells of `grid` as typed, if it is small enough to keep.
+fn typed(grid: &BlockGrid<'_>) -> Option<TypedCells> {
+    let range = grid.range;
+    if u64::from(range.rows()) * u64::from(range.cols()) > KEEP_TYPED_MAX_CELLS {
+        return None;
+    }
+    let values = (0..range.rows())
+        .flat_map(|r| (0..range.cols()).map(move |c| (r, c)))
+        .map(|(r, c)| grid.cell(r, c).and_then(|x| x.value).map(owned))
+        .collect();
+    Some(TypedCells { range, values })
+}
+
+fn owned(value: CellValueRef<'_>) -> CellValue {
+    match value {
+        CellValueRef::Number(f) => CellValue::Number(f),
+        CellValueRef::Text(t) => CellValue::Text(t.into()),
+        CellValueRef::Bool(b) => CellValue::Bool(b),
+        CellValueRef::Error(e) => CellValue::Error(e.into()),
+    }
+}
+
 /// Judge one tour written entry by entry, on the board the selection gave it.
-fn path_report(p: &PathCandidate) -> BoardReport {
+fn path_report(cells: &SheetCells, p: &PathCandidate, options: &VerifyOptions) -> BoardReport {
     let checked = check::path::check_path(p, p.board);
     let position = BoardPosition {
         top_left: p.cells[0],
@@ -258,6 +305,10 @@ fn path_report(p: &PathCandidate) -> BoardReport {
     let mut report = board_report(checked, position, Notation::List, p.footprint);
     report.list_form = Some(p.form);
     report.coordinates = p.reading;
+    let area = u64::from(p.footprint.rows()) * u64::from(p.footprint.cols());
+    if options.keep_typed && !report.verdict.is_complete_tour() && area <= KEEP_TYPED_MAX_CELLS {
+        report.typed = typed(&BlockGrid::new(cells, p.footprint));
+    }
     report
 }
 
@@ -270,6 +321,7 @@ fn board_report(
 ) -> BoardReport {
     let stuck = (checked.verdict == Verdict::Partial)
         .then(|| checked.tour.as_ref().is_some_and(Tour::is_stuck));
+    let magic = checked.tour.as_ref().and_then(Magic::of);
     BoardReport {
         verdict: checked.verdict,
         board,
@@ -288,7 +340,10 @@ fn board_report(
         list_form: None,
         coordinates: None,
         unvisited: None,
+        magic,
         tour: checked.tour,
+        unbroken: checked.unbroken,
+        typed: None,
         drawing: None,
     }
 }

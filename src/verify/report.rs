@@ -7,7 +7,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::tour::Tour;
 use crate::workbook::cellref::{CellRange, CellRef};
+use crate::workbook::read::{CellValue, CellValueRef};
 
+pub use super::magic::Magic;
 pub use super::notation::{CoordOrder, CoordReading, ListForm};
 pub use super::square::SquareName;
 
@@ -99,6 +101,12 @@ pub struct Problem {
     pub squares: Vec<SquareName>,
     /// A sentence a person understands, naming cells and their squares: `E10 (c1)`.
     pub message: String,
+    /// The move numbers the problem is about, as written: a jump's two, the number typed
+    /// twice (for a list, the moves that repeat a square), the first and last of a missing run,
+    /// the number out of range (for a list, the move naming a square off the board). Empty for
+    /// cells that hold no move number (text, fractions, blanks).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub numbers: Vec<i64>,
 }
 
 /// Where the board sits on the sheet.
@@ -184,13 +192,51 @@ pub struct BoardReport {
     /// For a grid whose program marks unvisited squares with a number (0 or -1), that number.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unvisited: Option<i64>,
+    /// For a complete tour whose ranks and files all sum alike: `semi-magic`, or `magic` when
+    /// both long diagonals do too (see [`Magic`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub magic: Option<Magic>,
     /// The path in move order, for complete tours and failed attempts; not serialised.
     #[serde(skip)]
     pub tour: Option<Tour>,
+    /// For an `invalid` board, its moves from the first up to the first break (a number
+    /// missing or typed twice, or a jump), for drawing; not serialised.
+    #[serde(skip)]
+    pub unbroken: Option<Tour>,
+    /// The cells of the board as typed, kept when [`VerifyOptions::keep_typed`] asks for them
+    /// (a class report marks them); not serialised.
+    ///
+    /// [`VerifyOptions::keep_typed`]: super::VerifyOptions::keep_typed
+    #[serde(skip)]
+    pub typed: Option<TypedCells>,
     /// A drawing of a small invalid board with the bad cells marked, made only for text
     /// output; not serialised.
     #[serde(skip)]
     pub drawing: Option<String>,
+}
+
+/// The cells of a board as the person typed them: a grid's rectangle, a list's run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TypedCells {
+    /// Where they are on the sheet.
+    pub range: CellRange,
+    /// Their values row by row (`None` where blank).
+    pub values: Vec<Option<CellValue>>,
+}
+
+impl TypedCells {
+    /// The value at sheet cell `cell`, if it is in the range and not blank.
+    pub fn get(&self, cell: CellRef) -> Option<CellValueRef<'_>> {
+        if !self.range.contains(cell) {
+            return None;
+        }
+        let (r, c) = (
+            cell.row - self.range.first.row,
+            cell.col - self.range.first.col,
+        );
+        let i = r as usize * self.range.cols() as usize + c as usize;
+        self.values.get(i)?.as_ref().map(CellValue::as_value_ref)
+    }
 }
 
 /// The verdict on one worksheet: its boards, and (for readers of the first version) the
@@ -325,6 +371,110 @@ impl FileReport {
     /// Whether any sheet holds a board.
     pub fn has_board(&self) -> bool {
         self.boards().next().is_some()
+    }
+
+    /// The rows of a class report on this file (the CSV report, the class workbook's Results
+    /// sheet): one per board, one per sheet that could not be read, and for a file without
+    /// any board one row saying why (`no-board`, or `unreadable` for a file that cannot be
+    /// read at all), so a teacher sees every submission.
+    pub fn rows(&self) -> Vec<ResultRow<'_>> {
+        let file = self.file.as_str();
+        if !self.readable {
+            let why = self.error.clone().unwrap_or_default();
+            let outcome = RowOutcome::Unreadable(why);
+            return vec![ResultRow {
+                file,
+                sheet: "",
+                outcome,
+            }];
+        }
+        let mut out = Vec::new();
+        for s in &self.sheets {
+            let sheet = s.sheet.as_str();
+            for b in &s.boards {
+                let outcome = RowOutcome::Board(b);
+                out.push(ResultRow {
+                    file,
+                    sheet,
+                    outcome,
+                });
+            }
+            if s.unreadable {
+                let outcome = RowOutcome::Unreadable(s.note.clone().unwrap_or_default());
+                out.push(ResultRow {
+                    file,
+                    sheet,
+                    outcome,
+                });
+            }
+        }
+        if out.is_empty() {
+            let why = self
+                .error
+                .clone()
+                .or_else(|| self.sheets.iter().find_map(|s| s.note.clone()))
+                .unwrap_or_else(|| format!("no board found in {}", self.file));
+            let outcome = RowOutcome::NoBoard(why);
+            out.push(ResultRow {
+                file,
+                sheet: "",
+                outcome,
+            });
+        }
+        out
+    }
+}
+
+/// One row of a class report: a board, or why there is none.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ResultRow<'a> {
+    /// The file as given.
+    pub file: &'a str,
+    /// The sheet (empty for a row about the whole file).
+    pub sheet: &'a str,
+    /// The board, or why there is none.
+    pub outcome: RowOutcome<'a>,
+}
+
+/// What a [`ResultRow`] is about.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RowOutcome<'a> {
+    /// A board and its verdict.
+    Board(&'a BoardReport),
+    /// A readable file without any board, and why.
+    NoBoard(String),
+    /// A file or sheet that could not be read, and why.
+    Unreadable(String),
+}
+
+impl<'a> ResultRow<'a> {
+    /// The verdict word: the board's, `no-board` or `unreadable`.
+    pub fn verdict(&self) -> &'static str {
+        match &self.outcome {
+            RowOutcome::Board(b) => b.verdict.as_str(),
+            RowOutcome::NoBoard(_) => Verdict::NoBoard.as_str(),
+            RowOutcome::Unreadable(_) => "unreadable",
+        }
+    }
+
+    /// The board, if the row has one.
+    pub fn board(&self) -> Option<&'a BoardReport> {
+        match self.outcome {
+            RowOutcome::Board(b) => Some(b),
+            _ => None,
+        }
+    }
+
+    /// The first problem as `kind: message`, or why there is no board.
+    pub fn first_problem(&self) -> String {
+        match &self.outcome {
+            RowOutcome::Board(b) => b
+                .problems
+                .first()
+                .map(|p| format!("{}: {}", p.kind.as_str(), p.message))
+                .unwrap_or_default(),
+            RowOutcome::NoBoard(why) | RowOutcome::Unreadable(why) => why.clone(),
+        }
     }
 }
 

@@ -116,6 +116,9 @@ pub fn render_sheet(s: &SheetReport) -> String {
 fn render_board(sheet: &str, b: &BoardReport) -> String {
     let mut out = String::new();
     let _ = write!(out, "  {}: {}", escape_control(sheet), b.verdict.as_str());
+    if let Some(magic) = b.magic {
+        let _ = write!(out, " ({})", magic.as_str());
+    }
     if b.verdict == Verdict::Partial {
         let squares = u64::from(b.board.rows) * u64::from(b.board.cols);
         if b.stuck == Some(true) {

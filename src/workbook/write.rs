@@ -56,8 +56,11 @@
 
 mod board;
 mod chart;
+pub mod class;
 pub mod completion;
 pub(crate) mod layout;
+mod names;
+use names::MAX_SHEET_NAME;
 pub mod pairs;
 mod styles;
 mod summary;
@@ -297,9 +300,6 @@ pub fn sheet_name(number: usize, outcome: Outcome) -> String {
     }
 }
 
-/// Excel's limit on worksheet names, in characters.
-const MAX_SHEET_NAME: usize = 31;
-
 /// Write the workbook described by `spec` to `out` (a file, or any writer: rust_xlsxwriter
 /// streams the zip, no seeking needed). Boards are checked to fit before anything is written.
 ///
@@ -333,7 +333,11 @@ pub fn write_workbook<W: Write + Send>(spec: &WorkbookSpec, out: W) -> Result<()
     }
     summary::add_summary(&mut workbook, spec, &names, &outcomes)?;
     if !charted.is_empty() {
-        chart::add_path_data(&mut workbook, spec, &charted, &names)?;
+        let paths: Vec<(&str, &crate::tour::Tour)> = charted
+            .iter()
+            .map(|&i| (names[i].as_str(), &spec.attempts[i].tour))
+            .collect();
+        chart::add_path_data(&mut workbook, &paths)?;
     }
     workbook.save_to_writer(out)?;
     Ok(())

@@ -54,6 +54,7 @@ impl Squares<'_, '_> {
             cells: idxs.iter().map(|&i| self.cell_ref(i)).collect(),
             squares: idxs.iter().map(|&i| self.square(i)).collect(),
             message,
+            numbers: Vec::new(),
         }
     }
 }
@@ -133,17 +134,20 @@ pub(crate) fn check_board(
             }
             Kind::Int(v) => {
                 holes.push(i);
-                problems.push(sq.problem(
-                    ProblemKind::OutOfRange,
-                    &[i],
-                    format!(
-                        "{} holds {}, outside {}..{}",
-                        sq.name(i),
-                        v - shift,
-                        shown(1),
-                        shown(n)
-                    ),
-                ));
+                problems.push(
+                    sq.problem(
+                        ProblemKind::OutOfRange,
+                        &[i],
+                        format!(
+                            "{} holds {}, outside {}..{}",
+                            sq.name(i),
+                            v - shift,
+                            shown(1),
+                            shown(n)
+                        ),
+                    )
+                    .about(vec![v - shift]),
+                );
             }
             Kind::NonInt(f) => {
                 holes.push(i);
@@ -182,16 +186,19 @@ pub(crate) fn check_board(
             0 => String::new(),
             m => format!(" and {} more", thousands(m)),
         };
-        problems.push(sq.problem(
-            ProblemKind::DuplicateNumber,
-            cells,
-            format!(
-                "{} appears {} times: at {}{more}",
-                shown(*v),
-                thousands(cells.len()),
-                listed.join(", ")
-            ),
-        ));
+        problems.push(
+            sq.problem(
+                ProblemKind::DuplicateNumber,
+                cells,
+                format!(
+                    "{} appears {} times: at {}{more}",
+                    shown(*v),
+                    thousands(cells.len()),
+                    listed.join(", ")
+                ),
+            )
+            .about(vec![shown(*v)]),
+        );
     }
 
     let missing = missing_ranges(&pos);
@@ -232,7 +239,10 @@ pub(crate) fn check_board(
             } else {
                 (&[][..], String::new())
             };
-            problems.push(sq.problem(ProblemKind::MissingNumber, cells, format!("{what}{hint}")));
+            problems.push(
+                sq.problem(ProblemKind::MissingNumber, cells, format!("{what}{hint}"))
+                    .about(vec![shown(a), shown(b)]),
+            );
         }
     }
 
@@ -262,17 +272,20 @@ pub(crate) fn check_board(
             .any(|&x| b.iter().any(|&y| at(x).is_knight_move(at(y))));
         if !fits {
             bad_moves += 1;
-            problems.push(sq.problem(
-                ProblemKind::NotAKnightMove,
-                &[a[0], b[0]],
-                format!(
-                    "move {} at {} -> move {} at {} is not a knight's move",
-                    shown(v),
-                    sq.name(a[0]),
-                    shown(v + 1),
-                    sq.name(b[0])
-                ),
-            ));
+            problems.push(
+                sq.problem(
+                    ProblemKind::NotAKnightMove,
+                    &[a[0], b[0]],
+                    format!(
+                        "move {} at {} -> move {} at {} is not a knight's move",
+                        shown(v),
+                        sq.name(a[0]),
+                        shown(v + 1),
+                        sq.name(b[0])
+                    ),
+                )
+                .about(vec![shown(v), shown(v + 1)]),
+            );
         }
     }
 
@@ -301,6 +314,10 @@ pub(crate) fn check_board(
             .map(|board| Tour::from_indices_unchecked(board, pos[1..=k as usize].to_vec())),
         _ => None,
     };
+    let unbroken = match verdict {
+        Verdict::Invalid => unbroken(&pos, &dup_list, cols, rows),
+        _ => None,
+    };
     let start_highlighted = formats_known
         .then(|| start.map(|s| highlighted(grid, s)))
         .flatten();
@@ -316,7 +333,30 @@ pub(crate) fn check_board(
         end_square,
         start_highlighted,
         tour,
+        unbroken,
     }
+}
+
+/// Moves 1, 2, ... up to the first break (a number missing or typed twice, or a jump) as a
+/// path on the board; `None` when move 1 is already missing or typed twice.
+fn unbroken(pos: &[u32], dups: &[(u64, Vec<u32>)], cols: u32, rows: u32) -> Option<Tour> {
+    let at = |i: u32| Square::new(i / cols, i % cols);
+    let is_dup = |v: usize| dups.binary_search_by_key(&(v as u64), |(d, _)| *d).is_ok();
+    let mut path: Vec<u32> = Vec::new();
+    for (v, &here) in pos.iter().enumerate().skip(1) {
+        let joins = path.last().is_none_or(|&p| at(p).is_knight_move(at(here)));
+        if here == NONE || is_dup(v) || !joins {
+            break;
+        }
+        path.push(here);
+    }
+    if path.is_empty() {
+        return None;
+    }
+    // Block-relative indices are the board's (row * cols + col), and each step was checked.
+    Board::new(rows, cols)
+        .ok()
+        .map(|board| Tour::from_indices_unchecked(board, path))
 }
 
 /// For each duplicated number keep, in `pos`, the cell that best fits its neighbours' cells

@@ -36,6 +36,8 @@ pub(crate) struct Checked {
     pub(crate) end_square: Option<SquareName>,
     pub(crate) start_highlighted: Option<bool>,
     pub(crate) tour: Option<Tour>,
+    /// For an invalid board, its moves up to the first break.
+    pub(crate) unbroken: Option<Tour>,
 }
 
 /// Problems with a cap per kind.
@@ -74,9 +76,18 @@ impl Problems {
                     thousands(count),
                     kind.as_str()
                 ),
+                numbers: Vec::new(),
             });
         }
         (self.list, dropped)
+    }
+}
+
+impl Problem {
+    /// The problem about the move numbers `numbers` (see [`Problem::numbers`]).
+    pub(crate) fn about(mut self, numbers: Vec<i64>) -> Problem {
+        self.numbers = numbers;
+        self
     }
 }
 

@@ -5,9 +5,9 @@
 //! that misses squares names them (`missing-number`). A path whose squares are all different
 //! and a knight's move apart is `partial` until it covers the board.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
-use crate::board::Board;
+use crate::board::{Board, Square};
 use crate::tour::Tour;
 
 use super::super::notation::{ListForm, PathCandidate};
@@ -33,6 +33,7 @@ pub(crate) fn check_path(path: &PathCandidate, (rows, cols): (u32, u32)) -> Chec
                 cells: vec![path.cells[i]],
                 squares: vec![sq],
                 message: format!("{} names a square off the {rows}x{cols} board", name(i)),
+                numbers: vec![i as i64 + 1],
             });
             continue;
         }
@@ -66,6 +67,7 @@ pub(crate) fn check_path(path: &PathCandidate, (rows, cols): (u32, u32)) -> Chec
             cells: at.iter().map(|&i| path.cells[i]).collect(),
             squares: at.iter().map(|&i| squares[i]).collect(),
             message,
+            numbers: at.iter().map(|&i| i as i64 + 1).collect(),
         });
     }
     if squares.len() as u64 >= n && first_at.len() as u64 != n && n <= 1 << 16 {
@@ -95,6 +97,7 @@ pub(crate) fn check_path(path: &PathCandidate, (rows, cols): (u32, u32)) -> Chec
             cells: Vec::new(),
             squares: missing,
             message: format!("no entry names {shown}{more}"),
+            numbers: Vec::new(),
         });
     }
     let mut bad_moves = 0;
@@ -121,6 +124,7 @@ pub(crate) fn check_path(path: &PathCandidate, (rows, cols): (u32, u32)) -> Chec
             cells: vec![path.cells[i - 1], path.cells[i]],
             squares: vec![a, b],
             message: format!("{from} -> {to} is not a knight's move"),
+            numbers: vec![i as i64, i as i64 + 1],
         });
     }
     if let Some(&count) = not_listed.get(&ProblemKind::NotAKnightMove) {
@@ -129,6 +133,7 @@ pub(crate) fn check_path(path: &PathCandidate, (rows, cols): (u32, u32)) -> Chec
             cells: Vec::new(),
             squares: Vec::new(),
             message: format!("... and {count} more not-a-knight-move problems not listed"),
+            numbers: Vec::new(),
         });
     }
     let verdict = if !problems.is_empty() {
@@ -149,6 +154,10 @@ pub(crate) fn check_path(path: &PathCandidate, (rows, cols): (u32, u32)) -> Chec
             Tour::from_squares(board, squares.iter().filter_map(|s| s.on(rows, cols))).ok()
         }
     };
+    let unbroken = match (verdict, Board::new(rows, cols)) {
+        (Verdict::Invalid, Ok(board)) => unbroken(board, squares),
+        _ => None,
+    };
     let last = squares.len() - 1;
     Checked {
         verdict,
@@ -161,7 +170,27 @@ pub(crate) fn check_path(path: &PathCandidate, (rows, cols): (u32, u32)) -> Chec
         end_square: Some(squares[last]),
         start_highlighted: None,
         tour,
+        unbroken,
     }
+}
+
+/// The entries from the first up to the first break (a square off the board or named again,
+/// or a jump) as a path on `board`; `None` when the first entry is off the board.
+fn unbroken(board: Board, squares: &[SquareName]) -> Option<Tour> {
+    let mut path: Vec<Square> = Vec::new();
+    let mut seen: HashSet<Square> = HashSet::new();
+    for s in squares {
+        let Some(sq) = s.on(board.rows(), board.cols()) else {
+            break;
+        };
+        if !seen.insert(sq) || path.last().is_some_and(|p| !p.is_knight_move(sq)) {
+            break;
+        }
+        path.push(sq);
+    }
+    (!path.is_empty())
+        .then(|| Tour::from_squares(board, path).ok())
+        .flatten()
 }
 
 #[cfg(test)]

@@ -55,7 +55,7 @@ impl TourSheet<'_> {
         bl.quiet_label_warnings(sheet)?;
         bl.set_print_page(sheet, bl.print_area(&texts), true)?;
         if let Some(slot) = self.chart_slot {
-            chart::insert_path_chart(sheet, self.spec.top_left, self.attempt, slot, look)?;
+            chart::insert_path_chart(sheet, self.spec.top_left, &self.attempt.tour, slot, look)?;
         }
         if chart::colour_scale_wanted(self.spec, self.attempt) {
             chart::add_colour_scale(sheet, self.spec.top_left, self.attempt)?;

@@ -61,15 +61,13 @@ pub(crate) fn centre(board: Board, sq: Square) -> (f64, f64) {
     )
 }
 
-/// Add the hidden `Path data` sheet: for charted attempt `j`, column `2j` holds x and `2j + 1`
-/// holds y of each move's square centre, move `k` in row `k`; row 0 holds text headers.
+/// Add the hidden `Path data` sheet for `paths` (each a label and a path): path `j`'s x in
+/// column `2j` and y in column `2j + 1`, move `k` in row `k`; row 0 holds text headers.
 pub(crate) fn add_path_data(
     workbook: &mut Workbook,
-    spec: &WorkbookSpec,
-    charted: &[usize],
-    names: &[String],
+    paths: &[(&str, &crate::tour::Tour)],
 ) -> Result<(), XlsxError> {
-    let total: usize = charted.iter().map(|&i| spec.attempts[i].tour.len()).sum();
+    let total: usize = paths.iter().map(|(_, t)| t.len()).sum();
     let sheet = if total > IN_MEMORY_POINTS {
         workbook.add_worksheet_with_constant_memory()?
     } else {
@@ -77,19 +75,14 @@ pub(crate) fn add_path_data(
     };
     sheet.set_name(PATH_DATA_SHEET)?;
     sheet.set_hidden(true);
-    for (j, &i) in charted.iter().enumerate() {
+    for (j, (name, _)) in paths.iter().enumerate() {
         let col = (2 * j) as u16;
-        sheet.write_string(0, col, format!("{} x", names[i]))?;
-        sheet.write_string(0, col + 1, format!("{} y", names[i]))?;
+        sheet.write_string(0, col, format!("{name} x"))?;
+        sheet.write_string(0, col + 1, format!("{name} y"))?;
     }
-    let longest = charted
-        .iter()
-        .map(|&i| path_points(&spec.attempts[i].tour))
-        .max()
-        .unwrap_or(0);
+    let longest = paths.iter().map(|(_, t)| path_points(t)).max().unwrap_or(0);
     for k in 0..longest {
-        for (j, &i) in charted.iter().enumerate() {
-            let tour = &spec.attempts[i].tour;
+        for (j, (_, tour)) in paths.iter().enumerate() {
             // A closed tour's point after the last is the start again (the closing move).
             let idx = tour
                 .indices()
@@ -106,17 +99,40 @@ pub(crate) fn add_path_data(
     Ok(())
 }
 
-/// Lay the path chart of `attempt` (coordinates in column pair `slot` of `Path data`) over its
-/// board at `top_left`.
+/// Lay the chart of `tour` (coordinates in column pair `slot` of `Path data`) over its board
+/// at `top_left`.
 pub(crate) fn insert_path_chart(
     sheet: &mut Worksheet,
     top_left: CellRef,
-    attempt: &Attempt,
+    tour: &crate::tour::Tour,
     slot: usize,
     look: Look,
 ) -> Result<(), XlsxError> {
-    let board = attempt.tour.board();
-    let points = path_points(&attempt.tour) as u32;
+    let chart = path_chart(tour, slot, look, false);
+    sheet.insert_chart(top_left.row, top_left.col as u16, &chart)?;
+    Ok(())
+}
+
+/// Draw the path of `tour` (coordinates in column pair `slot` of `Path data`) on a board of
+/// its own, a grid of `look`-sized squares, with its top-left corner at `at`: a picture of
+/// a tour written as a list, which has no board on the sheet.
+pub(crate) fn insert_board_picture(
+    sheet: &mut Worksheet,
+    at: CellRef,
+    tour: &crate::tour::Tour,
+    slot: usize,
+    look: Look,
+) -> Result<(), XlsxError> {
+    let chart = path_chart(tour, slot, look, true);
+    sheet.insert_chart(at.row, at.col as u16, &chart)?;
+    Ok(())
+}
+
+/// The chart of the path: transparent over a board, or (`squares`) drawing the squares'
+/// grid and the board's outline itself.
+fn path_chart(tour: &crate::tour::Tour, slot: usize, look: Look, squares: bool) -> Chart {
+    let board = tour.board();
+    let points = path_points(tour) as u32;
     let (xc, yc) = ((2 * slot) as u16, (2 * slot + 1) as u16);
     let mut chart = Chart::new(ChartType::ScatterStraight);
     chart
@@ -129,7 +145,7 @@ pub(crate) fn insert_path_chart(
     // readable (the start and end squares are marked by their cells' styles instead).
     let crowded = board.rows().max(board.cols()) > 12;
     let line_width = if crowded { 0.5 } else { 0.75 };
-    chart
+    let series = chart
         .add_series()
         .set_name("Path")
         .set_categories((PATH_DATA_SHEET, 1, xc, points, xc))
@@ -141,24 +157,51 @@ pub(crate) fn insert_path_chart(
                     .set_width(line_width)
                     .set_transparency(30),
             ),
-        )
-        .set_marker(ChartMarker::new().set_none());
+        );
+    if squares {
+        // With no numbers under it, a dot on each square shows the moves, a bigger one the start.
+        series.set_marker(
+            ChartMarker::new()
+                .set_type(rust_xlsxwriter::ChartMarkerType::Circle)
+                .set_size(3)
+                .set_format(
+                    ChartFormat::new().set_solid_fill(
+                        rust_xlsxwriter::ChartSolidFill::new().set_color(PATH_LINE),
+                    ),
+                ),
+        );
+    } else {
+        series.set_marker(ChartMarker::new().set_none());
+    }
     hide_axis(chart.x_axis(), board.cols());
     hide_axis(chart.y_axis(), board.rows());
+    if squares {
+        let mut grid = ChartLine::new();
+        grid.set_color(0xA6A6A6).set_width(0.5);
+        for x in [true, false] {
+            let axis = if x { chart.x_axis() } else { chart.y_axis() };
+            axis.set_major_unit(1)
+                .set_major_gridlines(true)
+                .set_major_gridlines_line(&grid);
+        }
+    }
     chart.title().set_hidden();
     chart.legend().set_hidden();
     let transparent = ChartFormat::new().set_no_fill().set_no_border().clone();
     chart.chart_area().set_format(&mut transparent.clone());
+    let mut plot = match squares {
+        true => ChartFormat::new()
+            .set_no_fill()
+            .set_border(ChartLine::new().set_color(0x000000).set_width(1.5))
+            .clone(),
+        false => transparent.clone(),
+    };
+    chart.plot_area().set_format(&mut plot).set_layout(
+        &ChartLayout::new()
+            .set_offset(0.0, 0.0)
+            .set_dimensions(1.0, 1.0),
+    );
     chart
-        .plot_area()
-        .set_format(&mut transparent.clone())
-        .set_layout(
-            &ChartLayout::new()
-                .set_offset(0.0, 0.0)
-                .set_dimensions(1.0, 1.0),
-        );
-    sheet.insert_chart(top_left.row, top_left.col as u16, &chart)?;
-    Ok(())
 }
 
 /// An axis from 0 to `max`, not shown.

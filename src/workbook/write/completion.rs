@@ -39,6 +39,7 @@ use std::io::Write;
 use rust_xlsxwriter::{Color, Format, Workbook, Worksheet, XlsxError};
 
 use super::layout::{self, BoardLayout, Look, Text};
+use super::names::SheetNames;
 use super::styles::{edges, BoardFormats, SquareKind, TextFormats};
 use super::{check_fits, WriteError, CONSTANT_MEMORY_SQUARES, SUMMARY_SHEET};
 use crate::board::Square;
@@ -149,53 +150,17 @@ fn validate(items: &[CompletedSheet]) -> Result<(), WriteError> {
     Ok(())
 }
 
-/// Excel's limit on worksheet names, in characters.
-const MAX_SHEET_NAME: usize = 31;
-
 /// The worksheet name of each completed item (`None` for the others): the source sheet's
 /// name made Excel-safe and unique (ignoring case), never `Summary`.
 fn sheet_names(items: &[CompletedSheet]) -> Vec<Option<String>> {
-    let mut taken: Vec<String> = vec![SUMMARY_SHEET.to_lowercase()];
+    let mut names = SheetNames::new(&[SUMMARY_SHEET]);
     items
         .iter()
         .map(|item| {
-            if !matches!(item.result, SheetResult::Completed { .. }) {
-                return None;
-            }
-            let base = safe_name(&item.sheet);
-            let mut name = base.clone();
-            let mut n = 2;
-            while taken.contains(&name.to_lowercase()) {
-                let suffix = format!(" ({n})");
-                let room = MAX_SHEET_NAME - suffix.chars().count();
-                name = format!("{}{suffix}", base.chars().take(room).collect::<String>());
-                n += 1;
-            }
-            taken.push(name.to_lowercase());
-            Some(name)
+            matches!(item.result, SheetResult::Completed { .. })
+                .then(|| names.claim(&item.sheet, "Completed"))
         })
         .collect()
-}
-
-/// `name` without the characters Excel forbids, without leading/trailing apostrophes, at
-/// most 31 characters, never empty.
-fn safe_name(name: &str) -> String {
-    let cleaned: String = name
-        .chars()
-        .map(|c| if "[]:*?/\\".contains(c) { '_' } else { c })
-        .collect();
-    let trimmed: String = cleaned
-        .trim_matches('\'')
-        .trim()
-        .chars()
-        .take(MAX_SHEET_NAME)
-        .collect();
-    let trimmed = trimmed.trim_end_matches('\'').to_string();
-    if trimmed.is_empty() {
-        "Completed".to_string()
-    } else {
-        trimmed
-    }
 }
 
 /// The formats of kept, start and added squares, by outer edges (as on generated sheets).

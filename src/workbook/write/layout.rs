@@ -111,7 +111,7 @@ const CHAR_PX: u32 = 8;
 
 /// Printable width and height in pixels (96 a inch) of the smaller of A4 and Letter, with the
 /// margins [`BoardLayout::set_print_page`] sets: portrait `(w, h)`; landscape swaps them.
-const PRINTABLE_PORTRAIT_PX: (f64, f64) = ((8.27 - 0.8) * 96.0, (11.0 - 1.0) * 96.0);
+pub(crate) const PRINTABLE_PORTRAIT_PX: (f64, f64) = ((8.27 - 0.8) * 96.0, (11.0 - 1.0) * 96.0);
 
 /// The cells a sheet prints, and their size on screen at 100% (pixels).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -76,6 +76,18 @@ pub(crate) fn edges(row: u32, col: u32, rows: u32, cols: u32) -> u8 {
 }
 
 fn square_format(font_size: f64, kind: SquareKind, edges: u8) -> Format {
+    let f = square_base(font_size, edges);
+    match kind {
+        SquareKind::Plain => f,
+        SquareKind::Start => f.set_background_color(Color::RGB(START_FILL)).set_bold(),
+        SquareKind::End => ringed(f.set_background_color(Color::RGB(END_FILL)), END_MARK),
+        SquareKind::Stuck => ringed(f.set_background_color(Color::RGB(STUCK_FILL)), STUCK_MARK),
+    }
+}
+
+/// A board square's number, centred, with a thin grid inside the board and a medium black
+/// border on its outer `edges` (bits as in [`edges`]).
+pub(crate) fn square_base(font_size: f64, edges: u8) -> Format {
     let side = |bit: u8| {
         if edges & (1 << bit) != 0 {
             (FormatBorder::Medium, Color::Black)
@@ -87,7 +99,7 @@ fn square_format(font_size: f64, kind: SquareKind, edges: u8) -> Format {
     let (bottom, bottom_c) = side(1);
     let (left, left_c) = side(2);
     let (right, right_c) = side(3);
-    let f = Format::new()
+    Format::new()
         .set_font_size(font_size)
         .set_align(FormatAlign::Center)
         .set_align(FormatAlign::VerticalCenter)
@@ -98,13 +110,7 @@ fn square_format(font_size: f64, kind: SquareKind, edges: u8) -> Format {
         .set_border_left(left)
         .set_border_left_color(left_c)
         .set_border_right(right)
-        .set_border_right_color(right_c);
-    match kind {
-        SquareKind::Plain => f,
-        SquareKind::Start => f.set_background_color(Color::RGB(START_FILL)).set_bold(),
-        SquareKind::End => ringed(f.set_background_color(Color::RGB(END_FILL)), END_MARK),
-        SquareKind::Stuck => ringed(f.set_background_color(Color::RGB(STUCK_FILL)), STUCK_MARK),
-    }
+        .set_border_right_color(right_c)
 }
 
 /// `f` in bold with a medium border all round in `colour`.
