@@ -27,3 +27,4 @@ pub mod solve;
 pub mod tour;
 pub mod verify;
 pub mod workbook;
+pub mod writing;

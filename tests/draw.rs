@@ -571,7 +571,8 @@ fn draw_picks_the_format_from_the_file_name() {
     ] {
         let format = Format::from_path(std::path::Path::new(name)).unwrap();
         let mut out = Vec::new();
-        draw::draw(&tour, &opts(100), format, &mut out).unwrap();
+        let budget = knights_tour::writing::WriteBudget::unlimited();
+        draw::draw(&tour, &opts(100), format, &mut out, &budget).unwrap();
         assert!(out.starts_with(magic), "{name}");
     }
 }

@@ -18,10 +18,11 @@
 //! 2 usage error, unreadable workbook or a sheet without a knight's path.
 
 use std::path::PathBuf;
+use std::time::Instant;
 
 use clap::ValueEnum;
 
-use crate::cli::args::SolveArgs;
+use crate::cli::args::{timeout, SolveArgs};
 use crate::cli::progress::Spinner;
 use crate::draw::{self, DrawOptions, Numbers};
 use crate::error::{Error, Result};
@@ -31,6 +32,7 @@ use crate::solve::{rng_from_seed, runner};
 use crate::tour::Tour;
 use crate::verify;
 use crate::workbook::cellref::{CellRange, CellRef};
+use crate::writing::{search_share, WriteBudget};
 
 /// Options of `knights-tour draw`.
 #[derive(Debug, clap::Args)]
@@ -149,6 +151,12 @@ pub fn run(args: Args) -> Result<u8> {
     if let output::Destination::File(path) = &dest {
         output::check_writable(path, args.force)?;
     }
+    // A generated tour and its picture share --timeout: the search gets most of it (see
+    // crate::writing). A FILE's tour is drawn without a time limit (none was given).
+    let deadline = match &args.file {
+        Some(_) => None,
+        None => Instant::now().checked_add(timeout(args.solve.timeout)?),
+    };
     let spinner = Spinner::new();
     spinner.set("finding the tour");
     let tour = match &args.file {
@@ -169,8 +177,12 @@ pub fn run(args: Args) -> Result<u8> {
             return Err(Error::Usage("--size-px must be at least 1".into()));
         }
     }
-    spinner.set("drawing");
-    output::write_to(&dest, args.force, |w| draw::draw(&tour, &opts, format, w))?;
+    spinner.set(&format!("drawing {}", dest.display()));
+    let show = |msg: &str| spinner.set(msg);
+    let budget = WriteBudget::new(dest.display(), deadline, Some(&show));
+    output::write_to(&dest, args.force, &budget, |w| {
+        draw::draw(&tour, &opts, format, w, &budget)
+    })?;
     spinner.finish();
     let board = tour.board();
     let what = if tour.is_complete() {
@@ -265,7 +277,8 @@ fn tour_from_workbook(file: &std::path::Path, args: &Args) -> Result<Tour> {
 }
 
 fn generated_tour(solve: &SolveArgs) -> Result<Tour> {
-    let (request, plan, seed) = solve.prepare()?;
+    let (request, mut plan, seed) = solve.prepare()?;
+    plan.timeout = plan.timeout.map(search_share);
     let mut rng = rng_from_seed(seed);
     let outcome = runner::run(&request, &plan, &mut rng, &mut |_| {});
     let best = outcome

@@ -105,7 +105,7 @@ pub struct Args {
 pub fn run(args: Args) -> Result<u8> {
     let job = job(&args)?;
     let spinner = Spinner::new();
-    let report = generate::run(&job, &mut |msg| spinner.set(msg));
+    let report = generate::run(&job, &|msg| spinner.set(msg));
     spinner.finish();
     let report = report?;
     // Every format, the workbook too: a person reads the terminal before opening the file's

@@ -65,8 +65,9 @@ pub struct Args {
     #[arg(long, value_enum)]
     pub format: Option<Format>,
 
-    /// Time allowed to the run, in seconds [default: 60]; pairs still open then are marked
-    /// "not answered" and the run exits 1.
+    /// Time allowed to the run, writing included, in seconds [default: 60]: the searches get
+    /// four fifths of it, pairs still open then are marked "not answered" and the run exits 1;
+    /// a write still running at the limit stops too, leaving no file.
     #[arg(long, value_name = "SECONDS")]
     pub timeout: Option<f64>,
 
@@ -88,7 +89,7 @@ pub struct Args {
 pub fn run(args: Args) -> Result<u8> {
     let job = job(&args)?;
     let spinner = Spinner::new();
-    let report = pairs::run(&job, &mut |msg| spinner.set(msg));
+    let report = pairs::run(&job, &|msg| spinner.set(msg));
     spinner.finish();
     let report = report?;
     if job.dest == Destination::Stdout {

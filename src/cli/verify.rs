@@ -21,6 +21,7 @@ use crate::output;
 use crate::solve::backtrack::Budget;
 use crate::verify::{complete, csv, inputs, text, JsonDocument, Totals, VerifyOptions};
 use crate::workbook::cellref::{CellRange, CellRef};
+use crate::writing::WriteBudget;
 
 /// Options of `knights-tour verify`.
 #[derive(Debug, clap::Args)]
@@ -152,7 +153,9 @@ pub fn run(args: Args) -> Result<u8> {
                 meter: Some(progress::meter()),
                 ..Budget::nodes(complete::DEFAULT_NODE_BUDGET)
             };
-            let items = complete::complete_reports(&reports, out, args.force, &budget)?;
+            let show = |msg: &str| spinner.set(msg);
+            let writing = WriteBudget::new(out.display().to_string(), None, Some(&show));
+            let items = complete::complete_reports(&reports, out, args.force, &budget, &writing)?;
             Some(complete::render_completions(&items, out))
         }
         None => None,
