@@ -684,6 +684,24 @@ mod cli {
             .stdout(predicate::str::starts_with("<svg").or(predicate::str::starts_with("<?xml")));
     }
 
+    /// Issue 20, finding 12: `draw --help` said the solving flags "then do not apply" when no
+    /// FILE is given, backwards; a FILE is what they do not apply to (and naming both is a usage
+    /// error).
+    #[test]
+    fn help_says_the_solving_flags_do_not_apply_to_a_file() {
+        let dir = tempfile::tempdir().unwrap();
+        draw(dir.path())
+            .arg("--help")
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("which do not apply to a FILE"))
+            .stdout(predicate::str::contains("then do not apply").not());
+        draw(dir.path())
+            .args(["w.xlsx", "--size", "6", "-o", "t.svg"])
+            .assert()
+            .code(2);
+    }
+
     #[test]
     fn draws_a_sheet_of_a_generated_workbook() {
         let dir = tempfile::tempdir().unwrap();

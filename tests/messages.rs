@@ -86,26 +86,16 @@ fn moves_are_counted_between_squares() {
         "{texts:?}"
     );
     assert!(texts.iter().any(|t| t.ends_with(", 0 moves")), "{texts:?}");
-    // A stuck attempt's note: the knight on 3x3 circles the centre, 8 squares, 7 moves.
+    // A stuck attempt's note: on 2x3, a1 to c2, and the knight has nowhere else to go.
     use knights_tour::board::{Board, Square};
-    let board = Board::new(3, 3).unwrap();
-    let ring = [
-        (0, 0),
-        (1, 2),
-        (2, 0),
-        (0, 1),
-        (2, 2),
-        (1, 0),
-        (0, 2),
-        (2, 1),
-    ];
-    let ring = knights_tour::tour::Tour::from_squares(board, ring.map(|(r, c)| Square::new(r, c)))
-        .unwrap();
-    let note = knights_tour::solve::runner::failure_note(
-        &knights_tour::solve::Request::open(board),
-        &ring,
-    );
-    assert_eq!(note.as_deref(), Some("stuck at b1 after 7 moves"));
+    let board = Board::new(2, 3).unwrap();
+    let stuck =
+        knights_tour::tour::Tour::from_squares(board, [Square::new(1, 0), Square::new(0, 2)])
+            .unwrap();
+    assert!(stuck.is_stuck());
+    let request = knights_tour::solve::Request::open(board);
+    let note = knights_tour::solve::runner::failure_note(&request, &stuck);
+    assert_eq!(note.as_deref(), Some("stuck at c2 after 1 move"));
 }
 
 /// Every text cell of a sheet.

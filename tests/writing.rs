@@ -110,46 +110,20 @@ fn text_outputs_are_bounded_too_and_standard_output_is_said_to_be_cut_short() {
 #[test]
 fn pictures_and_pairs_are_bounded_by_the_same_time_limit() {
     let wd = WorkDir::new();
-    let started = Instant::now();
-    wd.cmd(
-        "draw",
-        &[
-            "--size",
-            "1000",
-            "--seed",
-            "1",
-            "--timeout",
-            "1",
-            "-o",
-            "big.png",
-        ],
-    )
-    .assert()
-    .code(1)
-    .stderr(predicate::str::contains(
-        "big.png: not written: the time limit (--timeout) came while drawing it, at ",
-    ));
-    bounded_and_clean(&wd, started, Duration::from_secs(6));
-    let started = Instant::now();
-    wd.cmd(
-        "pairs",
-        &[
-            "--size",
-            "12",
-            "--seed",
-            "1",
-            "--timeout",
-            "1",
-            "-o",
-            "p.xlsx",
-        ],
-    )
-    .assert()
-    .code(1)
-    .stderr(predicate::str::contains(
-        "p.xlsx: not written: the time limit (--timeout) came while",
-    ));
-    bounded_and_clean(&wd, started, Duration::from_secs(6));
+    for (sub, size, out, doing) in [
+        ("draw", "1000", "big.png", "drawing it, at "),
+        ("pairs", "12", "p.xlsx", ""),
+    ] {
+        let started = Instant::now();
+        let args = ["--size", size, "--seed", "1", "--timeout", "1", "-o", out];
+        wd.cmd(sub, &args)
+            .assert()
+            .code(1)
+            .stderr(predicate::str::contains(format!(
+                "{out}: not written: the time limit (--timeout) came while {doing}"
+            )));
+        bounded_and_clean(&wd, started, Duration::from_secs(6));
+    }
 }
 
 /// The progress line shows a long write as a fraction: rows written of the board's rows, then
