@@ -14,8 +14,9 @@
 //!   knights-tour draw --size 1000 --tiebreak center --numbers off -o big.png
 //! ```
 //!
-//! Exit codes: 0 a complete tour was drawn; 1 a partial path was drawn (a failed attempt);
-//! 2 usage error, unreadable workbook or a sheet without a knight's path.
+//! Exit codes: 0 a complete tour was drawn; 1 a partial path was drawn (a failed attempt), or
+//! --timeout came while drawing (no file made); 2 usage error, unreadable workbook or a sheet
+//! without a knight's path.
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -39,7 +40,8 @@ use crate::writing::{search_share, WriteBudget};
 #[command(
     about = "Draw a tour as SVG, PNG or an animated GIF",
     after_help = "Without FILE a tour is generated with the same options as `generate`.\n\
-        Exit codes: 0 a complete tour drawn; 1 a partial path drawn; 2 usage error or nothing to draw."
+        Exit codes: 0 a complete tour drawn; 1 a partial path drawn, or --timeout came while drawing (no file); \
+        2 usage error or nothing to draw."
 )]
 pub struct Args {
     /// A workbook to draw from (xlsx, xlsm, xlsb, xls, ods); omit it to generate a tour with
