@@ -7,7 +7,10 @@
 //!   `&&`, `>` and globs work; standard input is empty;
 //! - it writes its own file names and reads only files written above it (or by a `printf` line
 //!   of its own), so the examples run in order in an empty folder;
-//! - the exit code is 0 unless the line's comment (after ` # `) says `exit 1` or `exit 2`;
+//! - the exit code is 0 unless the line's comment (after ` # `) says `exit 1` or `exit 2`, and
+//!   it never depends on a random seed: a workbook verified for its exit code is made with
+//!   `--seed` (an unseeded `generate` may write a failed attempt first, which verifies as
+//!   `partial`, exit 1);
 //! - a file named after `-o`, `--output` or `--complete` (not `-`) exists afterwards, unless the
 //!   line ends with exit code 2;
 //! - lines starting with `cargo` are not run: the README's opening `cargo run --release --
