@@ -1,5 +1,6 @@
 //! The errors a command can end with. Each names what went wrong (file, flag, square) in words
-//! a person understands; every one of them exits with [`crate::exit_codes::ERROR`].
+//! a person understands; every one of them exits with [`crate::exit_codes::ERROR`] but a time
+//! limit met while writing (see [`Error::exit_code`]).
 
 use std::path::PathBuf;
 
@@ -34,12 +35,39 @@ pub enum Error {
         /// The cause.
         message: String,
     },
+    /// The time limit came while writing an output: the write stopped there and no file was
+    /// made (standard output got only its beginning). Exits with
+    /// [`crate::exit_codes::FAILURE`], like any run `--timeout` stopped.
+    #[error(
+        "{output}: {}: the time limit (--timeout) came while {} it, at {}",
+        if *.file { "not written" } else { "cut short" },
+        cause.verb(),
+        cause.at()
+    )]
+    TimedOut {
+        /// The output, as messages name it.
+        output: String,
+        /// Whether it is a file (none was made) rather than standard output.
+        file: bool,
+        /// Where the write was.
+        cause: crate::writing::TimedOut,
+    },
     /// Anything else, already worded for a person.
     #[error("{0}")]
     Other(String),
 }
 
 impl Error {
+    /// The exit code this error ends a command with: [`crate::exit_codes::ERROR`], except a
+    /// time limit, which is [`crate::exit_codes::FAILURE`] as for every run `--timeout`
+    /// stopped.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            Error::TimedOut { .. } => crate::exit_codes::FAILURE,
+            _ => crate::exit_codes::ERROR,
+        }
+    }
+
     /// An I/O error on `path`.
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Error {
         Error::Io {

@@ -19,6 +19,7 @@ use crate::solve::{existence, rng_from_seed, Method, Request, Tiebreak};
 use crate::tour::Tour;
 use crate::workbook::cellref::CellRef;
 use crate::workbook::write as xlsx;
+use crate::writing::{search_share, TimedOut, WriteBudget};
 
 /// A workbook holds at most this many tours (one worksheet each, kept in memory until the
 /// workbook is written); csv and json stream any number.
@@ -145,13 +146,24 @@ impl Job {
 
 /// Run the job: solve, write the output as the attempts come, report. Errors are only an
 /// impossible request and the output's (a full disk, a vanished folder); a search that finds
-/// less than asked is a report with exit code 1, its output written.
-pub fn run(job: &Job, progress: &mut dyn FnMut(&str)) -> Result<Report> {
+/// less than asked is a report with exit code 1, its output written. `--timeout` bounds the
+/// writing too (see [`crate::writing`]): a workbook's search gets [`search_share`] of it, and a
+/// write the time limit stops leaves no file and a report saying so, exit 1.
+pub fn run(job: &Job, progress: &(dyn Fn(&str) + Sync)) -> Result<Report> {
     job.check()?;
-    if let Some(report) = streamed_grid(job)? {
+    let deadline = job
+        .plan
+        .timeout
+        .and_then(|t| std::time::Instant::now().checked_add(t));
+    let budget = WriteBudget::new(job.dest.display(), deadline, Some(progress));
+    if let Some(report) = streamed_grid(job, &budget)? {
         return Ok(report);
     }
     let mut plan = job.plan.clone();
+    if job.format == Format::Xlsx {
+        // Written only once the search ends: leave time to write it.
+        plan.timeout = plan.timeout.map(search_share);
+    }
     let cap = workbook_cap(job);
     if let (Goal::All { limit }, Some(cap)) = (&mut plan.goal, cap) {
         *limit = Some(limit.map_or(cap, |l| l.min(cap)));
@@ -218,15 +230,20 @@ pub fn run(job: &Job, progress: &mut dyn FnMut(&str)) -> Result<Report> {
             if sheets.is_empty() {
                 return nothing_written(job, &report);
             }
-            progress("writing");
-            write_workbook(job, sheets)?;
+            progress(&format!("writing {}", job.dest.display()));
+            match write_workbook(job, sheets, &budget) {
+                Err(Error::TimedOut { cause, .. }) => {
+                    return Ok(unwritten(job, report.tours, report.attempts, &cause))
+                }
+                written => written?,
+            }
             report
         }
         _ => {
             let single = plan.goal == Goal::Tours(1);
             let mut ran = None;
-            let written = output::write_to(&job.dest, job.force, |w| {
-                let mut stream = TourStream::new(job.format, w, job.seed_used(), single);
+            let written = output::write_to(&job.dest, job.force, &budget, |w| {
+                let mut stream = TourStream::new(job.format, w, job.seed_used(), single, &budget);
                 let mut failed = None;
                 let report = runner::run_with(&job.request, &plan, &mut rng, &mut |event| {
                     track(&event, &mut summary);
@@ -267,6 +284,9 @@ pub fn run(job: &Job, progress: &mut dyn FnMut(&str)) -> Result<Report> {
             };
             if report.attempts == 0 {
                 return nothing_written(job, &report);
+            }
+            if let Err(Error::TimedOut { cause, .. }) = &written {
+                return Ok(unwritten(job, report.tours, report.attempts, cause));
             }
             written?;
             report
@@ -312,7 +332,7 @@ fn workbook_cap(job: &Job) -> Option<u64> {
 /// Huge boards as CSV or text: the constructor numbers the squares in place (4 bytes a square)
 /// and the grid streams straight out, without the tour in move order beside it. `None` when
 /// the plan does not start by construction. The tour is the one every other format gets.
-fn streamed_grid(job: &Job) -> Result<Option<Report>> {
+fn streamed_grid(job: &Job, budget: &WriteBudget<'_>) -> Result<Option<Report>> {
     if !matches!(job.format, Format::Csv | Format::Text) {
         return Ok(None);
     }
@@ -321,10 +341,14 @@ fn streamed_grid(job: &Job) -> Result<Option<Report>> {
         return Ok(None);
     };
     let board = job.request.board;
-    output::write_to(&job.dest, job.force, |w| match job.format {
-        Format::Text => export::write_text(board, &numbering, w),
-        _ => export::write_csv(board, &numbering, w),
-    })?;
+    let written = output::write_to(&job.dest, job.force, budget, |w| match job.format {
+        Format::Text => export::write_text(board, &numbering, w, budget),
+        _ => export::write_csv(board, &numbering, w, budget),
+    });
+    match written {
+        Err(Error::TimedOut { cause, .. }) => return Ok(Some(unwritten(job, 1, 1, &cause))),
+        written => written?,
+    }
     let facts = PathFacts::from_numbering(board, &numbering);
     drop(numbering);
     let message = format!(
@@ -351,17 +375,48 @@ fn nothing_written(job: &Job, report: &runner::Report) -> Result<Report> {
             report.reason()
         )));
     }
-    let message = format!(
-        "Nothing written to {}: {}",
-        job.dest.display(),
-        report.reason()
-    );
+    // A time limit names the tour asked for, as when attempts were made.
+    let why = match report.ending {
+        Ending::TimeLimit { .. } => format!(
+            "no {} found within the time limit; one may exist",
+            wanted_tour(&job.request)
+        ),
+        _ => report.reason(),
+    };
+    let message = format!("Nothing written to {}: {why}", job.dest.display());
     let mut summary = summary_head(job, false, message, 0, 0);
     summary.timed_out = matches!(report.ending, Ending::TimeLimit { .. });
     Ok(Report { summary })
 }
 
-fn write_workbook(job: &Job, attempts: Vec<Attempt>) -> Result<()> {
+/// The time limit came while writing: the output was not made (or, on standard output, is
+/// cut short). Exit 1, as for every run `--timeout` stopped.
+fn unwritten(job: &Job, tours: u64, attempts: u64, cause: &TimedOut) -> Report {
+    let found = match tours {
+        0 => format!("{} and no tour", count(attempts, "failed attempt")),
+        1 => "the tour was found".to_string(),
+        n => format!("{} were found", count(n, "tour")),
+    };
+    let head = match &job.dest {
+        Destination::Stdout => "Standard output cut short".to_string(),
+        Destination::File(path) => format!("Nothing written to {}", path.display()),
+    };
+    let quicker = match job.format {
+        Format::Xlsx => ", or write .csv, which is quicker",
+        _ => "",
+    };
+    let message = format!(
+        "{head}: the time limit (--timeout) came while {} it, at {} ({found}); allow more \
+         time{quicker}",
+        cause.verb(),
+        cause.at()
+    );
+    let mut summary = summary_head(job, false, message, attempts as usize, tours as usize);
+    summary.timed_out = true;
+    Report { summary }
+}
+
+fn write_workbook(job: &Job, attempts: Vec<Attempt>, budget: &WriteBudget<'_>) -> Result<()> {
     let Destination::File(path) = &job.dest else {
         return Err(export::format::xlsx_to_stdout());
     };
@@ -372,7 +427,7 @@ fn write_workbook(job: &Job, attempts: Vec<Attempt>) -> Result<()> {
     spec.command_line = job.workbook.command_line.clone();
     spec.closed_requested = job.request.closed;
     spec.draw_path = job.workbook.draw_path;
-    xlsx::save_workbook(&spec, path, job.force)
+    xlsx::save_workbook(&spec, path, job.force, budget)
 }
 
 /// The message a person reads: what was found, where it went, and, when it fell short, why
@@ -641,7 +696,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         for format in [Format::Xlsx, Format::Csv, Format::Json, Format::Text] {
             let job = job(Board::new(6, 6).unwrap(), format, dir.path());
-            let report = run(&job, &mut |_| {}).unwrap();
+            let report = run(&job, &|_| {}).unwrap();
             assert_eq!(report.exit_code(), exit_codes::FAILURE);
             let msg = &report.summary.message;
             assert!(
@@ -665,7 +720,7 @@ mod tests {
             move_number: 4,
             square: Square::new(1, 0),
         }];
-        match run(&job, &mut |_| {}) {
+        match run(&job, &|_| {}) {
             Err(Error::Impossible(why)) => assert!(why.contains("proved"), "{why}"),
             other => panic!("{other:?}"),
         }

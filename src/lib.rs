@@ -27,3 +27,10 @@ pub mod solve;
 pub mod tour;
 pub mod verify;
 pub mod workbook;
+pub mod writing;
+
+/// The README's Rust example, run as a doc-test so it cannot rot (its shell examples are run
+/// by `tests/readme.rs`).
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard, Once};
 
 use crate::error::{Error, Result};
+use crate::writing::WriteBudget;
 
 /// Where output goes: a file, or standard output for `-o -`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -119,18 +120,22 @@ fn parent_dir(path: &Path) -> &Path {
 pub fn write_atomically(
     path: &Path,
     force: bool,
-    fill: impl FnOnce(&mut File) -> io::Result<()>,
+    fill: impl FnOnce(&mut (dyn Write + Send)) -> io::Result<()>,
 ) -> Result<()> {
-    write_atomically_with(path, force, |file| {
-        fill(file).map_err(|e| Error::io(path, e))
+    write_atomically_with(path, force, &WriteBudget::unlimited(), |out| {
+        fill(out).map_err(|e| Error::io(path, e))
     })
 }
 
-/// Like [`write_atomically`] for fillers with their own error (e.g. a workbook writer).
+/// Like [`write_atomically`], within `budget` (the run's deadline and the progress line, see
+/// [`crate::writing`]), for fillers with their own error (e.g. a workbook writer). `fill`
+/// writes through a buffer; a write the deadline stopped is [`Error::TimedOut`], and leaves
+/// no file, like any failed write.
 pub fn write_atomically_with(
     path: &Path,
     force: bool,
-    fill: impl FnOnce(&mut File) -> Result<()>,
+    budget: &WriteBudget<'_>,
+    fill: impl FnOnce(&mut (dyn Write + Send)) -> Result<()>,
 ) -> Result<()> {
     check_writable(path, force)?;
     if is_special(path) {
@@ -138,7 +143,7 @@ pub fn write_atomically_with(
             .write(true)
             .open(path)
             .map_err(|e| Error::io(path, e))?;
-        return fill(&mut file);
+        return fill_within(path, &mut file, budget, fill);
     }
     let dir = parent_dir(path);
     let builder = temp_builder(path);
@@ -149,7 +154,7 @@ pub fn write_atomically_with(
         .tempfile_in(dir)
         .map_err(|e| Error::io(path, without_temp_path(e)))?;
     listed.add(tmp.path());
-    fill(tmp.as_file_mut())?;
+    fill_within(path, tmp.as_file_mut(), budget, fill)?;
     tmp.as_file_mut()
         .sync_all()
         .map_err(|e| Error::io(path, e))?;
@@ -171,6 +176,27 @@ pub fn write_atomically_with(
             Error::io(path, e)
         }
     })
+}
+
+/// Run `fill` on `file` through a buffer and `budget`. Latched: a full disk is reported once,
+/// by us, not again by a zip writer's drop. A write the deadline stopped is a failure even if
+/// the writer carried on (a latched writer swallows what follows its first error).
+fn fill_within(
+    path: &Path,
+    file: &mut File,
+    budget: &WriteBudget<'_>,
+    fill: impl FnOnce(&mut (dyn Write + Send)) -> Result<()>,
+) -> Result<()> {
+    let mut out = BufWriter::new(Latched::new(budget.watch(file)));
+    let filled = fill(&mut out).and_then(|()| out.flush().map_err(|e| Error::io(path, e)));
+    match budget.fired() {
+        Some(cause) => Err(Error::TimedOut {
+            output: path.display().to_string(),
+            file: true,
+            cause,
+        }),
+        None => filled,
+    }
 }
 
 /// The cause of a temp-file error without the temp file's name: tempfile appends
@@ -301,25 +327,31 @@ fn output_permissions(path: &Path) -> Option<std::fs::Permissions> {
     }
 }
 
-/// Write text output to a destination: stdout directly, a file atomically.
+/// Write text output to a destination within `budget`: stdout directly, a file atomically.
 pub fn write_to(
     dest: &Destination,
     force: bool,
+    budget: &WriteBudget<'_>,
     fill: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) -> Result<()> {
     match dest {
         Destination::Stdout => {
             let stdout = io::stdout();
-            let mut lock = BufWriter::new(BesideProgress::new(stdout.lock()));
-            fill(&mut lock)
+            let mut lock = BufWriter::new(budget.watch(BesideProgress::new(stdout.lock())));
+            let written = fill(&mut lock)
                 .and_then(|_| lock.flush())
-                .or_else(ignore_broken_pipe)
-                .map_err(|e| Error::Other(format!("standard output: {e}")))
+                .or_else(ignore_broken_pipe);
+            match budget.fired() {
+                Some(cause) => Err(Error::TimedOut {
+                    output: dest.display(),
+                    file: false,
+                    cause,
+                }),
+                None => written.map_err(|e| Error::Other(format!("standard output: {e}"))),
+            }
         }
-        Destination::File(path) => write_atomically(path, force, |file| {
-            let mut w = BufWriter::new(file);
-            fill(&mut w)?;
-            w.flush()
+        Destination::File(path) => write_atomically_with(path, force, budget, |out| {
+            fill(out).map_err(|e| Error::io(path, e))
         }),
     }
 }

@@ -17,6 +17,7 @@ use crate::export::{self, Format};
 use crate::output::{self, Destination};
 use crate::solve::pairs::{self, Pairs, PairsPlan, Totals};
 use crate::workbook::write::pairs::{save_pairs_workbook, PairsWorkbook};
+use crate::writing::{search_share, WriteBudget};
 
 /// Everything `pairs` needs, built once from the command line.
 #[derive(Clone, Debug)]
@@ -75,16 +76,27 @@ impl Job {
     }
 }
 
-/// Answer every pair and write the output; `progress` hears how far the searches got.
-pub fn run(job: &Job, progress: &mut dyn FnMut(&str)) -> Result<Report> {
+/// Answer every pair and write the output; `progress` hears how far the searches (and the
+/// writing) got. The output is written after the searches, which get [`search_share`] of the
+/// time limit; a write the limit stops leaves no file ([`Error::TimedOut`], exit 1).
+pub fn run(job: &Job, progress: &(dyn Fn(&str) + Sync)) -> Result<Report> {
     job.check()?;
+    let deadline = job
+        .plan
+        .timeout
+        .and_then(|t| std::time::Instant::now().checked_add(t));
+    let budget = WriteBudget::new(job.dest.display(), deadline, Some(progress));
+    let plan = PairsPlan {
+        timeout: job.plan.timeout.map(search_share),
+        ..job.plan.clone()
+    };
     let n = job.board.len() as u64;
     progress(&format!(
         "answering {} pairs",
         thousands(n * n.saturating_sub(1))
     ));
     let mut shown = std::time::Instant::now();
-    let answered = pairs::solve(job.board, job.seed, &job.plan, &mut |p| {
+    let answered = pairs::solve(job.board, job.seed, &plan, &mut |p| {
         if shown.elapsed() >= Duration::from_millis(100) {
             shown = std::time::Instant::now();
             progress(&format!(
@@ -96,8 +108,8 @@ pub fn run(job: &Job, progress: &mut dyn FnMut(&str)) -> Result<Report> {
         }
     })
     .map_err(|e| Error::Impossible(e.to_string()))?;
-    progress("writing");
-    write(job, &answered)?;
+    progress(&format!("writing {}", job.dest.display()));
+    write(job, &answered, &budget)?;
     let totals = answered.totals();
     let open = match totals.not_answered {
         0 => String::new(),
@@ -121,25 +133,25 @@ pub fn run(job: &Job, progress: &mut dyn FnMut(&str)) -> Result<Report> {
     })
 }
 
-fn write(job: &Job, answered: &Pairs) -> Result<()> {
+fn write(job: &Job, answered: &Pairs, budget: &WriteBudget<'_>) -> Result<()> {
     match (job.format, &job.dest) {
         (Format::Xlsx, Destination::File(path)) => {
             let meta = PairsWorkbook {
                 command_line: job.command_line.clone(),
                 created: None,
             };
-            save_pairs_workbook(answered, &meta, path, job.force)
+            save_pairs_workbook(answered, &meta, path, job.force, budget)
         }
         (Format::Xlsx, Destination::Stdout) => Err(export::format::xlsx_to_stdout()),
-        (Format::Csv, dest) => {
-            output::write_to(dest, job.force, |w| export::pairs::write_csv(answered, w))
-        }
-        (Format::Json, dest) => {
-            output::write_to(dest, job.force, |w| export::pairs::write_json(answered, w))
-        }
-        (Format::Text, dest) => {
-            output::write_to(dest, job.force, |w| export::pairs::write_text(answered, w))
-        }
+        (Format::Csv, dest) => output::write_to(dest, job.force, budget, |w| {
+            export::pairs::write_csv(answered, w)
+        }),
+        (Format::Json, dest) => output::write_to(dest, job.force, budget, |w| {
+            export::pairs::write_json(answered, w)
+        }),
+        (Format::Text, dest) => output::write_to(dest, job.force, budget, |w| {
+            export::pairs::write_text(answered, w)
+        }),
     }
 }
 
@@ -163,7 +175,7 @@ mod tests {
     fn a_board_without_a_tour_is_refused_before_any_file() {
         let dir = tempfile::tempdir().unwrap();
         let j = job(Board::new(4, 4).unwrap(), Format::Csv, dir.path());
-        match run(&j, &mut |_| {}) {
+        match run(&j, &|_| {}) {
             Err(Error::Impossible(why)) => assert!(why.contains("4x4"), "{why}"),
             other => panic!("{other:?}"),
         }
@@ -175,7 +187,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         for format in Format::ALL {
             let j = job(Board::new(5, 5).unwrap(), format, dir.path());
-            let report = run(&j, &mut |_| {}).unwrap();
+            let report = run(&j, &|_| {}).unwrap();
             assert_eq!(report.exit_code(), exit_codes::SUCCESS);
             assert!(report.answer.starts_with("5x5: a tour exists for "));
             assert!(
@@ -188,10 +200,7 @@ mod tests {
             };
             assert!(std::fs::metadata(path).unwrap().len() > 0);
             // A second run keeps the file.
-            assert!(matches!(
-                run(&j, &mut |_| {}),
-                Err(Error::OutputExists { .. })
-            ));
+            assert!(matches!(run(&j, &|_| {}), Err(Error::OutputExists { .. })));
         }
     }
 }

@@ -21,6 +21,7 @@ use knights_tour::workbook::write::completion::{
     write_completions, CompletedSheet, SheetResult, ADDED_FILL, ADDED_FONT,
 };
 use knights_tour::workbook::write::{write_workbook, WorkbookSpec};
+use knights_tour::writing::WriteBudget;
 
 fn board8() -> Board {
     Board::new(8, 8).unwrap()
@@ -185,7 +186,7 @@ fn failed_generator_attempts_are_stuck_so_no_completion_exists() {
         );
     }
     let out = dir.path().join("completed.xlsx");
-    save_completions(&out, &done, false).unwrap();
+    save_completions(&out, &done, false, &WriteBudget::unlimited()).unwrap();
     check_output(&out, &done);
     // Nothing completed: the workbook still holds the summary, which says why for each sheet.
     let mut book: Xlsx<_> = open_workbook(&out).unwrap();
@@ -200,7 +201,7 @@ fn failed_generator_attempts_are_stuck_so_no_completion_exists() {
         12
     );
     // Written without force once: a second save refuses to replace it.
-    assert!(save_completions(&out, &done, false).is_err());
+    assert!(save_completions(&out, &done, false, &WriteBudget::unlimited()).is_err());
 }
 
 #[test]
@@ -249,7 +250,7 @@ fn truncated_attempts_are_completed_or_proved_incompletable() {
     );
     assert_eq!(completed + proved, paths.len());
     let out = dir.path().join("completed.xlsx");
-    save_completions(&out, &done, false).unwrap();
+    save_completions(&out, &done, false, &WriteBudget::unlimited()).unwrap();
     check_output(&out, &done);
 }
 
@@ -288,7 +289,7 @@ fn kept_and_added_moves_are_styled_apart() {
         panic!("half of a failed attempt completes: {:?}", done[0]);
     };
     let out = dir.path().join("styled.xlsx");
-    save_completions(&out, &done, false).unwrap();
+    save_completions(&out, &done, false, &WriteBudget::unlimited()).unwrap();
     let mut book: Xlsx<_> = open_workbook(&out).unwrap();
     let name = book.sheet_names()[0].clone();
     assert_eq!(name, done[0].sheet);
@@ -359,7 +360,7 @@ fn a_path_typed_anywhere_on_a_blank_board_is_completed_in_place() {
     assert_eq!(original, &p);
     assert_eq!(&completed.indices()[..20], p.indices());
     let out = dir.path().join("out.xlsx");
-    save_completions(&out, &done, false).unwrap();
+    save_completions(&out, &done, false, &WriteBudget::unlimited()).unwrap();
     let written = verify_path(&out, &VerifyOptions::default());
     assert_eq!(written.sheets.len(), 2);
     let sheet = &written.sheets[0];

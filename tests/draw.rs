@@ -571,7 +571,8 @@ fn draw_picks_the_format_from_the_file_name() {
     ] {
         let format = Format::from_path(std::path::Path::new(name)).unwrap();
         let mut out = Vec::new();
-        draw::draw(&tour, &opts(100), format, &mut out).unwrap();
+        let budget = knights_tour::writing::WriteBudget::unlimited();
+        draw::draw(&tour, &opts(100), format, &mut out, &budget).unwrap();
         assert!(out.starts_with(magic), "{name}");
     }
 }
@@ -681,6 +682,24 @@ mod cli {
             .assert()
             .success()
             .stdout(predicate::str::starts_with("<svg").or(predicate::str::starts_with("<?xml")));
+    }
+
+    /// Issue 20, finding 12: `draw --help` said the solving flags "then do not apply" when no
+    /// FILE is given, backwards; a FILE is what they do not apply to (and naming both is a usage
+    /// error).
+    #[test]
+    fn help_says_the_solving_flags_do_not_apply_to_a_file() {
+        let dir = tempfile::tempdir().unwrap();
+        draw(dir.path())
+            .arg("--help")
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("which do not apply to a FILE"))
+            .stdout(predicate::str::contains("then do not apply").not());
+        draw(dir.path())
+            .args(["w.xlsx", "--size", "6", "-o", "t.svg"])
+            .assert()
+            .code(2);
     }
 
     #[test]

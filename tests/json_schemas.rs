@@ -98,6 +98,19 @@ fn generate_summaries_and_tour_files_match_their_schemas() {
         &[
             "generate", "--all", "--size", "5", "--start", "a1", "--json", "-o", "all.csv",
         ],
+        // The time limit comes while writing (issue 20, finding 7): no file, no sheets.
+        &[
+            "generate",
+            "--size",
+            "1000",
+            "--seed",
+            "1",
+            "--timeout",
+            "0.5",
+            "--json",
+            "-o",
+            "cut.xlsx",
+        ],
     ];
     for args in runs {
         assert_valid(

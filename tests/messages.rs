@@ -86,6 +86,16 @@ fn moves_are_counted_between_squares() {
         "{texts:?}"
     );
     assert!(texts.iter().any(|t| t.ends_with(", 0 moves")), "{texts:?}");
+    // A stuck attempt's note: on 2x3, a1 to c2, and the knight has nowhere else to go.
+    use knights_tour::board::{Board, Square};
+    let board = Board::new(2, 3).unwrap();
+    let stuck =
+        knights_tour::tour::Tour::from_squares(board, [Square::new(1, 0), Square::new(0, 2)])
+            .unwrap();
+    assert!(stuck.is_stuck());
+    let request = knights_tour::solve::Request::open(board);
+    let note = knights_tour::solve::runner::failure_note(&request, &stuck);
+    assert_eq!(note.as_deref(), Some("stuck at c2 after 1 move"));
 }
 
 /// Every text cell of a sheet.

@@ -418,3 +418,30 @@ fn every_format_generate_writes_verifies_back_with_the_verdict_it_claims() {
         }
     }
 }
+
+/// Issue 20, finding 12: a 1x1 workbook read back as `no-board`. Its frame (the file `a`
+/// above the one square, the rank `1` left of it) marks it as a board, in the workbook and in
+/// the JSON and text outputs read back. (A CSV holds the bare `1` without labels, like any
+/// one-number CSV: it stays no board.)
+#[test]
+fn a_one_square_board_reads_back_in_every_labelled_format() {
+    let dir = tempfile::tempdir().unwrap();
+    for ext in ["xlsx", "json", "txt"] {
+        let path = dir.path().join(format!("one.{ext}"));
+        cmd()
+            .args(["generate", "--size", "1", "-o"])
+            .arg(&path)
+            .assert()
+            .success();
+        let one = ("open".to_string(), 1, "a1".to_string(), "a1".to_string());
+        assert_eq!(verified(&path), [one], ".{ext}");
+        cmd()
+            .arg("verify")
+            .arg(&path)
+            .assert()
+            .success()
+            .stdout(contains("1 square numbered"));
+    }
+    let report = verify_path(&dir.path().join("one.xlsx"), &VerifyOptions::default());
+    assert_eq!(report.sheets[0].boards[0].start_highlighted, Some(true));
+}

@@ -20,6 +20,7 @@ use knights_tour::workbook::write::{
     check_fits, save_workbook, write_workbook, PathDrawing, WorkbookSpec, WriteError,
     PATH_DATA_SHEET, SUMMARY_COLUMNS, SUMMARY_HEADER_ROW, SUMMARY_SHEET,
 };
+use knights_tour::writing::WriteBudget;
 
 fn has_part(bytes: &[u8], name: &str) -> bool {
     let zip = zip::ZipArchive::new(Cursor::new(bytes)).unwrap();
@@ -456,7 +457,7 @@ fn a_board_that_does_not_fit_is_refused_with_the_reason() {
     // Saving to a file: a usage error, and no file left behind.
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("t.xlsx");
-    let err = save_workbook(&spec, &path, false).unwrap_err();
+    let err = save_workbook(&spec, &path, false, &WriteBudget::unlimited()).unwrap_err();
     assert!(matches!(err, knights_tour::error::Error::Usage(_)), "{err}");
     assert!(!path.exists());
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
@@ -472,11 +473,36 @@ fn saving_to_a_file_keeps_an_existing_one_unless_forced() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("t.xlsx");
     std::fs::write(&path, "old").unwrap();
-    let err = save_workbook(&spec, &path, false).unwrap_err();
+    let err = save_workbook(&spec, &path, false, &WriteBudget::unlimited()).unwrap_err();
     assert!(err.to_string().contains("already exists"), "{err}");
     assert_eq!(std::fs::read(&path).unwrap(), b"old");
-    save_workbook(&spec, &path, true).unwrap();
+    save_workbook(&spec, &path, true, &WriteBudget::unlimited()).unwrap();
     assert_eq!(std::fs::read(&path).unwrap(), write(&spec));
+}
+
+/// Issue 20, finding 7: a write the deadline stops is an error saying where it was, and
+/// leaves neither the workbook nor the temp file.
+#[test]
+fn a_workbook_the_deadline_stops_leaves_nothing() {
+    let board = Board::new(500, 500).unwrap();
+    let tour = knights_tour::solve::construct::open_tour(board).unwrap();
+    let spec = spec_of(vec![Attempt::new(tour, true, Method::Construct)]);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.xlsx");
+    let budget = WriteBudget::new("t.xlsx", Some(std::time::Instant::now()), None);
+    let err = save_workbook(&spec, &path, false, &budget).unwrap_err();
+    assert!(
+        matches!(err, knights_tour::error::Error::TimedOut { file: true, .. }),
+        "{err}"
+    );
+    let msg = err.to_string();
+    assert!(
+        msg.contains("t.xlsx: not written: the time limit (--timeout) came while "),
+        "{msg}"
+    );
+    assert_eq!(err.exit_code(), knights_tour::exit_codes::FAILURE);
+    assert!(budget.fired().is_some());
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
 }
 
 #[test]

@@ -81,8 +81,10 @@ pub struct SolveArgs {
     #[arg(long, value_name = "S")]
     pub seed: Option<u64>,
 
-    /// Time allowed to the run, in seconds [default: 60]: it stops there with what it found
-    /// written, and exits 1.
+    /// Time allowed to the run, writing included, in seconds [default: 60]: it stops there
+    /// with what it found written, and exits 1. A search whose finds are written at the end (a
+    /// workbook, a picture) gets four fifths of it; a write still running at the limit stops
+    /// too, leaving no file.
     #[arg(long, value_name = "SECONDS")]
     pub timeout: Option<f64>,
 }

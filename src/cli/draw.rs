@@ -14,14 +14,16 @@
 //!   knights-tour draw --size 1000 --tiebreak center --numbers off -o big.png
 //! ```
 //!
-//! Exit codes: 0 a complete tour was drawn; 1 a partial path was drawn (a failed attempt);
-//! 2 usage error, unreadable workbook or a sheet without a knight's path.
+//! Exit codes: 0 a complete tour was drawn; 1 a partial path was drawn (a failed attempt), or
+//! --timeout came while drawing (no file made); 2 usage error, unreadable workbook or a sheet
+//! without a knight's path.
 
 use std::path::PathBuf;
+use std::time::Instant;
 
 use clap::ValueEnum;
 
-use crate::cli::args::SolveArgs;
+use crate::cli::args::{timeout, SolveArgs};
 use crate::cli::progress::Spinner;
 use crate::draw::{self, DrawOptions, Numbers};
 use crate::error::{Error, Result};
@@ -31,13 +33,15 @@ use crate::solve::{rng_from_seed, runner};
 use crate::tour::Tour;
 use crate::verify;
 use crate::workbook::cellref::{CellRange, CellRef};
+use crate::writing::{search_share, WriteBudget};
 
 /// Options of `knights-tour draw`.
 #[derive(Debug, clap::Args)]
 #[command(
     about = "Draw a tour as SVG, PNG or an animated GIF",
     after_help = "Without FILE a tour is generated with the same options as `generate`.\n\
-        Exit codes: 0 a complete tour drawn; 1 a partial path drawn; 2 usage error or nothing to draw."
+        Exit codes: 0 a complete tour drawn; 1 a partial path drawn, or --timeout came while drawing (no file); \
+        2 usage error or nothing to draw."
 )]
 pub struct Args {
     /// A workbook to draw from (xlsx, xlsm, xlsb, xls, ods); omit it to generate a tour with
@@ -149,6 +153,12 @@ pub fn run(args: Args) -> Result<u8> {
     if let output::Destination::File(path) = &dest {
         output::check_writable(path, args.force)?;
     }
+    // A generated tour and its picture share --timeout: the search gets most of it (see
+    // crate::writing). A FILE's tour is drawn without a time limit (none was given).
+    let deadline = match &args.file {
+        Some(_) => None,
+        None => Instant::now().checked_add(timeout(args.solve.timeout)?),
+    };
     let spinner = Spinner::new();
     spinner.set("finding the tour");
     let tour = match &args.file {
@@ -169,8 +179,12 @@ pub fn run(args: Args) -> Result<u8> {
             return Err(Error::Usage("--size-px must be at least 1".into()));
         }
     }
-    spinner.set("drawing");
-    output::write_to(&dest, args.force, |w| draw::draw(&tour, &opts, format, w))?;
+    spinner.set(&format!("drawing {}", dest.display()));
+    let show = |msg: &str| spinner.set(msg);
+    let budget = WriteBudget::new(dest.display(), deadline, Some(&show));
+    output::write_to(&dest, args.force, &budget, |w| {
+        draw::draw(&tour, &opts, format, w, &budget)
+    })?;
     spinner.finish();
     let board = tour.board();
     let what = if tour.is_complete() {
@@ -265,7 +279,8 @@ fn tour_from_workbook(file: &std::path::Path, args: &Args) -> Result<Tour> {
 }
 
 fn generated_tour(solve: &SolveArgs) -> Result<Tour> {
-    let (request, plan, seed) = solve.prepare()?;
+    let (request, mut plan, seed) = solve.prepare()?;
+    plan.timeout = plan.timeout.map(search_share);
     let mut rng = rng_from_seed(seed);
     let outcome = runner::run(&request, &plan, &mut rng, &mut |_| {});
     let best = outcome

@@ -21,7 +21,8 @@
 //! library does the rest.
 //!
 //! Exit codes: 0 the requested tours were found; 1 attempts ran out or --timeout stopped the
-//! run (the output is still written); 2 usage error or impossible request (nothing written).
+//! run (the output is still written, unless the limit came while writing it: then no file is
+//! made); 2 usage error or impossible request (nothing written).
 
 use crate::cli::args::{command_line, PathArg, SolveArgs};
 use crate::cli::progress::Spinner;
@@ -49,7 +50,8 @@ use crate::workbook::cellref::CellRef;
 --at/--path with a non-xlsx output; --format contradicting -o's extension; \
         --json with -o -.\n\
         The seed is reported on stderr, as `seed` in the JSON and in the workbook (--all makes no random choice and reports none).\n\
-        Exit codes: 0 tours found; 1 attempts ran out or --timeout stopped the run (output still written); \
+        Exit codes: 0 tours found; 1 attempts ran out or --timeout stopped the run (output still written, \
+        unless the limit came while writing: no file); \
         2 usage error or impossible request."
 )]
 pub struct Args {
@@ -105,7 +107,7 @@ pub struct Args {
 pub fn run(args: Args) -> Result<u8> {
     let job = job(&args)?;
     let spinner = Spinner::new();
-    let report = generate::run(&job, &mut |msg| spinner.set(msg));
+    let report = generate::run(&job, &|msg| spinner.set(msg));
     spinner.finish();
     let report = report?;
     // Every format, the workbook too: a person reads the terminal before opening the file's

@@ -60,7 +60,11 @@ pub fn main() -> u8 {
         Err(e) => {
             // clap prints help/version to stdout with exit 0, usage errors to stderr with 2.
             if e.use_stderr() && json {
-                print_json_error("usage", &first_line(&e.render().to_string()));
+                print_json_error(
+                    "usage",
+                    &first_line(&e.render().to_string()),
+                    exit_codes::ERROR,
+                );
             }
             let _ = e.print();
             return if e.use_stderr() {
@@ -84,10 +88,10 @@ pub fn main() -> u8 {
         Ok(code) => code,
         Err(e) => {
             if json {
-                print_json_error(error_kind(&e), &e.to_string());
+                print_json_error(error_kind(&e), &e.to_string(), e.exit_code());
             }
             print_error(name, &e);
-            exit_codes::ERROR
+            e.exit_code()
         }
     }
 }
@@ -131,25 +135,26 @@ fn json_requested(args: impl Iterator<Item = std::ffi::OsString>) -> bool {
         || args.iter().any(|a| a == "--format=json")
 }
 
-/// What kind of failure, for scripts: `usage`, `impossible`, `io` or `other`.
+/// What kind of failure, for scripts: `usage`, `impossible`, `io`, `timeout` or `other`.
 fn error_kind(e: &crate::error::Error) -> &'static str {
     use crate::error::Error;
     match e {
         Error::Usage(_) | Error::OutputExists { .. } => "usage",
         Error::Impossible(_) => "impossible",
         Error::Io { .. } | Error::Workbook { .. } => "io",
+        Error::TimedOut { .. } => "timeout",
         Error::Other(_) => "other",
     }
 }
 
 /// The error as one JSON document on standard output, where a script run with `--json` looks
 /// (see `docs/schemas/error.schema.json`): it gets a document whatever happened.
-fn print_json_error(kind: &str, message: &str) {
+fn print_json_error(kind: &str, message: &str, exit_code: u8) {
     let doc = serde_json::json!({
         "solved": false,
         "error": kind,
         "message": message,
-        "exit_code": exit_codes::ERROR,
+        "exit_code": exit_code,
     });
     let _ = crate::output::print_stdout(&format!("{doc}\n"));
 }

@@ -20,8 +20,8 @@
 //! library does the rest.
 //!
 //! Exit codes: 0 every pair answered; 1 the time limit left pairs unanswered (the output is
-//! still written, those pairs marked); 2 usage error, or a board with no tour at all or too
-//! many squares (nothing written).
+//! still written, those pairs marked), or came while writing (no file made); 2 usage error, or
+//! a board with no tour at all or too many squares (nothing written).
 
 use crate::cli::args::{command_line, timeout, BoardArgs};
 use crate::cli::progress::Spinner;
@@ -47,7 +47,8 @@ use crate::solve::pairs::PairsPlan;
         standard output as text.",
     after_help = "Boards: any with an open tour and at most 144 squares (5x5 to 12x12, 5x12, 8x18 ...).\n\
         --closed does not apply: a closed tour has no start and end (usage error).\n\
-        Exit codes: 0 every pair answered; 1 --timeout left pairs unanswered (output still written); \
+        Exit codes: 0 every pair answered; 1 --timeout left pairs unanswered (output still written) \
+        or came while writing (no file); \
         2 usage error or a board pairs does not answer."
 )]
 pub struct Args {
@@ -65,8 +66,9 @@ pub struct Args {
     #[arg(long, value_enum)]
     pub format: Option<Format>,
 
-    /// Time allowed to the run, in seconds [default: 60]; pairs still open then are marked
-    /// "not answered" and the run exits 1.
+    /// Time allowed to the run, writing included, in seconds [default: 60]: the searches get
+    /// four fifths of it, pairs still open then are marked "not answered" and the run exits 1;
+    /// a write still running at the limit stops too, leaving no file.
     #[arg(long, value_name = "SECONDS")]
     pub timeout: Option<f64>,
 
@@ -88,7 +90,7 @@ pub struct Args {
 pub fn run(args: Args) -> Result<u8> {
     let job = job(&args)?;
     let spinner = Spinner::new();
-    let report = pairs::run(&job, &mut |msg| spinner.set(msg));
+    let report = pairs::run(&job, &|msg| spinner.set(msg));
     spinner.finish();
     let report = report?;
     if job.dest == Destination::Stdout {

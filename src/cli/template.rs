@@ -25,13 +25,14 @@
 //! ```
 
 use crate::cli::args::BoardArgs;
+use crate::cli::progress::Spinner;
 use crate::error::{Error, Result};
 use crate::exit_codes;
 use crate::export::format::xlsx_output;
-use crate::output::write_atomically_with;
 use crate::solve::{existence, Request};
 use crate::workbook::cellref::CellRef;
 use crate::workbook::template::Template;
+use crate::writing::WriteBudget;
 
 /// Options of `knights-tour template`.
 #[derive(Debug, clap::Args)]
@@ -80,12 +81,11 @@ impl Args {
 pub fn run(args: Args) -> Result<u8> {
     let template = args.template()?;
     let path = &xlsx_output(&args.output, "-o")?;
-    write_atomically_with(path, args.force, |file| {
-        let mut workbook = template.workbook().map_err(|e| workbook_error(path, e))?;
-        workbook
-            .save_to_writer(crate::output::Latched::new(file))
-            .map_err(|e| workbook_error(path, e))
-    })?;
+    let spinner = Spinner::new();
+    let name = path.display().to_string();
+    let show = |msg: &str| spinner.set(msg);
+    template.save(path, args.force, &WriteBudget::new(name, None, Some(&show)))?;
+    spinner.finish();
     println!(
         "wrote {}: an empty {} board at {}",
         path.display(),
@@ -93,11 +93,4 @@ pub fn run(args: Args) -> Result<u8> {
         template.range()
     );
     Ok(exit_codes::SUCCESS)
-}
-
-fn workbook_error(path: &std::path::Path, e: rust_xlsxwriter::XlsxError) -> Error {
-    Error::Workbook {
-        path: path.to_path_buf(),
-        message: e.to_string(),
-    }
 }

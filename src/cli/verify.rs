@@ -14,7 +14,6 @@
 //! 1 when a board is `partial` or `invalid`, or a file holds no board; 2 when a file cannot be
 //! read (or a `--sheet` is missing, or the usage is wrong).
 
-use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 
 use crate::cli::args::command_line;
@@ -27,6 +26,7 @@ use crate::solve::backtrack::Budget;
 use crate::verify::{complete, csv, inputs, text, FileReport, JsonDocument, Totals, VerifyOptions};
 use crate::workbook::cellref::{CellRange, CellRef};
 use crate::workbook::write::class::{is_marked, save_class_report, Capacity, ClassReport};
+use crate::writing::WriteBudget;
 
 /// Options of `knights-tour verify`.
 #[derive(Debug, clap::Args)]
@@ -200,28 +200,28 @@ pub fn run(args: Args) -> Result<u8> {
                 (_, ReportFormat::Text) => write_stdout(&text::render_file(report)),
             })?;
         }
-        Sink::File(path) => output::write_atomically_with(path, args.force, |file| {
-            let mut w = BufWriter::new(output::Latched::new(file));
-            let io = |e: std::io::Error| Error::io(path, e);
-            if format == ReportFormat::Csv {
-                w.write_all(csv::header().as_bytes()).map_err(io)?;
-            }
-            run.each(&inputs, &mut |report| {
-                let text = match format {
-                    ReportFormat::Json => return Ok(()),
-                    ReportFormat::Csv => csv::rows(report),
-                    ReportFormat::Text => text::render_file(report),
+        Sink::File(path) => {
+            output::write_atomically_with(path, args.force, &WriteBudget::unlimited(), |w| {
+                let io = |e: std::io::Error| Error::io(path, e);
+                if format == ReportFormat::Csv {
+                    w.write_all(csv::header().as_bytes()).map_err(io)?;
+                }
+                run.each(&inputs, &mut |report| {
+                    let text = match format {
+                        ReportFormat::Json => return Ok(()),
+                        ReportFormat::Csv => csv::rows(report),
+                        ReportFormat::Text => text::render_file(report),
+                    };
+                    w.write_all(text.as_bytes()).map_err(io)
+                })?;
+                let tail = match format {
+                    ReportFormat::Text if run.totals.files > 1 => text::render_totals(&run.totals),
+                    ReportFormat::Json => json_document(std::mem::take(&mut run.reports))?,
+                    _ => String::new(),
                 };
-                w.write_all(text.as_bytes()).map_err(io)
-            })?;
-            let tail = match format {
-                ReportFormat::Text if run.totals.files > 1 => text::render_totals(&run.totals),
-                ReportFormat::Json => json_document(std::mem::take(&mut run.reports))?,
-                _ => String::new(),
-            };
-            w.write_all(tail.as_bytes()).map_err(io)?;
-            w.flush().map_err(io)
-        })?,
+                w.write_all(tail.as_bytes()).map_err(io)
+            })?
+        }
         Sink::Workbook(path) => {
             run.each(&inputs, &mut |_| Ok(()))?;
             run.spinner.set("writing the class workbook");
@@ -229,7 +229,9 @@ pub fn run(args: Args) -> Result<u8> {
                 files: &run.reports,
                 command_line: &command_line(None),
             };
-            save_class_report(&report, path, args.force)?;
+            let show = |msg: &str| run.spinner.set(msg);
+            let writing = WriteBudget::new(path.display().to_string(), None, Some(&show));
+            save_class_report(&report, path, args.force, &writing)?;
         }
     }
     let Run {
@@ -246,7 +248,9 @@ pub fn run(args: Args) -> Result<u8> {
                 meter: Some(progress::meter()),
                 ..Budget::nodes(complete::DEFAULT_NODE_BUDGET)
             };
-            let items = complete::complete_reports(&reports, out, args.force, &budget)?;
+            let show = |msg: &str| spinner.set(msg);
+            let writing = WriteBudget::new(out.display().to_string(), None, Some(&show));
+            let items = complete::complete_reports(&reports, out, args.force, &budget, &writing)?;
             Some(complete::render_completions(&items, out))
         }
         None => None,

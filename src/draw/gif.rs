@@ -13,6 +13,7 @@ use ::gif::{DisposalMethod, Encoder, EncodingError, Frame, Repeat};
 
 use crate::board::Square;
 use crate::tour::Tour;
+use crate::writing::{TimedOut, Work, WriteBudget};
 
 use super::raster::{
     check_raster_size, paint_mark, paint_number, paint_segment, paint_square, paint_still,
@@ -77,6 +78,16 @@ pub fn default_frame_delay(squares: usize) -> u16 {
 /// assert!(out.starts_with(b"GIF89a"));
 /// ```
 pub fn gif<W: Write>(tour: &Tour, opts: &DrawOptions, out: W) -> io::Result<()> {
+    gif_within(tour, opts, out, &WriteBudget::unlimited())
+}
+
+/// [`gif`] within `budget`: each frame a step of its stage (see [`crate::writing`]).
+pub(crate) fn gif_within<W: Write>(
+    tour: &Tour,
+    opts: &DrawOptions,
+    out: W,
+    budget: &WriteBudget<'_>,
+) -> io::Result<()> {
     let scene = Scene::new(tour, opts);
     let geom = scene.geom;
     check_raster_size(&geom)?;
@@ -93,7 +104,9 @@ pub fn gif<W: Write>(tour: &Tour, opts: &DrawOptions, out: W) -> io::Result<()> 
         canvas: IndexCanvas::new(geom.width(), geom.height()),
         scene,
     };
+    let stage = budget.stage(Work::Frames, frames as u64);
     for f in 1..=frames {
+        budget.step(1).map_err(TimedOut::into_io)?;
         animation.canvas.begin();
         let moves = (f - 1) * step + 1..=(f * step).min(squares.len()).max(1);
         for k in moves {
@@ -101,11 +114,12 @@ pub fn gif<W: Write>(tour: &Tour, opts: &DrawOptions, out: W) -> io::Result<()> 
         }
         let (k, last) = (f, f == frames);
         if last {
-            animation.paint_finish();
+            animation.paint_finish(budget)?;
         }
         let frame = animation.frame(k == 1, if last { opts.hold_last_cs } else { delay });
         encoder.write_frame(&frame).map_err(gif_err)?;
     }
+    drop(stage);
     encoder.into_inner().map_err(gif_err)?.flush()
 }
 
@@ -142,7 +156,7 @@ impl Animation<'_> {
 
     /// The last frame's extras: a complete tour gets its closing move and end marker; a
     /// partial one is redrawn whole, unreached squares greyed and the stuck square marked.
-    fn paint_finish(&mut self) {
+    fn paint_finish(&mut self, budget: &WriteBudget<'_>) -> io::Result<()> {
         let (s, c) = (&self.scene, &mut self.canvas);
         if s.tour.is_complete() {
             if let Some((a, b)) = s.closing() {
@@ -152,8 +166,9 @@ impl Animation<'_> {
                 paint_mark(c, mark);
             }
         } else {
-            paint_still(c, s);
+            paint_still(c, s, budget).map_err(TimedOut::into_io)?;
         }
+        Ok(())
     }
 
     /// The frame for what was painted since the canvas' `begin`: the whole canvas for the

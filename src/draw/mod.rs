@@ -39,6 +39,7 @@ use std::io::{self, Write};
 use std::path::Path;
 
 use crate::tour::Tour;
+use crate::writing::{TimedOut, WriteBudget};
 
 pub use self::font::Font;
 pub use self::geometry::{Geometry, NumberLayout, DEFAULT_MAX_PX, DEFAULT_SQUARE_PX};
@@ -125,19 +126,25 @@ impl Format {
     }
 }
 
-/// Draw `tour` in `format` to `out`.
+/// Draw `tour` in `format` to `out`, within `budget` (the deadline and the progress line: see
+/// [`crate::writing`]).
 ///
 /// Fails with [`io::ErrorKind::InvalidInput`] when a raster would be too large (see
-/// [`raster::check_raster_size`]), or with the writer's error.
+/// [`raster::check_raster_size`]), with [`crate::writing::TimedOut`] (kind
+/// [`io::ErrorKind::TimedOut`]) when the deadline comes first, or with the writer's error.
 pub fn draw<W: Write>(
     tour: &Tour,
     opts: &DrawOptions,
     format: Format,
     mut out: W,
+    budget: &WriteBudget<'_>,
 ) -> io::Result<()> {
     match format {
-        Format::Svg => out.write_all(svg(tour, opts).as_bytes()),
-        Format::Png => png(tour, opts, out),
-        Format::Gif => gif(tour, opts, out),
+        Format::Svg => {
+            let doc = svg::svg_within(tour, opts, budget).map_err(TimedOut::into_io)?;
+            out.write_all(doc.as_bytes())
+        }
+        Format::Png => png::png_within(tour, opts, out, budget),
+        Format::Gif => gif::gif_within(tour, opts, out, budget),
     }
 }

@@ -3,6 +3,7 @@
 use std::io::{self, Write};
 
 use crate::tour::Tour;
+use crate::writing::{TimedOut, WriteBudget};
 
 use super::raster::{check_raster_size, paint_still, RgbCanvas};
 use super::scene::Scene;
@@ -23,11 +24,21 @@ use super::DrawOptions;
 /// assert!(out.starts_with(b"\x89PNG"));
 /// ```
 pub fn png<W: Write>(tour: &Tour, opts: &DrawOptions, out: W) -> io::Result<()> {
+    png_within(tour, opts, out, &WriteBudget::unlimited())
+}
+
+/// [`png`] within `budget` (see [`crate::writing`]).
+pub(crate) fn png_within<W: Write>(
+    tour: &Tour,
+    opts: &DrawOptions,
+    out: W,
+    budget: &WriteBudget<'_>,
+) -> io::Result<()> {
     let scene = Scene::new(tour, opts);
     let geom = scene.geom;
     check_raster_size(&geom)?;
     let mut canvas = RgbCanvas::new(geom.width(), geom.height());
-    paint_still(&mut canvas, &scene);
+    paint_still(&mut canvas, &scene, budget).map_err(TimedOut::into_io)?;
     let mut encoder = ::png::Encoder::new(out, geom.width(), geom.height());
     encoder.set_color(::png::ColorType::Rgb);
     encoder.set_depth(::png::BitDepth::Eight);

@@ -6,6 +6,8 @@
 
 use std::io;
 
+use crate::writing::{TimedOut, Work, WriteBudget};
+
 use crate::board::Square;
 use crate::english::{a_board, with_article};
 
@@ -304,28 +306,50 @@ fn draw_digits(
 /// The whole picture at once: board (unreached squares greyed), closing move and path,
 /// numbers (on top, to stay legible), marks. PNG draws this; so does the last GIF frame of a
 /// partial tour.
-pub(crate) fn paint_still(canvas: &mut impl Canvas, scene: &Scene<'_>) {
+///
+/// A stage of `budget` counting the path's moves (see [`crate::writing`]): the squares and
+/// numbers are checked against its deadline too, a batch at a time.
+pub(crate) fn paint_still(
+    canvas: &mut impl Canvas,
+    scene: &Scene<'_>,
+    budget: &WriteBudget<'_>,
+) -> Result<(), TimedOut> {
     let board = scene.geom.board();
-    for sq in board.squares() {
+    let _stage = budget.stage(Work::Moves, scene.tour.len().saturating_sub(1) as u64);
+    for (i, sq) in board.squares().enumerate() {
+        if i % BATCH == 0 {
+            budget.step(0)?;
+        }
         paint_square(canvas, scene, sq, scene.visited(sq));
     }
     if let Some((a, b)) = scene.closing() {
         paint_segment(canvas, scene, a, b, Ink::Closing);
     }
     let mut prev = None;
-    for p in scene.path_points() {
+    for (i, p) in scene.path_points().enumerate() {
         if let Some(q) = prev {
             paint_segment(canvas, scene, q, p, Ink::Path);
+            // `i` moves painted.
+            if i % BATCH == 0 {
+                budget.step(BATCH as u64)?;
+            }
         }
         prev = Some(p);
     }
     for (i, sq) in scene.tour.squares().enumerate() {
+        if i % BATCH == 0 {
+            budget.step(0)?;
+        }
         paint_number(canvas, scene, sq, i + 1);
     }
     for (_, mark) in scene.marks() {
         paint_mark(canvas, mark);
     }
+    Ok(())
 }
+
+/// Squares or moves painted between two looks at the budget.
+const BATCH: usize = 4096;
 
 #[cfg(test)]
 mod tests {

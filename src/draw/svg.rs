@@ -7,6 +7,7 @@ use std::fmt::Write as _;
 use crate::board::Square;
 use crate::english::a_board;
 use crate::tour::Tour;
+use crate::writing::{TimedOut, Work, WriteBudget};
 
 use super::geometry::NumberLayout;
 use super::scene::{Ink, Mark, Scene};
@@ -30,11 +31,22 @@ use super::DrawOptions;
 /// assert!(doc.contains(r#"points="10,10 50,30""#));
 /// ```
 pub fn svg(tour: &Tour, opts: &DrawOptions) -> String {
-    render(&Scene::new(tour, opts))
+    // Without a deadline nothing gives up.
+    render(&Scene::new(tour, opts), &WriteBudget::unlimited()).unwrap_or_default()
+}
+
+/// [`svg`] within `budget`: the path's moves are the steps of its stage (see
+/// [`crate::writing`]).
+pub(crate) fn svg_within(
+    tour: &Tour,
+    opts: &DrawOptions,
+    budget: &WriteBudget<'_>,
+) -> Result<String, TimedOut> {
+    render(&Scene::new(tour, opts), budget)
 }
 
 /// The SVG document of `scene`.
-fn render(scene: &Scene<'_>) -> String {
+fn render(scene: &Scene<'_>, budget: &WriteBudget<'_>) -> Result<String, TimedOut> {
     let geom = &scene.geom;
     let tour = scene.tour;
     let mut s = String::with_capacity(1024 + tour.len() * 14);
@@ -65,7 +77,7 @@ fn render(scene: &Scene<'_>) -> String {
         r#"<rect class="board" width="{w}" height="{h}" fill="url(#squares)"/>"#
     );
     unvisited(&mut s, scene);
-    path(&mut s, scene);
+    path(&mut s, scene, budget)?;
     if let Some(layout) = scene.numbers {
         numbers(&mut s, scene, layout);
     }
@@ -73,7 +85,7 @@ fn render(scene: &Scene<'_>) -> String {
         write_mark(&mut s, kind.class(), mark);
     }
     s.push_str("</svg>\n");
-    s
+    Ok(s)
 }
 
 /// What the picture shows, for `<title>`.
@@ -166,10 +178,11 @@ fn numbers(s: &mut String, scene: &Scene<'_>, layout: NumberLayout) {
 }
 
 /// The closing move (closed tours) and the path as one polyline.
-fn path(s: &mut String, scene: &Scene<'_>) {
+fn path(s: &mut String, scene: &Scene<'_>, budget: &WriteBudget<'_>) -> Result<(), TimedOut> {
     if !scene.path {
-        return;
+        return Ok(());
     }
+    let _stage = budget.stage(Work::Moves, scene.tour.len().saturating_sub(1) as u64);
     let lw = num(scene.line_width());
     if let Some(((x1, y1), (x2, y2))) = scene.closing() {
         let _ = writeln!(
@@ -190,11 +203,19 @@ fn path(s: &mut String, scene: &Scene<'_>) {
     for (i, (x, y)) in scene.path_points().enumerate() {
         if i > 0 {
             s.push(' ');
+            // `i` moves written.
+            if i % MOVES_A_STEP == 0 {
+                budget.step(MOVES_A_STEP as u64)?;
+            }
         }
         let _ = write!(s, "{},{}", num(x), num(y));
     }
     s.push_str("\"/>\n");
+    Ok(())
 }
+
+/// Moves written between two looks at the budget.
+const MOVES_A_STEP: usize = 4096;
 
 /// One mark, shaped as the scene says: a disc, a ring (a circle stroked between its radii),
 /// or the stuck mark (a white disc with a red rim and a cross).

@@ -8,7 +8,7 @@ use crate::tour::Tour;
 
 /// A tour as JSON: the board, start, end, closed flag and the path as algebraic squares.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct TourJson {
+pub struct TourJson<'t> {
     /// Board size.
     pub board: BoardJson,
     /// Square of move 1.
@@ -25,7 +25,24 @@ pub struct TourJson {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seed: Option<u64>,
     /// The squares in move order, algebraic (`a1` bottom-left).
-    pub path: Vec<String>,
+    pub path: PathJson<'t>,
+}
+
+/// A tour's squares as a JSON list of algebraic names, written as they are serialized: a
+/// 3000x3000 tour's nine million names are never held at once (they took 530 MB as strings).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PathJson<'t>(pub &'t Tour);
+
+impl Serialize for PathJson<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let board = self.0.board();
+        let mut seq = serializer.serialize_seq(Some(self.0.len()))?;
+        for sq in self.0.squares() {
+            seq.serialize_element(&board.algebraic(sq))?;
+        }
+        seq.end()
+    }
 }
 
 /// Board size for JSON.
@@ -46,7 +63,7 @@ impl From<Board> for BoardJson {
     }
 }
 
-impl TourJson {
+impl<'t> TourJson<'t> {
     /// The JSON view of `tour`.
     ///
     /// ```
@@ -55,9 +72,10 @@ impl TourJson {
     /// let board = Board::new(3, 4).unwrap();
     /// let t = Tour::from_squares(board, [Square::new(2, 0), Square::new(0, 1)]).unwrap();
     /// let j = knights_tour::export::TourJson::new(&t);
-    /// assert_eq!(j.path, ["a1", "b3"]);
+    /// let v = serde_json::to_value(&j).unwrap();
+    /// assert_eq!(v["path"], serde_json::json!(["a1", "b3"]));
     /// ```
-    pub fn new(tour: &Tour) -> TourJson {
+    pub fn new(tour: &'t Tour) -> TourJson<'t> {
         let board = tour.board();
         TourJson {
             board: board.into(),
@@ -67,12 +85,33 @@ impl TourJson {
             closed: tour.is_closed(),
             moves: tour.len(),
             seed: None,
-            path: tour.squares().map(|s| board.algebraic(s)).collect(),
+            path: PathJson(tour),
         }
     }
 
+    /// About how many bytes the document of `tour` takes (its path dominates: each square's
+    /// name, two quotes and a comma), for the progress of a long write; known before the
+    /// document is made.
+    ///
+    /// ```
+    /// use knights_tour::board::{Board, Square};
+    /// use knights_tour::export::TourJson;
+    /// use knights_tour::tour::Tour;
+    /// let t = Tour::from_squares(Board::new(3, 4).unwrap(), [Square::new(2, 0), Square::new(0, 1)]).unwrap();
+    /// let written = serde_json::to_string(&TourJson::new(&t)).unwrap().len() as u64;
+    /// let estimate = TourJson::estimated_len(&t);
+    /// assert!(estimate >= written && estimate < written + 256, "{estimate} {written}");
+    /// ```
+    pub fn estimated_len(tour: &Tour) -> u64 {
+        let board = tour.board();
+        let last = crate::board::Square::new(0, board.cols() - 1);
+        // The longest name: the last file's letters and the top rank's digits.
+        let longest = board.algebraic(last).len() as u64;
+        tour.len() as u64 * (longest + 3) + 200
+    }
+
     /// The same document naming the run's seed.
-    pub fn with_seed(self, seed: u64) -> TourJson {
+    pub fn with_seed(self, seed: u64) -> TourJson<'t> {
         TourJson {
             seed: Some(seed),
             ..self

@@ -14,23 +14,33 @@ pub mod stream;
 use std::io::{self, Write};
 
 use crate::board::Board;
+use crate::writing::{TimedOut, Work, WriteBudget};
 
 pub use format::Format;
-pub use json::{BoardJson, SheetSummary, Summary, TourJson};
+pub use json::{BoardJson, PathJson, SheetSummary, Summary, TourJson};
 
-/// The board as CSV: one board row per line, move numbers, blank where unvisited.
+/// The board as CSV: one board row per line, move numbers, blank where unvisited. Each row
+/// is a step of `budget` (see [`crate::writing`]).
 ///
 /// ```
 /// use knights_tour::board::Board;
+/// use knights_tour::writing::WriteBudget;
 /// let board = Board::new(1, 3).unwrap();
 /// let mut out = Vec::new();
-/// knights_tour::export::write_csv(board, &[1, 0, 2], &mut out).unwrap();
+/// knights_tour::export::write_csv(board, &[1, 0, 2], &mut out, &WriteBudget::unlimited()).unwrap();
 /// assert_eq!(String::from_utf8(out).unwrap(), "1,,2\n");
 /// ```
-pub fn write_csv(board: Board, numbering: &[u32], out: &mut dyn Write) -> io::Result<()> {
+pub fn write_csv(
+    board: Board,
+    numbering: &[u32],
+    out: &mut dyn Write,
+    budget: &WriteBudget<'_>,
+) -> io::Result<()> {
     let cols = board.cols() as usize;
     let mut line: Vec<u8> = Vec::with_capacity(cols * 8 + 1);
+    let _stage = budget.stage(Work::Rows, u64::from(board.rows()));
     for row in numbering.chunks(cols) {
+        budget.step(1).map_err(TimedOut::into_io)?;
         line.clear();
         for (i, &n) in row.iter().enumerate() {
             if i > 0 {
@@ -62,21 +72,29 @@ fn push_decimal(buf: &mut Vec<u8>, mut n: u32) {
 }
 
 /// The board as an aligned grid for terminals, with file letters and rank numbers around it;
-/// unvisited squares show as `.`.
+/// unvisited squares show as `.`. Each row is a step of `budget`.
 ///
 /// ```
 /// use knights_tour::board::Board;
+/// use knights_tour::writing::WriteBudget;
 /// let board = Board::new(1, 3).unwrap();
 /// let mut out = Vec::new();
-/// knights_tour::export::write_text(board, &[1, 0, 2], &mut out).unwrap();
+/// knights_tour::export::write_text(board, &[1, 0, 2], &mut out, &WriteBudget::unlimited()).unwrap();
 /// let text = String::from_utf8(out).unwrap();
 /// assert!(text.contains("1 | 1 . 2"), "{text}");
 /// ```
-pub fn write_text(board: Board, numbering: &[u32], out: &mut dyn Write) -> io::Result<()> {
+pub fn write_text(
+    board: Board,
+    numbering: &[u32],
+    out: &mut dyn Write,
+    budget: &WriteBudget<'_>,
+) -> io::Result<()> {
     let width = board.len().to_string().len();
     let rank_width = board.rows().to_string().len();
     let cols = board.cols() as usize;
+    let _stage = budget.stage(Work::Rows, u64::from(board.rows()));
     for (r, row) in numbering.chunks(cols).enumerate() {
+        budget.step(1).map_err(TimedOut::into_io)?;
         let rank = board.rows() as usize - r;
         let cells: Vec<String> = row
             .iter()
@@ -107,7 +125,13 @@ mod tests {
     fn csv_has_one_line_per_row_and_blanks_for_unvisited() {
         let board = Board::new(2, 3).unwrap();
         let mut out = Vec::new();
-        write_csv(board, &[1, 0, 1000, 0, 4_000_000_000, 7], &mut out).unwrap();
+        write_csv(
+            board,
+            &[1, 0, 1000, 0, 4_000_000_000, 7],
+            &mut out,
+            &WriteBudget::unlimited(),
+        )
+        .unwrap();
         assert_eq!(String::from_utf8(out).unwrap(), "1,,1000\n,4000000000,7\n");
     }
 
@@ -115,7 +139,7 @@ mod tests {
     fn text_grid_is_aligned_with_labels() {
         let board = Board::new(2, 2).unwrap();
         let mut out = Vec::new();
-        write_text(board, &[1, 2, 3, 0], &mut out).unwrap();
+        write_text(board, &[1, 2, 3, 0], &mut out, &WriteBudget::unlimited()).unwrap();
         let text = String::from_utf8(out).unwrap();
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines[0], "2 | 1 2");

@@ -5,6 +5,7 @@ use std::io::{self, Write};
 
 use crate::export::{write_csv, write_text, Format, TourJson};
 use crate::tour::Tour;
+use crate::writing::{Work, WriteBudget};
 
 /// A text output receiving tours one at a time.
 ///
@@ -15,7 +16,8 @@ use crate::tour::Tour;
 /// let board = Board::new(3, 4).unwrap();
 /// let tour = Tour::from_squares(board, [Square::new(2, 0), Square::new(0, 1)]).unwrap();
 /// let mut out = Vec::new();
-/// let mut s = TourStream::new(Format::Json, &mut out, Some(7), false);
+/// let budget = knights_tour::writing::WriteBudget::unlimited();
+/// let mut s = TourStream::new(Format::Json, &mut out, Some(7), false, &budget);
 /// s.tour(&tour).unwrap();
 /// s.tour(&tour).unwrap();
 /// assert_eq!(s.finish().unwrap(), 2);
@@ -26,6 +28,7 @@ use crate::tour::Tour;
 pub struct TourStream<'w> {
     format: Format,
     out: &'w mut dyn Write,
+    budget: &'w WriteBudget<'w>,
     seed: Option<u64>,
     single: bool,
     written: usize,
@@ -35,12 +38,19 @@ pub struct TourStream<'w> {
 impl<'w> TourStream<'w> {
     /// A stream in `format` (not xlsx) to `out`, each JSON tour naming `seed` (none when the
     /// run made no random choice). `single`: one tour is asked for, so JSON is one object
-    /// rather than a list.
-    pub fn new(format: Format, out: &'w mut dyn Write, seed: Option<u64>, single: bool) -> Self {
+    /// rather than a list. Each tour is a stage of `budget` (see [`crate::writing`]).
+    pub fn new(
+        format: Format,
+        out: &'w mut dyn Write,
+        seed: Option<u64>,
+        single: bool,
+        budget: &'w WriteBudget<'w>,
+    ) -> Self {
         debug_assert!(format.is_text());
         TourStream {
             format,
             out,
+            budget,
             seed,
             single,
             written: 0,
@@ -98,6 +108,9 @@ impl<'w> TourStream<'w> {
                 if !self.single {
                     self.out.write_all(if first { b"[" } else { b"," })?;
                 }
+                let _stage = self
+                    .budget
+                    .stage(Work::Bytes, TourJson::estimated_len(tour));
                 let mut doc = TourJson::new(tour);
                 doc.seed = self.seed;
                 serde_json::to_writer(&mut *self.out, &doc)?;
@@ -112,9 +125,9 @@ impl<'w> TourStream<'w> {
                 }
                 let numbering = tour.numbering();
                 if self.format == Format::Csv {
-                    write_csv(tour.board(), &numbering, self.out)
+                    write_csv(tour.board(), &numbering, self.out, self.budget)
                 } else {
-                    write_text(tour.board(), &numbering, self.out)
+                    write_text(tour.board(), &numbering, self.out, self.budget)
                 }
             }
             Format::Xlsx => Err(io::Error::other("xlsx is not a text format")),

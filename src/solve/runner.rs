@@ -888,9 +888,10 @@ pub fn failure_note(request: &Request, tour: &Tour) -> Option<String> {
     let board = request.board;
     if !tour.is_complete() {
         let at = tour.end().map(|s| board.algebraic(s)).unwrap_or_default();
+        // A path of k squares is k - 1 moves.
         return Some(format!(
             "stuck at {at} after {}",
-            crate::english::count_usize(tour.len(), "move")
+            crate::english::count_usize(tour.len().saturating_sub(1), "move")
         ));
     }
     if request.closed && !tour.is_closed() {

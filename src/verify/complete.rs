@@ -36,13 +36,14 @@
 
 use std::path::Path;
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::solve::runner::{self, Ending, Goal, Plan};
 use crate::solve::{rng_from_seed, Budget, Method, Request};
 use crate::tour::Tour;
 use crate::verify::{BoardReport, FileReport, Verdict};
 use crate::workbook::cellref::CellRef;
-use crate::workbook::write::completion::{write_completions, CompletedSheet, SheetResult};
+use crate::workbook::write::completion::{write_completions_within, CompletedSheet, SheetResult};
+use crate::writing::WriteBudget;
 
 /// Search nodes `verify --complete` spends on one sheet before giving up: about 5 seconds in
 /// a release build (the search places roughly 4.5 million squares a second), and the answer
@@ -252,30 +253,33 @@ pub fn to_written(items: &[SheetCompletion]) -> Vec<CompletedSheet> {
 /// Write the completions to `path` atomically (refusing to replace a file unless `force`):
 /// one worksheet per completed board and a summary sheet listing every item. The workbook is
 /// written even when nothing could be completed (the summary then says why).
-pub fn save_completions(path: &Path, items: &[SheetCompletion], force: bool) -> Result<()> {
+pub fn save_completions(
+    path: &Path,
+    items: &[SheetCompletion],
+    force: bool,
+    budget: &WriteBudget<'_>,
+) -> Result<()> {
     let written = to_written(items);
-    crate::output::write_atomically_with(path, force, |file| {
-        // Latched: a full disk is reported once, by us, not again by the zip writer's drop.
-        let mut out = std::io::BufWriter::new(crate::output::Latched::new(file));
-        write_completions(&written, &mut out).map_err(|e| e.at(path))?;
-        std::io::Write::flush(&mut out).map_err(|e| Error::io(path, e))
+    crate::output::write_atomically_with(path, force, budget, |out| {
+        write_completions_within(&written, out, budget).map_err(|e| e.at(path))
     })
 }
 
 /// What `verify --complete OUT` does after verifying: complete the `partial` sheets of every
-/// report (each gets `budget`) and write them to `out` (see [`save_completions`]). Returns
-/// every sheet's completion, in file and sheet order.
+/// report (each gets `budget`) and write them to `out` within `writing` (see
+/// [`save_completions`]). Returns every sheet's completion, in file and sheet order.
 pub fn complete_reports(
     reports: &[FileReport],
     out: &Path,
     force: bool,
     budget: &Budget,
+    writing: &WriteBudget<'_>,
 ) -> Result<Vec<SheetCompletion>> {
     let items: Vec<SheetCompletion> = reports
         .iter()
         .flat_map(|r| complete_file(r, budget))
         .collect();
-    save_completions(out, &items, force)?;
+    save_completions(out, &items, force, writing)?;
     Ok(items)
 }
 

@@ -164,7 +164,11 @@ fn render_board(sheet: &str, b: &BoardReport) -> String {
             if let Some(mark) = b.unvisited {
                 let _ = write!(out, " (unvisited squares hold {mark})");
             }
-            let _ = write!(out, ", {} squares numbered", b.moves);
+            let _ = write!(
+                out,
+                ", {} numbered",
+                crate::english::count_usize(b.moves, "square")
+            );
         }
     }
     let at = |cell: Option<CellRef>, square: Option<SquareName>| match (cell, square) {

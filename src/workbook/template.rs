@@ -21,8 +21,10 @@ use crate::english::a_board;
 use crate::workbook::cellref::{CellRange, CellRef, SHEET_ROWS};
 use crate::workbook::write::layout::{col16, BoardLayout, Text, DEFAULT_ROW_PX};
 use crate::workbook::write::{
-    check_fits, creation_time, excel_time, FitError, CONSTANT_MEMORY_SQUARES,
+    check_fits, compress, creation_time, excel_time, zip_estimate, FitError,
+    CONSTANT_MEMORY_SQUARES,
 };
+use crate::writing::{TimedOut, Work, WriteBudget};
 
 /// Why a template cannot be laid out.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -127,6 +129,30 @@ impl Template {
     /// The whole workbook: one worksheet, `Tour`, with the board, labels, instructions,
     /// validation and conditional formatting.
     pub fn workbook(&self) -> Result<Workbook, XlsxError> {
+        self.build(&WriteBudget::unlimited())
+    }
+
+    /// Write the workbook to `path` atomically (never over an existing file without `force`),
+    /// within `budget` (see [`crate::writing`]).
+    pub fn save(
+        &self,
+        path: &std::path::Path,
+        force: bool,
+        budget: &WriteBudget<'_>,
+    ) -> crate::error::Result<()> {
+        let failed = |e: XlsxError| crate::error::Error::Workbook {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        };
+        crate::output::write_atomically_with(path, force, budget, |out| {
+            let mut workbook = self.build(budget).map_err(failed)?;
+            let estimate = zip_estimate(self.board.len() as u64, 1);
+            compress(&mut workbook, out, budget, estimate).map_err(failed)
+        })
+    }
+
+    /// [`Template::workbook`], its rows counted against `budget`.
+    fn build(&self, budget: &WriteBudget<'_>) -> Result<Workbook, XlsxError> {
         let mut workbook = Workbook::new();
         let created = excel_time(creation_time())?;
         workbook.set_properties(
@@ -140,7 +166,8 @@ impl Template {
             workbook.add_worksheet()
         };
         sheet.set_name("Tour")?;
-        self.lay_out(sheet)?;
+        let _stage = budget.stage(Work::Rows, u64::from(self.board.rows()));
+        self.lay_out(sheet, budget)?;
         Ok(workbook)
     }
 
@@ -189,7 +216,7 @@ impl Template {
     }
 
     /// Write everything onto `sheet`, row by row (the sheet may be in constant-memory mode).
-    fn lay_out(&self, sheet: &mut Worksheet) -> Result<(), XlsxError> {
+    fn lay_out(&self, sheet: &mut Worksheet, budget: &WriteBudget<'_>) -> Result<(), XlsxError> {
         let (at, rows, cols) = (self.at, self.board.rows(), self.board.cols());
         let mut bl = self.layout();
         let formats = TemplateFormats::new(bl.look.font_size);
@@ -222,6 +249,7 @@ impl Template {
                 };
                 sheet.write_blank(at.row + r, col16(at.col + c), fmt)?;
             }
+            budget.step(1).map_err(TimedOut::into_xlsx)?;
         }
         if small && at.row + rows < SHEET_ROWS {
             sheet.set_row_height_pixels(at.row + rows, DEFAULT_ROW_PX)?;

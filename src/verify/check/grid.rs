@@ -457,7 +457,8 @@ fn missing_ranges(pos: &[u32]) -> Vec<(u64, u64)> {
     out
 }
 
-/// Whether the start cell has a fill that fewer than half of the board's squares share.
+/// Whether the start cell has a fill that fewer than half of the board's squares share (on a
+/// board of one square, any fill but white).
 fn highlighted(grid: &BlockGrid<'_>, start: CellRef) -> bool {
     let o = grid.range.first;
     let (r, c) = (start.row - o.row, start.col - o.col);
@@ -476,5 +477,5 @@ fn highlighted(grid: &BlockGrid<'_>, start: CellRef) -> bool {
                 .is_some_and(|f| f == fill)
         })
         .count();
-    same * 2 < total
+    same * 2 < total || total == 1
 }

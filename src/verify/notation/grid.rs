@@ -35,7 +35,7 @@
 //!      move is enough).
 //!
 //!    A block with a side under 3, or a 1..N where no tour exists, is a board only in a
-//!    frame of file and rank labels. Tables of statistics, chart
+//!    frame of file and rank labels (a 1x1 board's are one cell each: see `labels.rs`). Tables of statistics, chart
 //!    data (`2 4 6 / 3 6 9`), key/value rows, grids of zeros, dates and small-value game grids
 //!    fail this and produce no problems.
 //! 7. **Numbering.** A block counts from 0 when it holds 0 once, not N, and its 1 (if any) is a
@@ -153,9 +153,10 @@ struct Evidence {
 /// The evidence test (rule 6).
 fn evidence(grid: &BlockGrid<'_>, ext: Option<Extent>) -> Option<Evidence> {
     let (rows, cols) = (grid.range.rows(), grid.range.cols());
-    // Files and ranks both label it: a board frame, whatever numbers are in it.
+    // Files and ranks both label it: a board frame, whatever numbers are in it (down to the
+    // one square of a 1x1 board, see labels::one_square_frame).
     let frame = ext.is_some_and(|e| e.files && e.ranks);
-    let min_side = if frame { 2 } else { 3 };
+    let min_side = if frame { 1 } else { 3 };
     if rows < min_side || cols < min_side {
         return None;
     }

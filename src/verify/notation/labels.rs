@@ -105,8 +105,13 @@ pub(crate) fn find_labels(sheet: &SheetCells) -> Labels {
         }
         if let Some(CellValueRef::Text(t)) = cell.value {
             if t.trim().eq_ignore_ascii_case("a") {
-                if let Some(line) = letter_line(sheet, cell.row, cell.col) {
-                    lines.push(line);
+                match letter_line(sheet, cell.row, cell.col) {
+                    Some(line) => lines.push(line),
+                    None => lines.extend(
+                        one_square_frame(sheet, cell.row, cell.col)
+                            .into_iter()
+                            .flatten(),
+                    ),
                 }
             }
         }
@@ -218,6 +223,63 @@ fn letter_line(sheet: &SheetCells, row: u32, col: u32) -> Option<Line> {
         last: col + len - 1,
         numeric: false,
     })
+}
+
+/// The labels of a board of one square, as `generate --size 1` writes it: the file letter `a`
+/// right above or below a lone `1`, and the rank `1` (text or number) right left of it.
+///
+/// ```text
+///     a          1  1
+///  1  1             a
+/// ```
+///
+/// Too short for label lines (a lone `1` at the edge of any grid would be one), so only this
+/// exact frame counts, around a `1` with no other number beside it: its file and rank lines,
+/// one cell each.
+fn one_square_frame(sheet: &SheetCells, row: u32, col: u32) -> Option<[Line; 2]> {
+    let int = |r: Option<u32>, c: Option<u32>| {
+        let (r, c) = (r?, c?);
+        match classify(sheet.find(r, c)?.value) {
+            Kind::Int(v) => Some(v),
+            _ => None,
+        }
+    };
+    let numeric = |r: Option<u32>, c: Option<u32>| {
+        r.zip(c)
+            .and_then(|(r, c)| sheet.find(r, c))
+            .is_some_and(|x| classify(x.value).is_numeric())
+    };
+    let next = |x: u32| x.checked_add(1);
+    let prev = |x: u32| x.checked_sub(1);
+    let mv = [prev(row), next(row)]
+        .into_iter()
+        .flatten()
+        .find(|&r| int(Some(r), Some(col)) == Some(1))?;
+    let rank_col = prev(col)?;
+    let other = if mv < row { prev(mv) } else { next(mv) };
+    let alone = int(Some(mv), Some(rank_col)) == Some(1)
+        && !numeric(Some(mv), prev(rank_col))
+        && !numeric(Some(mv), next(col))
+        && !numeric(other, Some(col))
+        && [prev(col), next(col)]
+            .into_iter()
+            .all(|c| !numeric(other, c) && !numeric(Some(row), c));
+    alone.then_some([
+        Line {
+            vertical: false,
+            fixed: row,
+            first: col,
+            last: col,
+            numeric: false,
+        },
+        Line {
+            vertical: true,
+            fixed: rank_col,
+            first: mv,
+            last: mv,
+            numeric: true,
+        },
+    ])
 }
 
 /// The extent labels give a block of numbers `(top, left, bottom, right)`: file labels

@@ -12,6 +12,7 @@ use super::{chart, Outcome, WorkbookSpec, CONSTANT_MEMORY_SQUARES};
 use crate::board::{Board, Square};
 use crate::english::{all_squares, count_usize};
 use crate::solve::Attempt;
+use crate::writing::{TimedOut, WriteBudget};
 
 /// What [`TourSheet::add_to`] needs to know about one attempt.
 pub(crate) struct TourSheet<'a> {
@@ -37,7 +38,12 @@ pub(crate) fn fit_error(e: super::FitError) -> XlsxError {
 
 impl TourSheet<'_> {
     /// Add this attempt's worksheet to `workbook`.
-    pub(crate) fn add_to(&self, workbook: &mut Workbook) -> Result<(), XlsxError> {
+    /// Each board row is a step of `budget`'s stage.
+    pub(crate) fn add_to(
+        &self,
+        workbook: &mut Workbook,
+        budget: &WriteBudget<'_>,
+    ) -> Result<(), XlsxError> {
         let board = self.attempt.tour.board();
         let bl = BoardLayout::new(board, self.spec.top_left).map_err(fit_error)?;
         let look = bl.look;
@@ -51,7 +57,7 @@ impl TourSheet<'_> {
         let text_formats = TextFormats::new();
         let mut texts = self.texts(&bl, &text_formats);
         texts.sort_by_key(|t| (t.cell.row, t.cell.col));
-        self.write_cells(sheet, board, look, &texts)?;
+        self.write_cells(sheet, board, look, &texts, budget)?;
         bl.quiet_label_warnings(sheet)?;
         bl.set_print_page(sheet, bl.print_area(&texts), true)?;
         if let Some(slot) = self.chart_slot {
@@ -71,6 +77,7 @@ impl TourSheet<'_> {
         board: Board,
         look: Look,
         texts: &[Text<'_>],
+        budget: &WriteBudget<'_>,
     ) -> Result<(), XlsxError> {
         let tl = self.spec.top_left;
         let formats = BoardFormats::new(look.font_size);
@@ -98,6 +105,7 @@ impl TourSheet<'_> {
                 numbers: &grid[board.index(Square::new(r, 0)) as usize..][..board.cols() as usize],
             };
             row.write(sheet, &formats, &specials)?;
+            budget.step(1).map_err(TimedOut::into_xlsx)?;
         }
         write_texts(sheet, texts, next_text, u32::MAX)?;
         Ok(())

@@ -45,6 +45,7 @@ use super::{check_fits, WriteError, CONSTANT_MEMORY_SQUARES, SUMMARY_SHEET};
 use crate::board::Square;
 use crate::tour::Tour;
 use crate::workbook::cellref::CellRef;
+use crate::writing::{TimedOut, Work, WriteBudget};
 
 /// Font colour of the added moves.
 pub const ADDED_FONT: u32 = 0x0070C0;
@@ -108,6 +109,16 @@ pub fn write_completions<W: Write + Send>(
     items: &[CompletedSheet],
     out: W,
 ) -> Result<(), WriteError> {
+    write_completions_within(items, out, &WriteBudget::unlimited())
+}
+
+/// [`write_completions`] within `budget`: each board row a step of its stage, then the
+/// compression (see [`crate::writing`]).
+pub fn write_completions_within<W: Write + Send>(
+    items: &[CompletedSheet],
+    out: W,
+    budget: &WriteBudget<'_>,
+) -> Result<(), WriteError> {
     validate(items)?;
     let names = sheet_names(items);
     let mut workbook = Workbook::new();
@@ -117,13 +128,30 @@ pub fn write_completions<W: Write + Send>(
             .set_title("Completions of failed attempts")
             .set_creation_datetime(&created),
     );
-    for (item, name) in items.iter().zip(&names) {
-        if let (SheetResult::Completed { tour, kept }, Some(name)) = (&item.result, name) {
-            add_board_sheet(&mut workbook, item, tour, *kept, name)?;
+    let completed = || {
+        items.iter().filter_map(|item| match &item.result {
+            SheetResult::Completed { tour, .. } => Some(tour),
+            _ => None,
+        })
+    };
+    let rows = completed().map(|t| u64::from(t.board().rows())).sum();
+    let cells = completed().map(|t| t.len() as u64).sum();
+    {
+        let _stage = budget.stage(Work::Rows, rows);
+        for (item, name) in items.iter().zip(&names) {
+            if let (SheetResult::Completed { tour, kept }, Some(name)) = (&item.result, name) {
+                add_board_sheet(&mut workbook, item, tour, *kept, name, budget)?;
+            }
         }
     }
     add_summary(&mut workbook, items, &names)?;
-    workbook.save_to_writer(out)?;
+    let sheets = completed().count() as u64 + 1;
+    super::compress(
+        &mut workbook,
+        out,
+        budget,
+        super::zip_estimate(cells, sheets),
+    )?;
     Ok(())
 }
 
@@ -204,6 +232,7 @@ fn add_board_sheet(
     tour: &Tour,
     kept: usize,
     name: &str,
+    budget: &WriteBudget<'_>,
 ) -> Result<(), XlsxError> {
     let board = tour.board();
     let bl = BoardLayout::new(board, item.top_left).map_err(super::board::fit_error)?;
@@ -218,7 +247,7 @@ fn add_board_sheet(
     let legend = LegendFormats::new();
     let mut texts = texts(item, &bl, tour, kept, &text_formats, &legend);
     texts.sort_by_key(|t| (t.cell.row, t.cell.col));
-    write_cells(sheet, item.top_left, tour, kept, bl.look, &texts)?;
+    write_cells(sheet, item.top_left, tour, kept, bl.look, &texts, budget)?;
     bl.quiet_label_warnings(sheet)?;
     bl.set_print_page(sheet, bl.print_area(&texts), true)
 }
@@ -287,6 +316,7 @@ fn write_cells(
     kept: usize,
     look: Look,
     texts: &[Text<'_>],
+    budget: &WriteBudget<'_>,
 ) -> Result<(), XlsxError> {
     let board = tour.board();
     let formats = CompletionFormats::new(look.font_size);
@@ -309,6 +339,7 @@ fn write_cells(
             };
             sheet.write_number_with_format(sheet_row, (tl.col + c) as u16, move_number, format)?;
         }
+        budget.step(1).map_err(TimedOut::into_xlsx)?;
         while let Some(t) = texts.get(next).filter(|t| t.cell.row == sheet_row) {
             write_text(sheet, t)?;
             next += 1;

@@ -26,6 +26,7 @@ use crate::board::Square;
 use crate::english::thousands;
 use crate::solve::pairs::{Mark, Pairs};
 use crate::workbook::cellref::CellRef;
+use crate::writing::{TimedOut, Work, WriteBudget};
 
 /// Name of the matrix sheet.
 pub const MATRIX_SHEET: &str = "Matrix";
@@ -62,21 +63,22 @@ pub struct PairsWorkbook {
     pub created: Option<std::time::SystemTime>,
 }
 
-/// Write the pairs workbook to `path` atomically, refusing to replace a file without `force`.
+/// Write the pairs workbook to `path` atomically, refusing to replace a file without `force`,
+/// within `budget` (the deadline and the progress line: see [`crate::writing`]).
 pub fn save_pairs_workbook(
     pairs: &Pairs,
     meta: &PairsWorkbook,
     path: &Path,
     force: bool,
+    budget: &WriteBudget<'_>,
 ) -> crate::error::Result<()> {
-    let to_error = |e: XlsxError| crate::error::Error::Workbook {
-        path: path.to_path_buf(),
-        message: e.to_string(),
-    };
-    crate::output::write_atomically_with(path, force, |file| {
-        let mut out = std::io::BufWriter::new(crate::output::Latched::new(file));
-        write_pairs_workbook(pairs, meta, &mut out).map_err(to_error)?;
-        out.flush().map_err(|e| crate::error::Error::io(path, e))
+    crate::output::write_atomically_with(path, force, budget, |out| {
+        write_pairs_workbook_within(pairs, meta, out, budget).map_err(|e| {
+            crate::error::Error::Workbook {
+                path: path.to_path_buf(),
+                message: e.to_string(),
+            }
+        })
     })
 }
 
@@ -96,12 +98,31 @@ pub fn write_pairs_workbook<W: Write + Send>(
     meta: &PairsWorkbook,
     out: W,
 ) -> Result<(), XlsxError> {
+    write_pairs_workbook_within(pairs, meta, out, &WriteBudget::unlimited())
+}
+
+/// [`write_pairs_workbook`] within `budget`: the Tours sheet's rows are the steps of its
+/// stage, then the compression.
+fn write_pairs_workbook_within<W: Write + Send>(
+    pairs: &Pairs,
+    meta: &PairsWorkbook,
+    out: W,
+    budget: &WriteBudget<'_>,
+) -> Result<(), XlsxError> {
     let mut workbook = Workbook::new();
     workbook.set_properties(&properties(pairs, meta)?);
     matrix_sheet(workbook.add_worksheet(), pairs, meta)?;
-    tours_sheet(workbook.add_worksheet_with_constant_memory()?, pairs)?;
-    workbook.save_to_writer(out)?;
-    Ok(())
+    let found = pairs.totals().found;
+    {
+        let _stage = budget.stage(Work::Rows, found);
+        tours_sheet(
+            workbook.add_worksheet_with_constant_memory()?,
+            pairs,
+            budget,
+        )?;
+    }
+    let cells = found * (pairs.board().len() as u64 + 2) + pairs.squares().len().pow(2) as u64;
+    super::compress(&mut workbook, out, budget, super::zip_estimate(cells, 2))
 }
 
 fn properties(pairs: &Pairs, meta: &PairsWorkbook) -> Result<DocProperties, XlsxError> {
@@ -353,7 +374,11 @@ fn colour_rule(board: crate::board::Board) -> String {
     }
 }
 
-fn tours_sheet(sheet: &mut Worksheet, pairs: &Pairs) -> Result<(), XlsxError> {
+fn tours_sheet(
+    sheet: &mut Worksheet,
+    pairs: &Pairs,
+    budget: &WriteBudget<'_>,
+) -> Result<(), XlsxError> {
     sheet.set_name(TOURS_SHEET)?;
     let board = pairs.board();
     let n = board.len();
@@ -398,6 +423,7 @@ fn tours_sheet(sheet: &mut Worksheet, pairs: &Pairs) -> Result<(), XlsxError> {
             for (k, sq) in tour.squares().enumerate() {
                 sheet.write_string(row, TOURS_FIRST_SQUARE_COL + k as u16, board.algebraic(sq))?;
             }
+            budget.step(1).map_err(TimedOut::into_xlsx)?;
             row += 1;
         }
     }

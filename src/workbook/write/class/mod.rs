@@ -198,16 +198,16 @@ pub fn write_class_report<W: Write + Send>(
     Ok(())
 }
 
-/// Write the class workbook to `path` atomically, refusing to replace a file without `force`.
+/// Write the class workbook to `path` atomically, refusing to replace a file without `force`,
+/// within `budget` (the progress line: see [`crate::writing`]).
 pub fn save_class_report(
     report: &ClassReport<'_>,
     path: &Path,
     force: bool,
+    budget: &crate::writing::WriteBudget<'_>,
 ) -> crate::error::Result<()> {
-    crate::output::write_atomically_with(path, force, |file| {
-        let mut out = std::io::BufWriter::new(crate::output::Latched::new(file));
-        write_class_report(report, &mut out).map_err(|e| e.at(path))?;
-        out.flush().map_err(|e| crate::error::Error::io(path, e))
+    crate::output::write_atomically_with(path, force, budget, |out| {
+        write_class_report(report, out).map_err(|e| e.at(path))
     })
 }
 
