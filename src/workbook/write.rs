@@ -4,6 +4,8 @@
 //!
 //! # Layout of a workbook
 //!
+//! - A tour built by hand (`--method hand`) is preceded by its steps, a sheet each
+//!   (`Step 1 - the edges`, `Step 2 - a cycle`, `Step 3 - insertions`: see [`hand`]).
 //! - One worksheet per attempt, in order. Its name tells at a glance how it ended:
 //!   `Tour 1` (solved), `Attempt 2 (stuck)` (the knight had no unvisited square to jump to),
 //!   `Attempt 3 (stopped)` (partial, but the knight could have gone on: the search gave up),
@@ -57,6 +59,7 @@
 mod board;
 mod chart;
 pub mod completion;
+pub mod hand;
 pub(crate) mod layout;
 pub mod pairs;
 mod styles;
@@ -320,7 +323,12 @@ pub fn write_workbook<W: Write + Send>(spec: &WorkbookSpec, out: W) -> Result<()
         .enumerate()
         .map(|(i, &o)| sheet_name(i + 1, o))
         .collect();
+    let several_hand = spec.attempts.iter().filter(|a| a.steps.is_some()).count() > 1;
     for (i, attempt) in spec.attempts.iter().enumerate() {
+        if let Some(built) = &attempt.steps {
+            let steps = hand::step_sheet_names(i + 1, several_hand);
+            hand::add_step_sheets(&mut workbook, spec, built, &steps, &names[i])?;
+        }
         let sheet = board::TourSheet {
             spec,
             attempt,

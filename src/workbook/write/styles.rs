@@ -108,7 +108,7 @@ fn square_format(font_size: f64, kind: SquareKind, edges: u8) -> Format {
 }
 
 /// `f` in bold with a medium border all round in `colour`.
-fn ringed(f: Format, colour: u32) -> Format {
+pub(crate) fn ringed(f: Format, colour: u32) -> Format {
     f.set_bold()
         .set_border_top(FormatBorder::Medium)
         .set_border_top_color(Color::RGB(colour))
