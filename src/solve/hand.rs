@@ -22,10 +22,10 @@
 //! [`build`], from another square and other choices, until the budget ends; every walk that
 //! failed is reported ([`HandTour::failed`]).
 //!
-//! The method needs a centre at least three squares wide: on a board with a side under 7 the
-//! centre falls apart into squares no run can join (the four central squares of a 6x6 board
-//! are not a knight's move from one another, and a run needs two), and the steps fail whatever
-//! the choices. [`check_board`] says which boards it takes.
+//! The method needs a centre: on a board with a side of 5 the centre is a single row, no two
+//! of its squares a move apart, and nothing can be inserted; with a side of 6 it is two squares
+//! wide, few runs fit, and most walks fail (more the longer the board). [`check_board`] says
+//! which boards it takes, as measured.
 //!
 //! ```
 //! use knights_tour::board::Board;
@@ -47,12 +47,22 @@ use crate::english::count_usize;
 use crate::solve::{Budget, Rng};
 use crate::tour::Tour;
 
-/// The smallest side the method takes: a centre at least three squares wide.
-pub const MIN_SIDE: u32 = 7;
+/// The smallest side the method takes: a centre at least two squares wide. On a side of 5 the
+/// centre is one row, no two of its squares a move apart, so nothing can ever be inserted and
+/// Steps 1 and 2 alone must cover the board: measured, 5x6 and 5x8 succeed only after 13 and
+/// 104 walks on average, and 5x10 to 5x30 never in 10,000 walks (100 seeds each).
+pub const MIN_SIDE: u32 = 6;
+
+/// On a board one of whose sides is 6 (a centre two squares wide, few runs fit) the other side
+/// is at most this. Measured (100 seeds each): 6x6 11.6 walks a tour on average (Step 3 never
+/// inserts anything there: the four central squares are not a move from one another), 6x16
+/// 171 (at most 886, 0.09 s); 6x24 1,500 (at most 6,434, 1.9 s), and from 6x27 on some seeds
+/// find no tour in 10,000 walks.
+pub const MAX_SIDE_BESIDE_6: u32 = 16;
 
 /// The largest side the method takes. Measured with 100 seeds on every board of even area
-/// from 7 to 16 a side and on 20x20, 24x24, 29x30, 30x30, 7x30 and 8x30, each seed a closed
-/// tour; a person does not build bigger ones by hand.
+/// with sides from 7 to 16 and on 20x20, 24x24, 29x30, 30x30, 7x30 and 8x30, each seed a
+/// closed tour after at most 51 walks; a person does not build bigger ones by hand.
 pub const MAX_SIDE: u32 = 30;
 
 /// Walks tried at most before [`build`] gives up (each a fresh start); on the boards it takes,
@@ -90,20 +100,25 @@ fn ring(board: Board, sq: Square) -> u32 {
 /// use knights_tour::solve::hand::check_board;
 /// assert!(check_board(Board::new(8, 8).unwrap()).is_ok());
 /// assert!(check_board(Board::new(8, 10).unwrap()).is_ok());
-/// let why = check_board(Board::new(6, 6).unwrap()).unwrap_err();
+/// assert!(check_board(Board::new(6, 6).unwrap()).is_ok());
+/// assert!(check_board(Board::new(6, 18).unwrap()).is_err());
+/// let why = check_board(Board::new(5, 6).unwrap()).unwrap_err();
 /// assert!(why.contains("--method hand") && why.contains("--method auto"), "{why}");
 /// ```
 pub fn check_board(board: Board) -> Result<(), String> {
-    let (rows, cols) = (board.rows(), board.cols());
+    let (short, long) = (
+        board.rows().min(board.cols()),
+        board.rows().max(board.cols()),
+    );
     let instead = "; --method auto --closed builds a closed tour on it";
-    if rows < MIN_SIDE || cols < MIN_SIDE {
+    if short < MIN_SIDE {
         return Err(format!(
             "--method hand needs both sides at least {MIN_SIDE}, not {board}: it keeps to the \
-             two outer rings first and inserts the centre last, and a centre under three \
-             squares wide cannot be inserted (its squares are not a knight's move apart){instead}"
+             two outer rings first and inserts the centre last, and a centre one square wide \
+             takes no insertion (no two of its squares are a move apart){instead}"
         ));
     }
-    if rows > MAX_SIDE || cols > MAX_SIDE {
+    if long > MAX_SIDE {
         return Err(format!(
             "--method hand builds tours by hand, on boards up to {MAX_SIDE}x{MAX_SIDE}, not \
              {board}{instead}"
@@ -114,6 +129,14 @@ pub fn check_board(board: Board) -> Result<(), String> {
             "--method hand builds closed tours, and the {board} board has none: it has an odd \
              number of squares and a closed tour alternates colours; --method auto builds an \
              open tour on it"
+        ));
+    }
+    if short == MIN_SIDE && long > MAX_SIDE_BESIDE_6 {
+        return Err(format!(
+            "--method hand takes boards {MIN_SIDE} squares wide up to {MIN_SIDE}x\
+             {MAX_SIDE_BESIDE_6}, not {board}: their centre is two squares wide, few runs fit \
+             in it, and most walks fail (on 6x24 one tour took up to 6,434 walks; from 6x27 \
+             some seeds find none in 10,000){instead}"
         ));
     }
     Ok(())

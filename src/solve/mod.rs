@@ -112,7 +112,8 @@ pub enum Method {
     Backtrack,
     /// Divide-and-conquer construction (linear time, any size).
     Construct,
-    /// The hand method for closed tours, step by step (boards 7x7 to 30x30, even area).
+    /// The hand method for closed tours, step by step (sides 6 to 30, even area; 6xN up to
+    /// 6x16).
     Hand,
 }
 
