@@ -172,9 +172,12 @@ pub fn run(job: &Job, progress: &(dyn Fn(&str) + Sync)) -> Result<Report> {
     let mut summary = summary_head(job, false, String::new(), 0, 0);
     let board = job.request.board;
     let mut first_tour = None;
+    // Walks the hand method made for its first tour (the failed ones and the one that worked).
+    let mut hand_walks = None;
     let mut listed = |a: &Attempt, summary: &mut Summary| {
         if a.solved && first_tour.is_none() {
             first_tour = Some(PathFacts::from_tour(&a.tour));
+            hand_walks = a.steps.as_ref().map(|b| b.failed.len() as u64 + 1);
         }
         summary.push_sheet(PathFacts::from_tour(&a.tour).sheet(
             board,
@@ -315,6 +318,16 @@ pub fn run(job: &Job, progress: &(dyn Fn(&str) + Sync)) -> Result<Report> {
     summary.tours_found = report.tours as usize;
     summary.timed_out = matches!(report.ending, Ending::TimeLimit { .. });
     summary.message = message(job, &report, solved, full, reader_gone, first_tour);
+    if let Some(walks) = hand_walks {
+        let sheets = match job.format {
+            Format::Xlsx => ", each step on its own sheet",
+            _ => "",
+        };
+        summary.message.push_str(&format!(
+            " (built by hand in {}{sheets})",
+            count(walks, "walk")
+        ));
+    }
     if let Goal::All { .. } = job.plan.goal {
         summary.exhaustive = Some(report.is_done());
     }

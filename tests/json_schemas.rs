@@ -96,6 +96,16 @@ fn generate_summaries_and_tour_files_match_their_schemas() {
             "all.json",
         ],
         &[
+            "generate",
+            "--method",
+            "hand",
+            "--seed",
+            "1",
+            "--json",
+            "-o",
+            "hand.json",
+        ],
+        &[
             "generate", "--all", "--size", "5", "--start", "a1", "--json", "-o", "all.csv",
         ],
         // The time limit comes while writing (issue 20, finding 7): no file, no sheets.
@@ -119,7 +129,13 @@ fn generate_summaries_and_tour_files_match_their_schemas() {
             &format!("{args:?}"),
         );
     }
-    for name in ["failed.json", "one.json", "three.json", "all.json"] {
+    for name in [
+        "failed.json",
+        "one.json",
+        "three.json",
+        "all.json",
+        "hand.json",
+    ] {
         assert_valid("tour.schema.json", &file(d, name), name);
     }
     // The shapes the schema allows are the ones written: an object for one tour, a list else.

@@ -422,3 +422,48 @@ proptest! {
         }
     }
 }
+
+/// `verify` reads every format `pairs` writes back: each found pair's tour, in order, complete
+/// from its start to its end (open, or closed when the end is a move from the start); the
+/// matrix and the reasons are no boards.
+#[test]
+fn verify_finds_every_tour_of_the_csv_and_the_json() {
+    let w = WorkDir::new();
+    let board = Board::new(6, 6).unwrap();
+    let doc = pairs_json(&w, &["--size", "6", "--seed", "4"]);
+    let found: Vec<Vec<String>> = doc["pairs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["answer"] == "found")
+        .map(|p| {
+            let tour = p["tour"].as_array().unwrap();
+            tour.iter()
+                .map(|q| q.as_str().unwrap().to_string())
+                .collect()
+        })
+        .collect();
+    assert_eq!(found.len(), 648);
+    w.cmd("pairs", &["--size", "6", "--seed", "4", "-o", "p.csv"])
+        .assert()
+        .success();
+    for name in ["p.json", "p.csv"] {
+        let report = verify_path(&w.path(name), &VerifyOptions::default());
+        assert_eq!(report.sheets.len(), 1, "{name}");
+        let boards = &report.sheets[0].boards;
+        assert_eq!(boards.len(), found.len(), "{name}");
+        for (b, want) in boards.iter().zip(&found) {
+            let tour = b.tour.as_ref().unwrap();
+            let names: Vec<String> = tour.squares().map(|q| board.algebraic(q)).collect();
+            assert_eq!(&names, want, "{name}");
+            let closed = tour.start().unwrap().is_knight_move(tour.end().unwrap());
+            let verdict = if closed {
+                Verdict::Closed
+            } else {
+                Verdict::Open
+            };
+            assert_eq!(b.verdict, verdict, "{name}");
+        }
+        assert_eq!(report.exit_code(), 0, "{name}");
+    }
+}

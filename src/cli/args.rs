@@ -11,7 +11,7 @@ use clap::ValueEnum;
 use crate::board::{Board, Square};
 use crate::error::{Error, Result};
 use crate::solve::runner::{self, Plan};
-use crate::solve::{constraints, existence, Method, Request, Tiebreak};
+use crate::solve::{constraints, existence, hand, Method, Request, Tiebreak};
 
 /// Board size flags, shared by the commands that lay out a board.
 #[derive(Debug, Clone, clap::Args)]
@@ -125,9 +125,15 @@ impl SolveArgs {
     /// given). Flags that do not apply to the method are usage errors naming both.
     pub fn prepare(&self) -> Result<(Request, Plan, u64)> {
         let board = self.board.board()?;
-        let request = self.request(board)?;
-        existence::check_request(&request).map_err(|e| Error::Impossible(e.to_string()))?;
         let method = self.method;
+        if method == Method::Hand {
+            self.hand_flags()?;
+        }
+        let mut request = self.request(board)?;
+        if method == Method::Hand {
+            self.check_hand(&mut request)?;
+        }
+        existence::check_request(&request).map_err(|e| Error::Impossible(e.to_string()))?;
         let warnsdorff = matches!(method, Method::Auto | Method::Warnsdorff);
         if !warnsdorff {
             for (given, flag) in [
@@ -164,6 +170,38 @@ impl SolveArgs {
             plan,
             self.seed.unwrap_or_else(crate::solve::random_seed),
         ))
+    }
+
+    /// `--method hand` takes no end square and no constraints: usage errors naming both flags
+    /// (before any file is read).
+    fn hand_flags(&self) -> Result<()> {
+        for (given, flag) in [
+            (self.end.is_some(), "--end"),
+            (self.constraints.is_some(), "--constraints"),
+        ] {
+            if given {
+                return Err(Error::Usage(format!(
+                    "{flag} does not apply to --method hand, which builds a closed tour from a \
+                     start square only; drop one (--method auto takes {flag})"
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// `--method hand`: the board and start must suit it, and the tour it builds is closed.
+    fn check_hand(&self, request: &mut Request) -> Result<()> {
+        hand::check_board(request.board).map_err(Error::Usage)?;
+        if let Some(s) = request.start.filter(|&s| !hand::in_rings(request.board, s)) {
+            return Err(Error::Usage(format!(
+                "--start {}: --method hand starts on the two outer rings, and {} is in the \
+                 centre; start on one of them, or let it choose",
+                self.start.trim(),
+                request.board.algebraic(s)
+            )));
+        }
+        request.closed = true;
+        Ok(())
     }
 
     fn request(&self, board: Board) -> Result<Request> {

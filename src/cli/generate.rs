@@ -15,6 +15,7 @@
 //!   knights-tour generate --start a1 --end h1      # a fixed end square
 //!   knights-tour generate --size 2000 -o tour.csv  # the format follows the extension
 //!   knights-tour generate --all --size 5 --start a1 -o all.json
+//!   knights-tour generate --method hand --seed 3   # a closed tour by hand, a sheet per step
 //! ```
 //!
 //! This file only parses and prints: the flags become a [`crate::generate::Job`] once, and the
@@ -30,7 +31,7 @@ use crate::error::{Error, Result};
 use crate::export::Format;
 use crate::generate::{self, Job, WorkbookOptions};
 use crate::output::{self, Destination};
-use crate::solve::Goal;
+use crate::solve::{Goal, Method};
 use crate::workbook::cellref::CellRef;
 
 /// Options of `knights-tour generate`.
@@ -46,7 +47,8 @@ use crate::workbook::cellref::CellRef;
         The output format follows the file's extension: .xlsx, .csv, .json or .txt.",
     after_help = "Squares: algebraic (a1 is bottom-left, files a..z, aa..) or row,col from 1 at the top-left.\n\
         Flags that do not combine (usage errors): --all with --tours, --method, --tiebreak or --attempts; \
-        --limit without --all; --tiebreak/--attempts with --method construct or backtrack; \
+        --limit without --all; --tiebreak/--attempts with --method construct, backtrack or hand; \
+        --end, --constraints or --tours with --method hand; \
 --at/--path with a non-xlsx output; --format contradicting -o's extension; \
         --json with -o -.\n\
         The seed is reported on stderr, as `seed` in the JSON and in the workbook (--all makes no random choice and reports none).\n\
@@ -130,6 +132,13 @@ pub fn run(args: Args) -> Result<u8> {
 /// Turn the flags into the library's job, once; every usage error stops here.
 fn job(args: &Args) -> Result<Job> {
     let (request, mut plan, seed) = args.solve.prepare()?;
+    if plan.method == Method::Hand && args.tours != 1 {
+        return Err(Error::Usage(format!(
+            "--tours {} does not apply to --method hand, which builds one tour a run with its \
+             steps; run it again with another --seed, or drop one",
+            args.tours
+        )));
+    }
     plan.goal = match args.all {
         true => Goal::All { limit: args.limit },
         false => Goal::Tours(args.tours),

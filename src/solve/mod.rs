@@ -4,6 +4,8 @@
 //! - [`warnsdorff`]: Warnsdorff's rule, fast, may get stuck (each attempt a worksheet);
 //! - [`backtrack`]: exhaustive depth-first search with pruning, cannot fail given time;
 //! - [`construct`]: divide-and-conquer construction, linear time on any board with a tour;
+//! - [`hand`]: the hand method for closed tours (edges first, then a cycle, then insertions),
+//!   with every step kept for the workbook;
 //! - [`segments`]: "move k on X" constraints, the tour searched segment by segment;
 //! - [`joint`]: dense constraints, every piece between them grown at once, exhaustive (proofs,
 //!   counts of completions);
@@ -14,6 +16,7 @@ pub mod backtrack;
 pub mod constraints;
 pub mod construct;
 pub mod existence;
+pub mod hand;
 pub mod joint;
 mod meter;
 pub mod pairs;
@@ -109,6 +112,9 @@ pub enum Method {
     Backtrack,
     /// Divide-and-conquer construction (linear time, any size).
     Construct,
+    /// The hand method for closed tours, step by step (sides 6 to 30, even area; 6xN up to
+    /// 6x16).
+    Hand,
 }
 
 impl Method {
@@ -119,6 +125,7 @@ impl Method {
             Method::Warnsdorff => "warnsdorff",
             Method::Backtrack => "backtrack",
             Method::Construct => "construct",
+            Method::Hand => "hand",
         }
     }
 }

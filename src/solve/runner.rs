@@ -36,7 +36,7 @@ use rand::Rng as _;
 use crate::board::Square;
 use crate::solve::backtrack::{self, Search};
 use crate::solve::{
-    construct, existence, joint, segments, warnsdorff, Budget, Meter, Method, Request, Rng,
+    construct, existence, hand, joint, segments, warnsdorff, Budget, Meter, Method, Request, Rng,
     Tiebreak,
 };
 use crate::tour::Tour;
@@ -139,6 +139,9 @@ pub struct Attempt {
     pub tiebreak: Option<Tiebreak>,
     /// Why an unsolved attempt failed, in words ("stuck after 58 moves", "not closed").
     pub note: Option<String>,
+    /// For a tour built by hand ([`Method::Hand`]): the steps that made it, each a worksheet
+    /// before the tour's.
+    pub steps: Option<Box<hand::HandTour>>,
 }
 
 impl Attempt {
@@ -159,6 +162,7 @@ impl Attempt {
             method,
             tiebreak: None,
             note: None,
+            steps: None,
         }
     }
 
@@ -207,6 +211,9 @@ pub enum Ending {
     AttemptsRanOut,
     /// The chosen method cannot meet the request; the text says why and which method can.
     Cannot(String),
+    /// The chosen method gave up without proving anything (the hand method's walks ran out);
+    /// the text says after what and which method can.
+    GaveUp(String),
 }
 
 impl fmt::Display for Ending {
@@ -236,7 +243,7 @@ impl fmt::Display for Ending {
             Ending::Limit => write!(f, "stopped at the limit"),
             Ending::Stopped => write!(f, "stopped"),
             Ending::AttemptsRanOut => write!(f, "every Warnsdorff attempt failed"),
-            Ending::Cannot(why) => write!(f, "{why}"),
+            Ending::Cannot(why) | Ending::GaveUp(why) => write!(f, "{why}"),
         }
     }
 }
@@ -471,6 +478,9 @@ impl Run<'_, '_> {
 
     fn find_one(&mut self) -> Step {
         let method = self.plan.method;
+        if method == Method::Hand {
+            return self.by_hand();
+        }
         if method == Method::Warnsdorff
             || (method == Method::Auto
                 && (self.plan.warnsdorff_any_size || warnsdorff_first(self.request)))
@@ -535,12 +545,58 @@ impl Run<'_, '_> {
                 method: Method::Warnsdorff,
                 tiebreak: Some(plan.tiebreak),
                 note: if solved { None } else { note },
+                steps: None,
             };
             if !self.deliver(attempt) || solved {
                 return solved;
             }
         }
         false
+    }
+
+    /// The hand method: one closed tour and the steps that made it. It fixes at most the start
+    /// (a closed tour has no end of its own, and it places no constraints).
+    fn by_hand(&mut self) -> Step {
+        let r = self.request;
+        if r.end.is_some() || !r.constraints.is_empty() {
+            return Step::End(Ending::Cannot(
+                "--method hand builds a closed tour from a start square only: it does not take \
+                 an end square or \"move k on X\" constraints; --method auto can"
+                    .into(),
+            ));
+        }
+        self.progress("building by hand");
+        // Another seed's walk repeating a tour found before is rare; a few more walks, then
+        // stop rather than hand the request to another method.
+        for _ in 0..8 {
+            match hand::build(r.board, r.start, self.rng, &self.remaining()) {
+                Ok(built) => {
+                    self.report.nodes += built.nodes;
+                    if !r.is_satisfied_by(&built.tour) {
+                        return Step::End(Ending::Cannot(
+                            "the hand method's tour does not meet the request".into(),
+                        ));
+                    }
+                    if !self.seen.insert(&built.tour) {
+                        continue;
+                    }
+                    let mut attempt = Attempt::solved(built.tour.clone(), Method::Hand);
+                    attempt.steps = Some(Box::new(built));
+                    self.deliver(attempt);
+                    return Step::Found;
+                }
+                Err(hand::HandError::Unsupported(why)) => return Step::End(Ending::Cannot(why)),
+                Err(e @ hand::HandError::GaveUp { nodes, .. }) => {
+                    self.report.nodes += nodes;
+                    let ending = self.out_of_budget();
+                    return Step::End(ending.unwrap_or_else(|| Ending::GaveUp(e.to_string())));
+                }
+            }
+        }
+        Step::End(Ending::GaveUp(format!(
+            "the hand method only repeated tours found before after {}",
+            crate::english::count(self.report.tours, "tour")
+        )))
     }
 
     /// The construction, started at random where nothing fixes the start; a few draws before
@@ -739,7 +795,10 @@ impl Run<'_, '_> {
 
     /// `--all`: every tour meeting the request, by exhaustive search, each handed over as found.
     fn all(&mut self, limit: Option<u64>) {
-        if matches!(self.plan.method, Method::Warnsdorff | Method::Construct) {
+        if matches!(
+            self.plan.method,
+            Method::Warnsdorff | Method::Construct | Method::Hand
+        ) {
             self.report.ending = Ending::Cannot(format!(
                 "every tour is found by exhaustive search, not by --method {}; use --method backtrack or auto",
                 self.plan.method.name()

@@ -14,6 +14,8 @@ pub(crate) struct BlockGrid<'a> {
     sheet: &'a SheetCells,
     pub(crate) range: CellRange,
     idx: Vec<u32>,
+    /// Move numbers read in place of the cells' own (0 blank): insertion labels renumbered.
+    numbers: Option<Vec<i64>>,
 }
 
 const NONE: u32 = u32::MAX;
@@ -34,7 +36,18 @@ impl<'a> BlockGrid<'a> {
                 idx[r * cols + k] = i as u32;
             }
         }
-        BlockGrid { sheet, range, idx }
+        BlockGrid {
+            sheet,
+            range,
+            idx,
+            numbers: None,
+        }
+    }
+
+    /// Read the block with `numbers` (by block-relative index, 0 blank) in place of its cells'
+    /// values, such as insertion labels renumbered; `None` reads the cells again.
+    pub(crate) fn set_numbers(&mut self, numbers: Option<Vec<i64>>) {
+        self.numbers = numbers;
     }
 
     /// The cell at block-relative `(r, c)`, if the sheet has one there.
@@ -48,7 +61,14 @@ impl<'a> BlockGrid<'a> {
 
     /// The kind of the value at block-relative `(r, c)`.
     pub(crate) fn kind(&self, r: u32, c: u32) -> Kind {
-        let i = self.idx[(r * self.range.cols() + c) as usize];
+        let at = (r * self.range.cols() + c) as usize;
+        if let Some(numbers) = &self.numbers {
+            return match numbers[at] {
+                0 => Kind::Blank,
+                v => Kind::Int(v),
+            };
+        }
+        let i = self.idx[at];
         if i == NONE {
             return Kind::Blank;
         }

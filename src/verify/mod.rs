@@ -224,7 +224,7 @@ pub fn verify_grid(
                     ));
                     continue;
                 }
-                boards.push(grid_report(cells, &g, options));
+                boards.push(grid_report(cells, &g, options, &mut notes));
             }
             Candidate::Path(p) => boards.push(path_report(cells, &p, options)),
             Candidate::TooLarge { rows, cols, .. } => notes.push(format!(
@@ -250,11 +250,40 @@ pub fn verify_grid(
 }
 
 /// Judge one grid board.
-fn grid_report(cells: &SheetCells, g: &GridCandidate, options: &VerifyOptions) -> BoardReport {
-    let grid = BlockGrid::new(cells, g.range);
+fn grid_report(
+    cells: &SheetCells,
+    g: &GridCandidate,
+    options: &VerifyOptions,
+    notes: &mut Vec<String>,
+) -> BoardReport {
+    let mut grid = BlockGrid::new(cells, g.range);
     let ragged = options.range.is_none() && !g.labelled;
-    let checked =
-        check::grid::check_board(&grid, cells.formats_known(), ragged, g.base, g.unvisited);
+    let check = |grid: &BlockGrid<'_>| {
+        check::grid::check_board(grid, cells.formats_known(), ragged, g.base, g.unvisited)
+    };
+    let mut checked = check(&grid);
+    // Text on the board may be the hand method's insertion labels (5a after 5): read in their
+    // order, kept only when that gives a board without a problem.
+    let text = checked
+        .problems
+        .iter()
+        .any(|p| p.kind == ProblemKind::TextCell);
+    if text && g.base == 1 && g.unvisited.is_none() {
+        if let Some(numbers) = check::inserted::renumbered(&grid) {
+            grid.set_numbers(Some(numbers));
+            let again = check(&grid);
+            if again.problems.is_empty() {
+                notes.push(format!(
+                    "the board at {} has insertion labels, read in order (5a after 5, 5b after \
+                     5a, then 6) and renumbered 1 to {}",
+                    g.range.first, again.moves
+                ));
+                checked = again;
+            } else {
+                grid.set_numbers(None);
+            }
+        }
+    }
     let position = BoardPosition {
         top_left: g.range.first,
         rows: g.range.rows(),

@@ -4,6 +4,8 @@
 //!
 //! # Layout of a workbook
 //!
+//! - A tour built by hand (`--method hand`) is preceded by its steps, a sheet each
+//!   (`Step 1 - the edges`, `Step 2 - a cycle`, `Step 3 - insertions`: see [`hand`]).
 //! - One worksheet per attempt, in order. Its name tells at a glance how it ended:
 //!   `Tour 1` (solved), `Attempt 2 (stuck)` (the knight had no unvisited square to jump to),
 //!   `Attempt 3 (stopped)` (partial, but the knight could have gone on: the search gave up),
@@ -58,6 +60,7 @@ mod board;
 mod chart;
 pub mod class;
 pub mod completion;
+pub mod hand;
 pub(crate) mod layout;
 mod names;
 use names::MAX_SHEET_NAME;
@@ -335,7 +338,12 @@ fn build_workbook(spec: &WorkbookSpec, budget: &WriteBudget<'_>) -> Result<Workb
         .map(|a| a.tour.board().rows())
         .map(u64::from);
     let _stage = budget.stage(Work::Rows, rows.sum());
+    let several_hand = spec.attempts.iter().filter(|a| a.steps.is_some()).count() > 1;
     for (i, attempt) in spec.attempts.iter().enumerate() {
+        if let Some(built) = &attempt.steps {
+            let steps = hand::step_sheet_names(i + 1, several_hand);
+            hand::add_step_sheets(&mut workbook, spec, built, &steps, &names[i])?;
+        }
         let sheet = board::TourSheet {
             spec,
             attempt,

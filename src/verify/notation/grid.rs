@@ -23,8 +23,9 @@
 //! 5. **Unvisited marks.** A block holding `0` (or `-1`) on two or more squares, its other
 //!    numbers positive, marks its unvisited squares with it (programs print failed attempts
 //!    so): those squares count as blank.
-//! 6. **Evidence.** A block is a tour attempt, not a table of numbers, when whole numbers fill
-//!    at least half of its non-blank cells and
+//! 6. **Evidence.** A block is a tour attempt, not a table of numbers, when whole numbers (and
+//!    insertion labels such as `5a`, the hand method's Step 3) fill at least half of its
+//!    non-blank cells and
 //!    - at least three pairs of consecutive numbers are present (each once) and at least half
 //!      of them sit a knight's move apart; or
 //!    - it holds exactly 1..N (or 0..N-1) on its N squares and a tour of its size exists (a
@@ -61,6 +62,7 @@ use crate::workbook::cellref::{CellRange, CellRef};
 use crate::workbook::read::SheetCells;
 
 use super::super::block::{BlockGrid, MAX_BOARD_SQUARES};
+use super::super::check::inserted;
 use super::super::value::{classify, Kind};
 use super::labels::{self, Extent, Labels};
 use super::{Candidate, GridCandidate};
@@ -161,7 +163,9 @@ fn evidence(grid: &BlockGrid<'_>, ext: Option<Extent>) -> Option<Evidence> {
         return None;
     }
     let n = u64::from(rows) * u64::from(cols);
-    let (mut ints, mut filled) = (0usize, 0u64);
+    // Insertion labels (`5a`, the hand method's Step 3) count with the numbers: a big board's
+    // inserted centre outnumbers its cycle.
+    let (mut ints, mut labels, mut filled) = (0usize, 0u64, 0u64);
     for r in 0..rows {
         for c in 0..cols {
             match grid.kind(r, c) {
@@ -170,11 +174,15 @@ fn evidence(grid: &BlockGrid<'_>, ext: Option<Extent>) -> Option<Evidence> {
                     ints += 1;
                     filled += 1;
                 }
+                Kind::Text if inserted::is_label(grid, r, c) => {
+                    labels += 1;
+                    filled += 1;
+                }
                 _ => filled += 1,
             }
         }
     }
-    if ints == 0 || (ints as u64) * 2 < filled {
+    if ints == 0 || (ints as u64 + labels) * 2 < filled {
         return None;
     }
     let unvisited = unvisited_mark(grid);

@@ -12,7 +12,8 @@
 //!   files); a blank line is a blank row.
 //! - **JSON**: one tour object or a list of them; `board` (`rows`, `cols`) and `path` (squares
 //!   in move order) are read, every other field is left alone (they are claims; the verdict
-//!   comes from the path). A path that a grid cannot hold (a square off its board, or visited
+//!   comes from the path). `knights-tour pairs`' document (`board`, then `pairs`) gives the
+//!   `tour` of every pair that has one. A path that a grid cannot hold (a square off its board, or visited
 //!   twice, as a person's edit may make it) is written as a list of squares down column A
 //!   instead, so that the verifier names the problem.
 //!
@@ -236,7 +237,7 @@ struct Tour {
     path: Vec<Square>,
 }
 
-#[derive(Deserialize)]
+#[derive(Clone, Copy, Deserialize)]
 struct Dims {
     rows: u32,
     cols: u32,
@@ -305,14 +306,76 @@ impl<'de> Visitor<'de> for &mut Tours<'_, '_, '_> {
         f.write_str("a tour as `knights-tour generate` writes it, or a list of them")
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<(), A::Error> {
-        let tour = Tour::deserialize(de::value::MapAccessDeserializer::new(map))?;
-        self.take(tour)
+    /// A tour (`board` and `path`), or `pairs`' document (`board`, then `pairs` whose found
+    /// entries carry a `tour`): every tour in it laid out as it is parsed.
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let (mut board, mut path, mut pairs) = (None, None, false);
+        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+            match key.as_ref() {
+                "board" => board = Some(map.next_value::<Dims>()?),
+                "path" => path = Some(map.next_value::<Vec<Square>>()?),
+                "pairs" => {
+                    let Some(board) = board else {
+                        return Err(de::Error::custom("`pairs` comes before `board`"));
+                    };
+                    map.next_value_seed(PairTours { tours: self, board })?;
+                    pairs = true;
+                }
+                _ => {
+                    map.next_value::<de::IgnoredAny>()?;
+                }
+            }
+        }
+        match (board, path) {
+            (Some(board), Some(path)) => self.take(Tour { board, path }),
+            _ if pairs => Ok(()),
+            (None, _) => Err(de::Error::missing_field("board")),
+            (Some(_), None) => Err(de::Error::missing_field("path")),
+        }
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
         while let Some(tour) = seq.next_element::<Tour>()? {
             self.take(tour)?;
+        }
+        Ok(())
+    }
+}
+
+/// The `pairs` list of `knights-tour pairs`' JSON: each entry with a `tour` is a tour of
+/// `board` (the others say why there is none, and lay out nothing).
+struct PairTours<'t, 's, 'b, 'r> {
+    tours: &'t mut Tours<'s, 'b, 'r>,
+    board: Dims,
+}
+
+/// One entry of the `pairs` list; only its tour is read.
+#[derive(Deserialize)]
+struct Pair {
+    tour: Option<Vec<Square>>,
+}
+
+impl<'de> DeserializeSeed<'de> for PairTours<'_, '_, '_, '_> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_seq(self)
+    }
+}
+
+impl<'de> Visitor<'de> for PairTours<'_, '_, '_, '_> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("the list of pairs `knights-tour pairs` writes")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        while let Some(pair) = seq.next_element::<Pair>()? {
+            if let Some(path) = pair.tour {
+                self.tours.take(Tour {
+                    board: self.board,
+                    path,
+                })?;
+            }
         }
         Ok(())
     }

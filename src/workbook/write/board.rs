@@ -189,6 +189,12 @@ impl TourSheet<'_> {
         if let Some(note) = self.attempt.note.as_deref().filter(|n| !n.is_empty()) {
             lines.push(format!("Note: {note}"));
         }
+        if self.attempt.steps.is_some() {
+            lines.push(format!(
+                "The cycle of Step 3 with its insertions, renumbered 1 to {} from Step 1's start",
+                tour.len()
+            ));
+        }
         let mut legend = "Numbers are move numbers".to_string();
         if self.chart_slot.is_some() {
             legend.push_str("; the line is the knight's path");

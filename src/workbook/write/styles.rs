@@ -114,7 +114,7 @@ pub(crate) fn square_base(font_size: f64, edges: u8) -> Format {
 }
 
 /// `f` in bold with a medium border all round in `colour`.
-fn ringed(f: Format, colour: u32) -> Format {
+pub(crate) fn ringed(f: Format, colour: u32) -> Format {
     f.set_bold()
         .set_border_top(FormatBorder::Medium)
         .set_border_top_color(Color::RGB(colour))

@@ -124,7 +124,21 @@ pub(crate) fn add_summary(
         )?;
     }
     sheet.set_freeze_panes(SUMMARY_HEADER_ROW + 1, 0)?;
-    let last_row = SUMMARY_HEADER_ROW + spec.attempts.len() as u32;
+    let mut last_row = SUMMARY_HEADER_ROW + spec.attempts.len() as u32;
+    let several_hand = spec.attempts.iter().filter(|a| a.steps.is_some()).count() > 1;
+    for (i, attempt) in spec.attempts.iter().enumerate() {
+        if let Some(built) = &attempt.steps {
+            let steps = super::hand::step_sheet_names(i + 1, several_hand);
+            last_row = super::hand::add_summary_record(
+                sheet,
+                last_row + 2,
+                spec,
+                built,
+                &steps,
+                &names[i],
+            )?;
+        }
+    }
     super::layout::set_table_print_page(sheet, &WIDTHS, last_row, SUMMARY_HEADER_ROW)?;
     Ok(())
 }
