@@ -22,6 +22,10 @@ pub enum Verdict {
     /// A failed attempt: the numbers present are exactly 1..k (k below the number of squares),
     /// a valid knight path, every other square blank.
     Partial,
+    /// Some squares still blank and no mistake among the numbers present, which are not the
+    /// moves 1..k of a failed attempt: a puzzle being solved, a practice board filled in out of
+    /// order.
+    Unfinished,
     /// Anything else on a board: see the problems.
     Invalid,
     /// No board on the sheet (no numbers, or too few to be a board).
@@ -35,6 +39,7 @@ impl Verdict {
             Verdict::Closed => "closed",
             Verdict::Open => "open",
             Verdict::Partial => "partial",
+            Verdict::Unfinished => "unfinished",
             Verdict::Invalid => "invalid",
             Verdict::NoBoard => "no-board",
         }
@@ -346,6 +351,8 @@ pub struct Totals {
     pub open: usize,
     /// Partial attempts.
     pub partial: usize,
+    /// Unfinished boards (puzzles being solved).
+    pub unfinished: usize,
     /// Invalid boards.
     pub invalid: usize,
     /// Files that could not be read (or a requested sheet was missing).
@@ -368,6 +375,7 @@ impl Totals {
                 Verdict::Closed => self.closed += 1,
                 Verdict::Open => self.open += 1,
                 Verdict::Partial => self.partial += 1,
+                Verdict::Unfinished => self.unfinished += 1,
                 Verdict::Invalid | Verdict::NoBoard => self.invalid += 1,
             }
         }
@@ -375,6 +383,6 @@ impl Totals {
 
     /// Boards found.
     pub fn boards(&self) -> usize {
-        self.closed + self.open + self.partial + self.invalid
+        self.closed + self.open + self.partial + self.unfinished + self.invalid
     }
 }

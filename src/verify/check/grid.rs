@@ -289,6 +289,8 @@ pub(crate) fn check_board(
         }
     } else if bad_moves == 0 && partial_shaped {
         Verdict::Partial
+    } else if unfinished(clean, bad_moves, &missing) {
+        Verdict::Unfinished
     } else {
         Verdict::Invalid
     };
@@ -302,6 +304,11 @@ pub(crate) fn check_board(
     let start_highlighted = formats_known
         .then(|| start.map(|s| highlighted(grid, s)))
         .flatten();
+    if verdict == Verdict::Unfinished {
+        // A puzzle being solved: its blanks and missing numbers were listed above before the
+        // knight's moves were checked; they are no mistake.
+        problems = Problems::default();
+    }
     let (problems, not_listed) = problems.finish();
     Checked {
         verdict,
@@ -315,6 +322,14 @@ pub(crate) fn check_board(
         start_highlighted,
         tour,
     }
+}
+
+/// Whether a board is a puzzle being solved ([`Verdict::Unfinished`]): no problem but blank
+/// squares and their missing numbers (`clean`: no duplicate, nothing out of range or not a
+/// number; no two consecutive numbers present apart by more than a knight's move), some
+/// number missing.
+fn unfinished(clean: bool, bad_moves: usize, missing: &[(u64, u64)]) -> bool {
+    clean && bad_moves == 0 && !missing.is_empty()
 }
 
 /// For each duplicated number keep, in `pos`, the cell that best fits its neighbours' cells

@@ -1,0 +1,117 @@
+//! Puzzles as text: CSV and aligned grids give each puzzle's board (the numbers given, the
+//! rest empty) and then its answer; JSON gives the numbers given as a list and the answer as a
+//! tour document (`docs/schemas/puzzle.schema.json`).
+
+use std::io::{self, Write};
+
+use serde::Serialize;
+
+use crate::export::{write_csv as csv_grid, write_text as text_grid, BoardJson, TourJson};
+use crate::puzzle::Puzzle;
+
+/// Every puzzle as CSV: its board with the numbers given (empty squares blank), an empty line,
+/// its answer; an empty line between puzzles. Each grid is one board row a line, as `generate`
+/// writes a tour.
+///
+/// ```
+/// use knights_tour::board::Board;
+/// use knights_tour::puzzle::make;
+/// use knights_tour::solve::{rng_from_seed, Budget};
+/// let p = make(Board::new(5, 5).unwrap(), 10, &mut rng_from_seed(1), &Budget::nodes(10_000_000)).unwrap();
+/// let mut out = Vec::new();
+/// knights_tour::export::puzzle::write_csv(&[p], &mut out).unwrap();
+/// assert_eq!(String::from_utf8(out).unwrap().lines().count(), 11);
+/// ```
+pub fn write_csv(puzzles: &[Puzzle], out: &mut dyn Write) -> io::Result<()> {
+    for (i, p) in puzzles.iter().enumerate() {
+        if i > 0 {
+            writeln!(out)?;
+        }
+        csv_grid(p.board, &p.given(), out)?;
+        writeln!(out)?;
+        csv_grid(p.board, &p.solution.numbering(), out)?;
+    }
+    Ok(())
+}
+
+/// Every puzzle as aligned grids for a terminal: a title, the board with the numbers given
+/// (`.` to fill in), then the answer.
+pub fn write_text(puzzles: &[Puzzle], out: &mut dyn Write) -> io::Result<()> {
+    for (i, p) in puzzles.iter().enumerate() {
+        if i > 0 {
+            writeln!(out)?;
+        }
+        writeln!(
+            out,
+            "Puzzle {}: {} of {} squares given",
+            i + 1,
+            p.clues.len(),
+            p.board.len()
+        )?;
+        text_grid(p.board, &p.given(), out)?;
+        writeln!(out)?;
+        writeln!(out, "Answer to puzzle {}:", i + 1)?;
+        text_grid(p.board, &p.solution.numbering(), out)?;
+    }
+    Ok(())
+}
+
+/// The JSON document of a run of puzzles.
+#[derive(Serialize)]
+struct PuzzlesJson<'a> {
+    board: BoardJson,
+    seed: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    difficulty: Option<&'a str>,
+    puzzles: Vec<PuzzleJson>,
+}
+
+#[derive(Serialize)]
+struct PuzzleJson {
+    clues: usize,
+    given: Vec<GivenJson>,
+    solution: TourJson,
+}
+
+#[derive(Serialize)]
+struct GivenJson {
+    #[serde(rename = "move")]
+    move_number: u32,
+    square: String,
+}
+
+/// Every puzzle as one JSON document: the board, the seed, the difficulty (absent when a
+/// number of clues was asked for), and for each puzzle the numbers given (`move`, `square`)
+/// and its answer as a tour.
+pub fn write_json(
+    puzzles: &[Puzzle],
+    seed: u64,
+    difficulty: Option<&str>,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let Some(first) = puzzles.first() else {
+        return Ok(());
+    };
+    let doc = PuzzlesJson {
+        board: first.board.into(),
+        seed,
+        difficulty,
+        puzzles: puzzles
+            .iter()
+            .map(|p| PuzzleJson {
+                clues: p.clues.len(),
+                given: p
+                    .clues
+                    .iter()
+                    .map(|c| GivenJson {
+                        move_number: c.move_number,
+                        square: p.board.algebraic(c.square),
+                    })
+                    .collect(),
+                solution: TourJson::new(&p.solution),
+            })
+            .collect(),
+    };
+    serde_json::to_writer_pretty(&mut *out, &doc)?;
+    writeln!(out)
+}
