@@ -25,6 +25,10 @@ use crate::solve::runner::{run, Plan};
 use crate::solve::{joint, Budget, Constraint, Request, Rng};
 use crate::tour::Tour;
 
+/// How a puzzle sheet's title starts; `verify` knows a puzzle sheet by it, and calls a board
+/// on it with blank squares and no mistake `unfinished` rather than `invalid`.
+pub const TITLE: &str = "Knight's tour puzzle";
+
 /// A puzzle: its clues and the one tour that completes them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Puzzle {

@@ -185,6 +185,7 @@ pub fn verify_grid(
     };
     let mut boards = Vec::new();
     let mut notes = selection.notes;
+    let puzzle = is_puzzle_sheet(cells);
     for candidate in selection.boards {
         match candidate {
             Candidate::Grid(g) => {
@@ -196,7 +197,7 @@ pub fn verify_grid(
                     ));
                     continue;
                 }
-                boards.push(grid_report(cells, &g, options));
+                boards.push(grid_report(cells, &g, options, puzzle));
             }
             Candidate::Path(p) => boards.push(path_report(&p)),
             Candidate::TooLarge { rows, cols, .. } => notes.push(format!(
@@ -222,11 +223,22 @@ pub fn verify_grid(
 }
 
 /// Judge one grid board.
-fn grid_report(cells: &SheetCells, g: &GridCandidate, options: &VerifyOptions) -> BoardReport {
+fn grid_report(
+    cells: &SheetCells,
+    g: &GridCandidate,
+    options: &VerifyOptions,
+    puzzle: bool,
+) -> BoardReport {
     let grid = BlockGrid::new(cells, g.range);
     let ragged = options.range.is_none() && !g.labelled;
-    let checked =
-        check::grid::check_board(&grid, cells.formats_known(), ragged, g.base, g.unvisited);
+    let checked = check::grid::check_board(
+        &grid,
+        cells.formats_known(),
+        ragged,
+        g.base,
+        g.unvisited,
+        puzzle,
+    );
     let position = BoardPosition {
         top_left: g.range.first,
         rows: g.range.rows(),
@@ -239,6 +251,15 @@ fn grid_report(cells: &SheetCells, g: &GridCandidate, options: &VerifyOptions) -
         report.drawing = text::drawing(&grid, &report);
     }
     report
+}
+
+/// Whether the sheet is a puzzle `knights-tour puzzle` wrote: a text cell (its title) starts
+/// with [`crate::puzzle::TITLE`]. Its boards may be `unfinished` ([`Verdict::Unfinished`]).
+fn is_puzzle_sheet(cells: &SheetCells) -> bool {
+    use crate::workbook::read::CellValueRef;
+    cells.cells().iter().any(
+        |c| matches!(c.value, Some(CellValueRef::Text(t)) if t.starts_with(crate::puzzle::TITLE)),
+    )
 }
 
 /// Judge one tour written entry by entry, on the board the selection gave it.

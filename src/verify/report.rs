@@ -22,9 +22,9 @@ pub enum Verdict {
     /// A failed attempt: the numbers present are exactly 1..k (k below the number of squares),
     /// a valid knight path, every other square blank.
     Partial,
-    /// Some squares still blank and no mistake among the numbers present, which are not the
-    /// moves 1..k of a failed attempt: a puzzle being solved, a practice board filled in out of
-    /// order.
+    /// A puzzle being solved (on a sheet `knights-tour puzzle` wrote): some squares still
+    /// blank and no mistake among the numbers present. Elsewhere such a board is `invalid`
+    /// (a square skipped is a mistake in a tour typed from move 1).
     Unfinished,
     /// Anything else on a board: see the problems.
     Invalid,

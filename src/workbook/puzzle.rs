@@ -80,7 +80,8 @@ fn content<'a>(puzzle: &Puzzle, number: usize, given: &'a [u32]) -> Content<'a> 
     lines.extend(Template::colour_lines());
     Content {
         title: format!(
-            "Knight's tour puzzle {number} on {} ({} of {squares} given)",
+            "{} {number} on {} ({} of {squares} given)",
+            crate::puzzle::TITLE,
             a_board(puzzle.board),
             puzzle.clues.len()
         ),

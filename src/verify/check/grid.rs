@@ -67,6 +67,7 @@ pub(crate) fn check_board(
     detect_ragged: bool,
     base: u8,
     unvisited: Option<i64>,
+    puzzle: bool,
 ) -> Checked {
     let detect_ragged = detect_ragged && unvisited.is_none();
     let range = grid.range;
@@ -289,7 +290,7 @@ pub(crate) fn check_board(
         }
     } else if bad_moves == 0 && partial_shaped {
         Verdict::Partial
-    } else if unfinished(clean, bad_moves, &missing) {
+    } else if puzzle && unfinished(clean, bad_moves, &missing) {
         Verdict::Unfinished
     } else {
         Verdict::Invalid
@@ -324,8 +325,8 @@ pub(crate) fn check_board(
     }
 }
 
-/// Whether a board is a puzzle being solved ([`Verdict::Unfinished`]): no problem but blank
-/// squares and their missing numbers (`clean`: no duplicate, nothing out of range or not a
+/// Whether a board on a puzzle sheet is a puzzle being solved ([`Verdict::Unfinished`]): no
+/// problem but blank squares and their missing numbers (`clean`: no duplicate, nothing out of range or not a
 /// number; no two consecutive numbers present apart by more than a knight's move), some
 /// number missing.
 fn unfinished(clean: bool, bad_moves: usize, missing: &[(u64, u64)]) -> bool {
