@@ -29,6 +29,9 @@ use crate::tour::Tour;
 /// on it with blank squares and no mistake `unfinished` rather than `invalid`.
 pub const TITLE: &str = "Knight's tour puzzle";
 
+/// How the title of a puzzle's answer starts (`Answer to puzzle 1`).
+pub const ANSWER_TITLE: &str = "Answer to puzzle";
+
 /// A puzzle: its clues and the one tour that completes them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Puzzle {

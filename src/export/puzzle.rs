@@ -9,8 +9,8 @@ use serde::Serialize;
 use crate::export::{write_csv as csv_grid, write_text as text_grid, BoardJson, TourJson};
 use crate::puzzle::Puzzle;
 
-/// Every puzzle as CSV: its board with the numbers given (empty squares blank), an empty line,
-/// its answer; an empty line between puzzles. Each grid is one board row a line, as `generate`
+/// Every puzzle as CSV: its title, its board with the numbers given (empty squares blank), an
+/// empty line, `Answer to puzzle N` and its answer; an empty line between puzzles. Each grid is one board row a line, as `generate`
 /// writes a tour.
 ///
 /// ```
@@ -20,15 +20,17 @@ use crate::puzzle::Puzzle;
 /// let p = make(Board::new(5, 5).unwrap(), 10, &mut rng_from_seed(1), &Budget::nodes(10_000_000)).unwrap();
 /// let mut out = Vec::new();
 /// knights_tour::export::puzzle::write_csv(&[p], &mut out).unwrap();
-/// assert_eq!(String::from_utf8(out).unwrap().lines().count(), 11);
+/// assert_eq!(String::from_utf8(out).unwrap().lines().count(), 13);
 /// ```
 pub fn write_csv(puzzles: &[Puzzle], out: &mut dyn Write) -> io::Result<()> {
     for (i, p) in puzzles.iter().enumerate() {
         if i > 0 {
             writeln!(out)?;
         }
+        writeln!(out, "{}", title(p, i + 1))?;
         csv_grid(p.board, &p.given(), out)?;
         writeln!(out)?;
+        writeln!(out, "{} {}", crate::puzzle::ANSWER_TITLE, i + 1)?;
         csv_grid(p.board, &p.solution.numbering(), out)?;
     }
     Ok(())
@@ -41,19 +43,23 @@ pub fn write_text(puzzles: &[Puzzle], out: &mut dyn Write) -> io::Result<()> {
         if i > 0 {
             writeln!(out)?;
         }
-        writeln!(
-            out,
-            "Puzzle {}: {} of {} squares given",
-            i + 1,
-            p.clues.len(),
-            p.board.len()
-        )?;
+        writeln!(out, "{}", title(p, i + 1))?;
         text_grid(p.board, &p.given(), out)?;
         writeln!(out)?;
-        writeln!(out, "Answer to puzzle {}:", i + 1)?;
+        writeln!(out, "{} {}", crate::puzzle::ANSWER_TITLE, i + 1)?;
         text_grid(p.board, &p.solution.numbering(), out)?;
     }
     Ok(())
+}
+
+/// `Knight's tour puzzle 1 (20 of 64 squares given)`: `verify` knows a puzzle by it.
+fn title(p: &Puzzle, number: usize) -> String {
+    format!(
+        "{} {number} ({} of {} squares given)",
+        crate::puzzle::TITLE,
+        p.clues.len(),
+        p.board.len()
+    )
 }
 
 /// The JSON document of a run of puzzles.

@@ -254,12 +254,33 @@ fn grid_report(
 }
 
 /// Whether the sheet is a puzzle `knights-tour puzzle` wrote: a text cell (its title) starts
-/// with [`crate::puzzle::TITLE`]. Its boards may be `unfinished` ([`Verdict::Unfinished`]).
+/// with [`crate::puzzle::TITLE`], or, in a text grid read word by word, its words run along a
+/// row. Its boards may be `unfinished` ([`Verdict::Unfinished`]).
 fn is_puzzle_sheet(cells: &SheetCells) -> bool {
     use crate::workbook::read::CellValueRef;
-    cells.cells().iter().any(
-        |c| matches!(c.value, Some(CellValueRef::Text(t)) if t.starts_with(crate::puzzle::TITLE)),
-    )
+    let words: Vec<&str> = crate::puzzle::TITLE.split(' ').collect();
+    let mut run = 0;
+    let mut last: Option<(u32, u32)> = None;
+    for c in cells.cells().iter() {
+        let Some(CellValueRef::Text(t)) = c.value else {
+            run = 0;
+            continue;
+        };
+        if t.starts_with(crate::puzzle::TITLE) {
+            return true;
+        }
+        let next = last.is_some_and(|(r, col)| r == c.row && col + 1 == c.col);
+        run = if next && run > 0 && run < words.len() && t == words[run] {
+            run + 1
+        } else {
+            usize::from(t == words[0])
+        };
+        last = Some((c.row, c.col));
+        if run == words.len() {
+            return true;
+        }
+    }
+    false
 }
 
 /// Judge one tour written entry by entry, on the board the selection gave it.

@@ -55,7 +55,7 @@ pub fn workbook(puzzles: &[Puzzle], at: CellRef) -> Result<Workbook, XlsxError> 
         .enumerate()
         .map(|(i, p)| {
             (
-                format!("Answer to puzzle {}", i + 1),
+                format!("{} {}", crate::puzzle::ANSWER_TITLE, i + 1),
                 p.solution.numbering(),
             )
         })
