@@ -6,6 +6,8 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
+use crate::board::Board;
+
 use crate::export::{write_csv as csv_grid, write_text as text_grid, BoardJson, TourJson};
 use crate::puzzle::Puzzle;
 
@@ -23,31 +25,31 @@ use crate::puzzle::Puzzle;
 /// assert_eq!(String::from_utf8(out).unwrap().lines().count(), 13);
 /// ```
 pub fn write_csv(puzzles: &[Puzzle], out: &mut dyn Write) -> io::Result<()> {
-    for (i, p) in puzzles.iter().enumerate() {
-        if i > 0 {
-            writeln!(out)?;
-        }
-        writeln!(out, "{}", title(p, i + 1))?;
-        csv_grid(p.board, &p.given(), out)?;
-        writeln!(out)?;
-        writeln!(out, "{} {}", crate::puzzle::ANSWER_TITLE, i + 1)?;
-        csv_grid(p.board, &p.solution.numbering(), out)?;
-    }
-    Ok(())
+    write_grids(puzzles, out, csv_grid)
 }
 
-/// Every puzzle as aligned grids for a terminal: a title, the board with the numbers given
-/// (`.` to fill in), then the answer.
+/// Every puzzle as aligned grids for a terminal: its title, the board with the numbers given
+/// (`.` to fill in), then its answer.
 pub fn write_text(puzzles: &[Puzzle], out: &mut dyn Write) -> io::Result<()> {
+    write_grids(puzzles, out, text_grid)
+}
+
+/// Each puzzle's title and board, an empty line, its answer's title and board, each board
+/// written by `grid`; an empty line between puzzles.
+fn write_grids(
+    puzzles: &[Puzzle],
+    out: &mut dyn Write,
+    grid: fn(Board, &[u32], &mut dyn Write) -> io::Result<()>,
+) -> io::Result<()> {
     for (i, p) in puzzles.iter().enumerate() {
         if i > 0 {
             writeln!(out)?;
         }
         writeln!(out, "{}", title(p, i + 1))?;
-        text_grid(p.board, &p.given(), out)?;
+        grid(p.board, &p.given(), out)?;
         writeln!(out)?;
         writeln!(out, "{} {}", crate::puzzle::ANSWER_TITLE, i + 1)?;
-        text_grid(p.board, &p.solution.numbering(), out)?;
+        grid(p.board, &p.solution.numbering(), out)?;
     }
     Ok(())
 }
