@@ -25,6 +25,13 @@ use crate::solve::runner::{run, Plan};
 use crate::solve::{joint, Budget, Constraint, Request, Rng};
 use crate::tour::Tour;
 
+/// How a puzzle sheet's title starts; `verify` knows a puzzle sheet by it, and calls a board
+/// on it with blank squares and no mistake `unfinished` rather than `invalid`.
+pub const TITLE: &str = "Knight's tour puzzle";
+
+/// How the title of a puzzle's answer starts (`Answer to puzzle 1`).
+pub const ANSWER_TITLE: &str = "Answer to puzzle";
+
 /// A puzzle: its clues and the one tour that completes them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Puzzle {
@@ -43,6 +50,15 @@ impl Puzzle {
             constraints: self.clues.clone(),
             ..Request::open(self.board)
         }
+    }
+
+    /// The given numbers by square index, 0 where the square is to be filled in.
+    pub fn given(&self) -> Vec<u32> {
+        let mut out = vec![0; self.board.len()];
+        for c in &self.clues {
+            out[self.board.index(c.square) as usize] = c.move_number;
+        }
+        out
     }
 }
 
@@ -89,6 +105,17 @@ pub enum Difficulty {
     Hard,
 }
 
+impl Difficulty {
+    /// The name `--difficulty` takes and the JSON gives.
+    pub fn name(self) -> &'static str {
+        match self {
+            Difficulty::Easy => "easy",
+            Difficulty::Medium => "medium",
+            Difficulty::Hard => "hard",
+        }
+    }
+}
+
 /// A puzzle on `board` with `clues` clues, its answer proved unique, made from random tours
 /// drawn with `rng` until `budget` runs out.
 pub fn make(
@@ -111,8 +138,11 @@ pub fn make(
             return Err(PuzzleError::TimeLimit);
         }
         let plan = Plan {
-            timeout: None,
+            timeout: budget
+                .deadline
+                .map(|d| d.saturating_duration_since(std::time::Instant::now())),
             max_nodes: Some(10_000_000),
+            meter: budget.meter,
             ..Plan::default()
         };
         let source = run(&Request::open(board), &plan, rng, &mut |_| {});
@@ -124,6 +154,24 @@ pub fn make(
             return Ok(puzzle);
         }
     }
+}
+
+/// `count` puzzles on `board` with `clues` clues each, made one after the other from `rng` within
+/// `budget` (shared by all of them); `progress` hears which one is being made.
+pub fn make_many(
+    board: Board,
+    clues: usize,
+    count: usize,
+    rng: &mut Rng,
+    budget: &Budget,
+    progress: &mut dyn FnMut(usize),
+) -> Result<Vec<Puzzle>, PuzzleError> {
+    let mut out = Vec::with_capacity(count);
+    for i in 0..count {
+        progress(i + 1);
+        out.push(make(board, clues, rng, budget)?);
+    }
+    Ok(out)
 }
 
 /// Take clues away from `tour` (all its moves at first) in random order while its answer stays

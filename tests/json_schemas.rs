@@ -7,11 +7,12 @@ use serde_json::Value;
 
 mod schema;
 
-const SCHEMAS: [&str; 4] = [
+const SCHEMAS: [&str; 5] = [
     "generate-summary.schema.json",
     "tour.schema.json",
     "verify-report.schema.json",
     "error.schema.json",
+    "puzzle.schema.json",
 ];
 
 fn run(dir: &std::path::Path, args: &[&str]) -> Value {
@@ -207,6 +208,52 @@ fn magic_tours_and_problem_numbers_match_the_schema() {
         &doc,
         "verify --json beverley.csv twice.csv",
     );
+}
+
+#[test]
+fn puzzle_files_and_the_reports_on_them_match_their_schemas() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let runs: &[&[&str]] = &[
+        &["puzzle", "--size", "6", "--seed", "1", "-o", "medium.json"],
+        &[
+            "puzzle",
+            "--rows",
+            "5",
+            "--cols",
+            "6",
+            "--clues",
+            "9",
+            "--count",
+            "2",
+            "--seed",
+            "2",
+            "-o",
+            "clues.json",
+        ],
+        &["puzzle", "--size", "5", "--seed", "3", "-o", "p.xlsx"],
+    ];
+    for args in runs {
+        let out = Command::cargo_bin("knights-tour")
+            .unwrap()
+            .current_dir(d)
+            .args(*args)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{args:?}");
+    }
+    for name in ["medium.json", "clues.json"] {
+        assert_valid("puzzle.schema.json", &file(d, name), name);
+    }
+    assert_eq!(file(d, "medium.json")["difficulty"], "medium");
+    assert!(file(d, "clues.json").get("difficulty").is_none());
+    // An unfilled puzzle is `unfinished`, a verdict the report's schema names.
+    let doc = run(d, &["verify", "--json", "p.xlsx"]);
+    assert_eq!(
+        doc["files"][0]["sheets"][0]["verdict"], "unfinished",
+        "{doc}"
+    );
+    assert_valid("verify-report.schema.json", &doc, "verify --json p.xlsx");
 }
 
 #[test]

@@ -73,7 +73,7 @@ fn impossible_asks_are_refused_and_limits_are_honest() {
     ));
     // One clue cannot pin a 6x6 tour down: the limit ends the search, and says so.
     assert_eq!(
-        make(board, 1, rng, &Budget::nodes(500_000)),
+        make(board, 1, rng, &Budget::nodes(100_000)),
         Err(PuzzleError::TimeLimit)
     );
 }
@@ -87,4 +87,30 @@ fn difficulty_sets_the_share_of_squares_given() {
         clues_for(board, Difficulty::Hard),
     );
     assert!(e > m && m > h && h >= 1, "{e} {m} {h}");
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(12))]
+
+    /// Puzzles from any seed on small boards: the answer meets the clues, the verifier reads it
+    /// as the complete tour it is, and the plain count finds no other.
+    #[test]
+    fn any_seeds_puzzle_has_one_answer_that_verifies(
+        seed in 0u64..1_000_000,
+        rows in 5u32..=6,
+        cols in 5u32..=6,
+        difficulty in proptest::sample::select(vec![Difficulty::Easy, Difficulty::Medium, Difficulty::Hard]),
+    ) {
+        let board = Board::new(rows, cols).unwrap();
+        let clues = clues_for(board, difficulty);
+        let Ok(puzzle) = make(board, clues, &mut rng_from_seed(seed), &Budget::nodes(50_000_000)) else {
+            return Ok(()); // the node limit: honest, and not what this property is about
+        };
+        let req = puzzle.request();
+        proptest::prop_assert!(req.is_satisfied_by(&puzzle.solution));
+        proptest::prop_assert_eq!(grid_verdict(&puzzle.solution), expected_verdict(&puzzle.solution));
+        let plain = backtrack::enumerate(&req, Some(2), &Budget::nodes(200_000_000), |_| true);
+        proptest::prop_assert!(plain.exhaustive);
+        proptest::prop_assert_eq!(plain.count, 1);
+    }
 }

@@ -8,6 +8,7 @@ pub mod generate;
 pub mod man;
 pub mod pairs;
 pub mod progress;
+pub mod puzzle;
 pub mod template;
 pub mod verify;
 
@@ -43,6 +44,8 @@ pub enum Command {
     Template(template::Args),
     /// Answer every (start, end) pair of a board: a tour, or why none exists.
     Pairs(pairs::Args),
+    /// Write knight's-tour puzzles (some move numbers given, one answer) to solve in a spreadsheet.
+    Puzzle(puzzle::Args),
     /// Print a shell completion script.
     Completions(completions::Args),
     /// Print a manual page.
@@ -81,6 +84,7 @@ pub fn main() -> u8 {
         Command::Draw(args) => draw::run(args),
         Command::Template(args) => template::run(args),
         Command::Pairs(args) => pairs::run(args),
+        Command::Puzzle(args) => puzzle::run(args),
         Command::Completions(args) => completions::run(args),
         Command::Man(args) => man::run(args),
     };
@@ -105,6 +109,7 @@ impl Command {
             Command::Draw(_) => "draw",
             Command::Template(_) => "template",
             Command::Pairs(_) => "pairs",
+            Command::Puzzle(_) => "puzzle",
             Command::Completions(_) => "completions",
             Command::Man(_) => "man",
         }

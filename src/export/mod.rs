@@ -9,6 +9,7 @@
 pub mod format;
 pub mod json;
 pub mod pairs;
+pub mod puzzle;
 pub mod stream;
 
 use std::io::{self, Write};

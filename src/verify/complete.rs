@@ -173,6 +173,12 @@ pub fn complete_board(report: &BoardReport, budget: &Budget) -> Completion {
                 "the board is invalid (see the problems), not a failed attempt".to_string(),
             )
         }
+        Verdict::Unfinished => {
+            return Completion::NotApplicable(
+                "the board is unfinished (a puzzle being solved), not a failed attempt from move 1"
+                    .to_string(),
+            )
+        }
         Verdict::NoBoard => return Completion::NotApplicable("there is no board".to_string()),
     }
     match &report.tour {

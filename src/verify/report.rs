@@ -24,6 +24,10 @@ pub enum Verdict {
     /// A failed attempt: the numbers present are exactly 1..k (k below the number of squares),
     /// a valid knight path, every other square blank.
     Partial,
+    /// A puzzle being solved (on a sheet `knights-tour puzzle` wrote): some squares still
+    /// blank and no mistake among the numbers present. Elsewhere such a board is `invalid`
+    /// (a square skipped is a mistake in a tour typed from move 1).
+    Unfinished,
     /// Anything else on a board: see the problems.
     Invalid,
     /// No board on the sheet (no numbers, or too few to be a board).
@@ -37,6 +41,7 @@ impl Verdict {
             Verdict::Closed => "closed",
             Verdict::Open => "open",
             Verdict::Partial => "partial",
+            Verdict::Unfinished => "unfinished",
             Verdict::Invalid => "invalid",
             Verdict::NoBoard => "no-board",
         }
@@ -496,6 +501,8 @@ pub struct Totals {
     pub open: usize,
     /// Partial attempts.
     pub partial: usize,
+    /// Unfinished boards (puzzles being solved).
+    pub unfinished: usize,
     /// Invalid boards.
     pub invalid: usize,
     /// Files that could not be read (or a requested sheet was missing).
@@ -518,6 +525,7 @@ impl Totals {
                 Verdict::Closed => self.closed += 1,
                 Verdict::Open => self.open += 1,
                 Verdict::Partial => self.partial += 1,
+                Verdict::Unfinished => self.unfinished += 1,
                 Verdict::Invalid | Verdict::NoBoard => self.invalid += 1,
             }
         }
@@ -525,6 +533,6 @@ impl Totals {
 
     /// Boards found.
     pub fn boards(&self) -> usize {
-        self.closed + self.open + self.partial + self.invalid
+        self.closed + self.open + self.partial + self.unfinished + self.invalid
     }
 }

@@ -55,6 +55,7 @@ pub fn render_totals(t: &Totals) -> String {
         (t.open, "open"),
         (t.closed, "closed"),
         (t.partial, "partial"),
+        (t.unfinished, "unfinished"),
         (t.invalid, "invalid"),
     ]
     .iter()
@@ -118,6 +119,14 @@ fn render_board(sheet: &str, b: &BoardReport) -> String {
     let _ = write!(out, "  {}: {}", escape_control(sheet), b.verdict.as_str());
     if let Some(magic) = b.magic {
         let _ = write!(out, " ({})", magic.as_str());
+    }
+    if b.verdict == Verdict::Unfinished {
+        let squares = u64::from(b.board.rows) * u64::from(b.board.cols);
+        let _ = write!(
+            out,
+            " ({} of {squares} squares numbered, no mistake so far)",
+            b.moves
+        );
     }
     if b.verdict == Verdict::Partial {
         let squares = u64::from(b.board.rows) * u64::from(b.board.cols);

@@ -41,6 +41,20 @@ pub enum TemplateError {
     NoRoomForLabels,
 }
 
+/// What a practice sheet holds besides its empty squares: a practice board's title and
+/// instructions with nothing given ([`Template::practice`]), or a puzzle's, whose given move
+/// numbers are locked under sheet protection (no password) while the empty squares stay open
+/// for typing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Content<'a> {
+    /// The sheet's title, above the board.
+    pub title: String,
+    /// The instructions below the board, one thought a line.
+    pub lines: Vec<String>,
+    /// Move numbers given, by square index (0: empty, to fill in); empty for none.
+    pub given: &'a [u32],
+}
+
 /// Where an empty practice board goes on its worksheet.
 ///
 /// ```
@@ -93,17 +107,32 @@ impl Template {
     }
 
     /// The instructions, one thought a line (each wrapped to the board's width on the sheet).
-    fn instruction_lines(&self) -> [String; 4] {
+    fn instruction_lines(&self) -> Vec<String> {
+        let mut lines = vec![format!(
+            "Type 1 to {} in the order a knight visits the squares \
+             (each move: two squares one way, one the other).",
+            self.board.len()
+        )];
+        lines.extend(Template::colour_lines());
+        lines
+    }
+
+    /// What the colours of the live checks mean.
+    pub fn colour_lines() -> [String; 3] {
         [
-            format!(
-                "Type 1 to {} in the order a knight visits the squares \
-                 (each move: two squares one way, one the other).",
-                self.board.len()
-            ),
             "Red: a number typed twice.".to_string(),
             "Orange: the next number is not a knight's move away.".to_string(),
             "Grey: not a move number.".to_string(),
         ]
+    }
+
+    /// A practice board's content: its title and instructions, nothing given.
+    pub fn practice(&self) -> Content<'static> {
+        Content {
+            title: format!("Knight's tour practice on {}", a_board(self.board)),
+            lines: self.instruction_lines(),
+            given: &[],
+        }
     }
 
     /// The board's layout: the tour sheets' layout, with squares big enough to write in by
@@ -167,22 +196,27 @@ impl Template {
         };
         sheet.set_name("Tour")?;
         let _stage = budget.stage(Work::Rows, u64::from(self.board.rows()));
-        self.lay_out(sheet, budget)?;
+        self.write(sheet, &self.practice(), budget)?;
         Ok(workbook)
     }
 
     /// The title and instruction lines around the board, and the labels.
-    fn texts<'f>(&self, bl: &BoardLayout, f: &'f TemplateFormats) -> Vec<Text<'f>> {
+    fn texts<'f>(
+        &self,
+        bl: &BoardLayout,
+        f: &'f TemplateFormats,
+        content: &Content<'_>,
+    ) -> Vec<Text<'f>> {
         let (at, rows) = (self.at, self.board.rows());
         let mut texts = bl.labels(&f.label);
         let left = bl.rank_col().unwrap_or(at.col);
-        let title = format!("Knight's tour practice on {}", a_board(self.board));
+        let title = content.title.clone();
         // Lines no wider than the board, at a width every spreadsheet's italic font keeps
         // within it (Gnumeric's runs wider than Excel's: at 8 px a character it cut the
         // lines at the print area's right edge).
         let width = (self.board.cols() * bl.look.cell_px).max(WRITING_CELL_PX * 5) / TEXT_CHAR_PX;
-        let lines = self
-            .instruction_lines()
+        let lines = content
+            .lines
             .iter()
             .flat_map(|l| wrap(l, width as usize))
             .collect::<Vec<_>>();
@@ -215,8 +249,16 @@ impl Template {
         texts
     }
 
-    /// Write everything onto `sheet`, row by row (the sheet may be in constant-memory mode).
-    fn lay_out(&self, sheet: &mut Worksheet, budget: &WriteBudget<'_>) -> Result<(), XlsxError> {
+    /// Write the board, its labels, `content` and the live checks onto `sheet`, row by row (the
+    /// sheet may be in constant-memory mode), each row a step of `budget`; with numbers given,
+    /// protect the sheet (no password) so that they stay as given while the empty squares take
+    /// typing.
+    pub fn write(
+        &self,
+        sheet: &mut Worksheet,
+        content: &Content<'_>,
+        budget: &WriteBudget<'_>,
+    ) -> Result<(), XlsxError> {
         let (at, rows, cols) = (self.at, self.board.rows(), self.board.cols());
         let mut bl = self.layout();
         let formats = TemplateFormats::new(bl.look.font_size);
@@ -227,7 +269,7 @@ impl Template {
         if small {
             bl.text_row_px = DEFAULT_ROW_PX;
         }
-        let texts = self.texts(&bl, &formats);
+        let texts = self.texts(&bl, &formats, content);
         let mut next = 0;
         let mut write_texts_to = |sheet: &mut Worksheet, row: u32| -> Result<(), XlsxError> {
             while let Some(t) = texts.get(next).filter(|t| t.cell.row <= row) {
@@ -242,12 +284,23 @@ impl Template {
         for r in 0..rows {
             write_texts_to(sheet, at.row + r)?;
             for c in 0..cols {
-                let fmt = if self.board.is_dark(Square::new(r, c)) {
-                    &formats.dark
-                } else {
-                    &formats.light
-                };
-                sheet.write_blank(at.row + r, col16(at.col + c), fmt)?;
+                let sq = Square::new(r, c);
+                let dark = self.board.is_dark(sq);
+                let (row, col) = (at.row + r, col16(at.col + c));
+                match content.given.get(self.board.index(sq) as usize) {
+                    Some(&n) if n > 0 => {
+                        let fmt = if dark {
+                            &formats.given_dark
+                        } else {
+                            &formats.given_light
+                        };
+                        sheet.write_number_with_format(row, col, f64::from(n), fmt)?;
+                    }
+                    _ => {
+                        let fmt = if dark { &formats.dark } else { &formats.light };
+                        sheet.write_blank(row, col, fmt)?;
+                    }
+                }
             }
             budget.step(1).map_err(TimedOut::into_xlsx)?;
         }
@@ -259,6 +312,63 @@ impl Template {
         bl.quiet_label_warnings(sheet)?;
         sheet.set_selection(at.row, col16(at.col), at.row, col16(at.col))?;
         bl.set_print_page(sheet, bl.print_area(&texts), true)?;
+        if content.given.iter().any(|&n| n > 0) {
+            sheet.protect();
+        }
+        Ok(())
+    }
+
+    /// Boards with every number written in (the answers to puzzles), one below the other on
+    /// `sheet`, each under its title and between its labels like the practice board, the first
+    /// at this template's place; no checks, no protection.
+    pub fn write_answers(
+        &self,
+        sheet: &mut Worksheet,
+        boards: &[(String, Vec<u32>)],
+    ) -> Result<(), XlsxError> {
+        let (rows, cols) = (self.board.rows(), self.board.cols());
+        let bl = self.layout();
+        let formats = TemplateFormats::new(bl.look.font_size);
+        bl.set_geometry(sheet)?;
+        // A title row, the letters' row, the board, one row apart.
+        let step = rows + 3;
+        let mut texts = Vec::new();
+        for (i, (title, numbering)) in boards.iter().enumerate() {
+            let at = self.at.offset(i as u32 * step, 0);
+            check_fits(self.board, at).map_err(|e| XlsxError::ParameterError(e.to_string()))?;
+            let mut here = bl;
+            here.top_left = at;
+            texts.extend(here.labels(&formats.label));
+            if let Some(r) = at.row.checked_sub(2) {
+                texts.push(Text {
+                    cell: CellRef::new(r, here.rank_col().unwrap_or(at.col)),
+                    text: title.clone(),
+                    format: &formats.title,
+                });
+            }
+            for r in 0..rows {
+                for c in 0..cols {
+                    let sq = Square::new(r, c);
+                    let fmt = if self.board.is_dark(sq) {
+                        &formats.dark
+                    } else {
+                        &formats.light
+                    };
+                    let (row, col) = (at.row + r, col16(at.col + c));
+                    match numbering.get(self.board.index(sq) as usize) {
+                        Some(&n) if n > 0 => {
+                            sheet.write_number_with_format(row, col, f64::from(n), fmt)?
+                        }
+                        _ => sheet.write_blank(row, col, fmt)?,
+                    };
+                }
+            }
+            here.quiet_label_warnings(sheet)?;
+        }
+        for t in &texts {
+            sheet.write_string_with_format(t.cell.row, col16(t.cell.col), &t.text, t.format)?;
+        }
+        bl.set_print_page(sheet, bl.print_area(&texts), false)?;
         Ok(())
     }
 
@@ -321,20 +431,23 @@ struct TemplateFormats {
     note: Format,
     light: Format,
     dark: Format,
+    /// Squares holding a given number: locked, bold.
+    given_light: Format,
+    given_dark: Format,
 }
 
 impl TemplateFormats {
     /// The formats, the squares' numbers in `font_size` points.
     fn new(font_size: f64) -> TemplateFormats {
-        let square = |fill: u32| {
+        let given = |fill: u32| {
             Format::new()
                 .set_font_size(font_size)
                 .set_border(FormatBorder::Thin)
                 .set_align(FormatAlign::Center)
                 .set_align(FormatAlign::VerticalCenter)
-                .set_unlocked()
                 .set_background_color(fill)
         };
+        let square = |fill: u32| given(fill).set_unlocked();
         TemplateFormats {
             title: Format::new().set_bold().set_font_size(12),
             label: Format::new()
@@ -344,9 +457,14 @@ impl TemplateFormats {
             note: Format::new().set_italic(),
             light: square(LIGHT_SQUARE),
             dark: square(DARK_SQUARE),
+            given_light: given(LIGHT_SQUARE).set_bold().set_font_color(GIVEN_FONT),
+            given_dark: given(DARK_SQUARE).set_bold().set_font_color(GIVEN_FONT),
         }
     }
 }
+
+/// Colour of the numbers a puzzle gives (navy, apart from what a person types).
+const GIVEN_FONT: u32 = 0x1F3864;
 
 /// Fill of the light squares.
 const LIGHT_SQUARE: u32 = 0xF7F0E1;

@@ -68,6 +68,7 @@ pub(crate) fn check_board(
     detect_ragged: bool,
     base: u8,
     unvisited: Option<i64>,
+    puzzle: bool,
 ) -> Checked {
     let detect_ragged = detect_ragged && unvisited.is_none();
     let range = grid.range;
@@ -304,6 +305,8 @@ pub(crate) fn check_board(
         }
     } else if bad_moves == 0 && partial_shaped {
         Verdict::Partial
+    } else if puzzle && unfinished(clean, bad_moves, &missing) {
+        Verdict::Unfinished
     } else {
         Verdict::Invalid
     };
@@ -321,6 +324,11 @@ pub(crate) fn check_board(
     let start_highlighted = formats_known
         .then(|| start.map(|s| highlighted(grid, s)))
         .flatten();
+    if verdict == Verdict::Unfinished {
+        // A puzzle being solved: its blanks and missing numbers were listed above before the
+        // knight's moves were checked; they are no mistake.
+        problems = Problems::default();
+    }
     let (problems, not_listed) = problems.finish();
     Checked {
         verdict,
@@ -357,6 +365,14 @@ fn unbroken(pos: &[u32], dups: &[(u64, Vec<u32>)], cols: u32, rows: u32) -> Opti
     Board::new(rows, cols)
         .ok()
         .map(|board| Tour::from_indices_unchecked(board, path))
+}
+
+/// Whether a board on a puzzle sheet is a puzzle being solved ([`Verdict::Unfinished`]): no
+/// problem but blank squares and their missing numbers (`clean`: no duplicate, nothing out of range or not a
+/// number; no two consecutive numbers present apart by more than a knight's move), some
+/// number missing.
+fn unfinished(clean: bool, bad_moves: usize, missing: &[(u64, u64)]) -> bool {
+    clean && bad_moves == 0 && !missing.is_empty()
 }
 
 /// For each duplicated number keep, in `pos`, the cell that best fits its neighbours' cells

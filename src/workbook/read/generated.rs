@@ -9,11 +9,13 @@
 //! - **Text grid**: a line `8 | 1 . 3 ...` is a rank (its number in column A, `.` an unvisited
 //!   square); a line of dashes is the rule under a board and takes no row; any other line is
 //!   split on spaces (an indented one from column B, so the file letters sit under their
-//!   files); a blank line is a blank row.
+//!   files), except a puzzle's title or its answer's (one cell); a blank line is a blank row.
 //! - **JSON**: one tour object or a list of them; `board` (`rows`, `cols`) and `path` (squares
 //!   in move order) are read, every other field is left alone (they are claims; the verdict
 //!   comes from the path). `knights-tour pairs`' document (`board`, then `pairs`) gives the
-//!   `tour` of every pair that has one. A path that a grid cannot hold (a square off its board, or visited
+//!   `tour` of every pair that has one; a `puzzle` document's puzzles become, each, its title,
+//!   its board with the numbers given, and its answer as a tour. A path that a grid cannot
+//!   hold (a square off its board, or visited
 //!   twice, as a person's edit may make it) is written as a list of squares down column A
 //!   instead, so that the verifier names the problem.
 //!
@@ -48,9 +50,15 @@ pub const MAX_JSON_BYTES: u64 = 64 * 1024 * 1024;
 pub fn looks_like_text_grid(head: &[u8]) -> bool {
     let text = String::from_utf8_lossy(&head[..head.len().min(64 * 1024)]);
     let text = text.trim_start_matches('\u{feff}');
-    text.lines()
-        .find(|l| !l.trim().is_empty())
-        .is_some_and(|l| rank_line(l).is_some())
+    let mut lines = text.lines().filter(|l| !l.trim().is_empty());
+    match lines.next() {
+        Some(l) if rank_line(l).is_some() => true,
+        // A puzzle's grid comes under its title.
+        Some(l) if l.starts_with(crate::puzzle::TITLE) => {
+            lines.next().is_some_and(|l| rank_line(l).is_some())
+        }
+        _ => false,
+    }
 }
 
 /// `  8 | 1 . 3` -> (8, "1 . 3").
@@ -188,6 +196,12 @@ pub(super) fn read_text_grid<R: Read + Seek>(
                     sheet.token(row, c as u64 + 1, token)?;
                 }
             }
+        } else if text.starts_with(crate::puzzle::TITLE)
+            || text.starts_with(crate::puzzle::ANSWER_TITLE)
+        {
+            // A puzzle's title, or its answer's, is one cell as in the workbook: its numbers
+            // are no moves.
+            sheet.push(row, 0, CellValue::Text(keep_text(text)))?;
         } else if !text.trim().is_empty() && text.trim().bytes().all(|b| b == b'-') {
             // The rule under a board takes no row: the file letters sit under it.
             continue;
@@ -237,6 +251,20 @@ struct Tour {
     path: Vec<Square>,
 }
 
+/// The fields of one puzzle that are read: the numbers given and the answer.
+#[derive(Deserialize)]
+struct PuzzleDoc {
+    given: Vec<Given>,
+    solution: Tour,
+}
+
+#[derive(Deserialize)]
+struct Given {
+    #[serde(rename = "move")]
+    move_number: u32,
+    square: Square,
+}
+
 #[derive(Clone, Copy, Deserialize)]
 struct Dims {
     rows: u32,
@@ -284,6 +312,31 @@ impl Tours<'_, '_, '_> {
         }
     }
 
+    /// Puzzle `number`: its title, its board with the numbers given, then its answer.
+    fn puzzle(&mut self, number: usize, p: PuzzleDoc) -> Result<(), ReadError> {
+        let board = &p.solution.board;
+        let (rows, cols) = (board.rows, board.cols);
+        let squares = u64::from(rows) * u64::from(cols);
+        if rows == 0 || cols == 0 || squares > super::budget::MAX_SHEET_CELLS as u64 {
+            return Err(ReadError::TooLarge {
+                detail: format!("puzzle {number} claims a {rows}x{cols} board"),
+            });
+        }
+        let title = format!("{} {number}", crate::puzzle::TITLE);
+        self.sheet
+            .push(self.sheet.row, 0, CellValue::Text(title.into()))?;
+        self.sheet.row += 1;
+        let mut given = vec![0u32; squares as usize];
+        for g in &p.given {
+            if g.square.file < cols && (1..=rows).contains(&g.square.rank) {
+                let at = (rows - g.square.rank) as usize * cols as usize + g.square.file as usize;
+                given[at] = g.move_number;
+            }
+        }
+        self.sheet.grid(rows, cols, &given)?;
+        self.lay_out(p.solution)
+    }
+
     fn take<E: de::Error>(&mut self, tour: Tour) -> Result<(), E> {
         self.lay_out(tour).map_err(|e| {
             let message = e.to_string();
@@ -306,10 +359,11 @@ impl<'de> Visitor<'de> for &mut Tours<'_, '_, '_> {
         f.write_str("a tour as `knights-tour generate` writes it, or a list of them")
     }
 
-    /// A tour (`board` and `path`), or `pairs`' document (`board`, then `pairs` whose found
-    /// entries carry a `tour`): every tour in it laid out as it is parsed.
+    /// A tour (`board` and `path`), `pairs`' document (`board`, then `pairs` whose found
+    /// entries carry a `tour`) or `puzzle`'s (`puzzles`): every tour in it laid out as it is
+    /// parsed.
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        let (mut board, mut path, mut pairs) = (None, None, false);
+        let (mut board, mut path, mut many) = (None, None, false);
         while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
             match key.as_ref() {
                 "board" => board = Some(map.next_value::<Dims>()?),
@@ -319,7 +373,18 @@ impl<'de> Visitor<'de> for &mut Tours<'_, '_, '_> {
                         return Err(de::Error::custom("`pairs` comes before `board`"));
                     };
                     map.next_value_seed(PairTours { tours: self, board })?;
-                    pairs = true;
+                    many = true;
+                }
+                "puzzles" => {
+                    let puzzles = map.next_value::<Vec<PuzzleDoc>>()?;
+                    for (i, p) in puzzles.into_iter().enumerate() {
+                        self.puzzle(i + 1, p).map_err(|e| {
+                            let message = e.to_string();
+                            self.stopped = Some(e);
+                            <A::Error as de::Error>::custom(message)
+                        })?;
+                    }
+                    many = true;
                 }
                 _ => {
                     map.next_value::<de::IgnoredAny>()?;
@@ -328,7 +393,7 @@ impl<'de> Visitor<'de> for &mut Tours<'_, '_, '_> {
         }
         match (board, path) {
             (Some(board), Some(path)) => self.take(Tour { board, path }),
-            _ if pairs => Ok(()),
+            _ if many => Ok(()),
             (None, _) => Err(de::Error::missing_field("board")),
             (Some(_), None) => Err(de::Error::missing_field("path")),
         }

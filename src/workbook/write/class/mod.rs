@@ -6,7 +6,7 @@
 //!   report's own table, not a submission), the totals line, the tool's version and command
 //!   line, the files read; from row [`RESULTS_HEADER_ROW`] a table with one row per board (or
 //!   per file without one: [`FileReport::rows`]) in the columns [`RESULTS_COLUMNS`], the
-//!   verdict cell coloured (closed and open green, partial amber, invalid red, no board and
+//!   verdict cell coloured (closed and open green, partial and unfinished amber, invalid red, no board and
 //!   unreadable grey), a frozen header and an autofilter, each row of a partial or invalid
 //!   board linked to its marked sheet. Beside the table, the totals per verdict and a column
 //!   chart of them.
@@ -86,7 +86,7 @@ pub const MAX_MARKED_CELLS: u64 = 1_000_000;
 fn verdict_colours(verdict: &str) -> (u32, u32) {
     match verdict {
         "closed" | "open" => (0xC6EFCE, 0x006100),
-        "partial" => (0xFFEB9C, 0x9C5700),
+        "partial" | "unfinished" => (0xFFEB9C, 0x9C5700),
         "invalid" => (0xFFC7CE, 0x9C0006),
         _ => (0xD9D9D9, 0x404040),
     }
@@ -417,6 +417,7 @@ fn add_totals(sheet: &mut Worksheet, t: &Totals) -> Result<(), XlsxError> {
         ("closed", t.closed),
         ("open", t.open),
         ("partial", t.partial),
+        ("unfinished", t.unfinished),
         ("invalid", t.invalid),
         ("no-board", t.without_board),
         ("unreadable", t.unreadable),
