@@ -14,8 +14,6 @@ use serde_json::Value;
 mod hostile_kit;
 use hostile_kit::*;
 
-const ODS_NS: &str = r#"xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0""#;
-
 fn ods(path: &Path, tables: &str) {
     let content = format!(
         r#"<?xml version="1.0" encoding="UTF-8"?>
@@ -34,18 +32,6 @@ fn ods(path: &Path, tables: &str) {
             ("content.xml", content.as_bytes()),
         ],
     );
-}
-
-fn ods_board() -> String {
-    GRID.iter()
-        .map(|row| {
-            let cells: String = row
-                .iter()
-                .map(|v| format!(r#"<table:table-cell office:value-type="float" office:value="{v}"><text:p>{v}</text:p></table:table-cell>"#))
-                .collect();
-            format!("<table:table-row>{cells}</table:table-row>")
-        })
-        .collect()
 }
 
 // ---- BIFF8 in an OLE compound file, by hand ----

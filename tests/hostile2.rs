@@ -614,3 +614,144 @@ fn e37_more_xlsb_sheets_than_the_cap_are_refused() {
     );
     assert_refused(&run_verify(&p, false), "more than 4096 sheets");
 }
+
+// ---- the zip directory, the ods manifest, xls sheets ----
+
+/// A zip archive of `members` members whose central directory alone names them (no data but
+/// for `xl/workbook.xml`, so the file sniffs as xlsx): 46 bytes and a name each in the file, a
+/// few hundred bytes each once the zip crate has read them.
+fn directory_flood(members: u32) -> Vec<u8> {
+    let data = b"<workbook/>";
+    let first = b"xl/workbook.xml";
+    let crc = 0x5E5D_3C5Bu32; // any: only the directory is read
+    let u16le = |v: u16| v.to_le_bytes();
+    let u32le = |v: u32| v.to_le_bytes();
+    let mut out = Vec::new();
+    out.extend(u32le(0x0403_4b50));
+    out.extend(u16le(20));
+    out.extend([0; 8]);
+    out.extend(u32le(crc));
+    out.extend(u32le(data.len() as u32));
+    out.extend(u32le(data.len() as u32));
+    out.extend(u16le(first.len() as u16));
+    out.extend(u16le(0));
+    out.extend(first);
+    out.extend(data);
+    let dir_start = out.len() as u64;
+    let mut central = |name: &[u8]| {
+        out.extend(u32le(0x0201_4b50));
+        out.extend(u16le(20));
+        out.extend(u16le(20));
+        out.extend([0; 8]);
+        out.extend(u32le(crc));
+        out.extend(u32le(data.len() as u32));
+        out.extend(u32le(data.len() as u32));
+        out.extend(u16le(name.len() as u16));
+        out.extend([0; 12]);
+        out.extend(u32le(0));
+        out.extend(name);
+    };
+    central(first);
+    for i in 1..members {
+        central(format!("{i:07}").as_bytes());
+    }
+    let dir_len = out.len() as u64 - dir_start;
+    let eocd64_at = out.len() as u64;
+    out.extend(u32le(0x0606_4b50));
+    out.extend(44u64.to_le_bytes());
+    out.extend(u16le(45));
+    out.extend(u16le(45));
+    out.extend([0; 8]);
+    out.extend(u64::from(members).to_le_bytes());
+    out.extend(u64::from(members).to_le_bytes());
+    out.extend(dir_len.to_le_bytes());
+    out.extend(dir_start.to_le_bytes());
+    out.extend(u32le(0x0706_4b50));
+    out.extend(u32le(0));
+    out.extend(eocd64_at.to_le_bytes());
+    out.extend(u32le(1));
+    out.extend(u32le(0x0605_4b50));
+    out.extend([0; 4]);
+    out.extend(u16le(0xFFFF));
+    out.extend(u16le(0xFFFF));
+    out.extend(u32le(u32::MAX));
+    out.extend(u32le(u32::MAX));
+    out.extend(u16le(0));
+    out
+}
+
+/// A zip directory of a million members (51 MB) is refused once 8 MB of it are read: the zip
+/// crate kept about 340 bytes a member before anyone could count them (347 MB, then refused).
+#[test]
+fn a_zip_directory_of_a_million_members_is_refused_as_it_is_read() {
+    if !prlimit_available() {
+        return;
+    }
+    let d = dir();
+    let p = d.path().join("members.xlsx");
+    std::fs::write(&p, directory_flood(1_000_000)).unwrap();
+    let run = run_verify_within(&p, Some(256 << 20));
+    assert_refused(&run, "zip archive's directory takes more than 8 MB");
+}
+
+/// An ods whose `META-INF/manifest.xml` holds `filler` megabytes of text inside one file
+/// entry, then says the content is encrypted; `content` is its `content.xml`.
+fn ods_with_manifest(path: &Path, filler: usize, content: &[u8]) {
+    let head = br#"<?xml version="1.0" encoding="UTF-8"?>
+<manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0"><manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml">"#;
+    let tail = br#"<manifest:encryption-data manifest:checksum-type="SHA1/1K" manifest:checksum="x"/></manifest:file-entry></manifest:manifest>"#;
+    let block = vec![b'm'; 1 << 20];
+    zip_bodies(
+        path,
+        &[
+            (
+                "mimetype",
+                Body::Bytes(b"application/vnd.oasis.opendocument.spreadsheet"),
+            ),
+            (
+                "META-INF/manifest.xml",
+                Body::Repeat {
+                    head,
+                    block: &block,
+                    times: filler,
+                    tail,
+                },
+            ),
+            ("content.xml", Body::Bytes(content)),
+        ],
+    );
+}
+
+/// e40: a manifest of 200 MB (600 MB in the kit) is never read while `content.xml` reads (the
+/// board passes, in little memory), and when it does not, only its first megabyte is looked
+/// through for `encryption-data`: the mark past it is not seen, so the file is damaged, not
+/// password-protected (calamine read the whole manifest first: 605 MB, 13 s).
+#[test]
+fn e40_the_ods_manifest_is_read_at_most_a_megabyte() {
+    if !prlimit_available() {
+        return;
+    }
+    let d = dir();
+    let content = format!(
+        r#"<?xml version="1.0" encoding="UTF-8"?>
+<office:document-content {ODS_NS}><office:body><office:spreadsheet><table:table table:name="Board">{}</table:table></office:spreadsheet></office:body></office:document-content>"#,
+        ods_board()
+    );
+    let p = d.path().join("manifest.ods");
+    ods_with_manifest(&p, 200, content.as_bytes());
+    let run = run_verify(&p, true);
+    assert_eq!(run.code, 0, "{}", run.json);
+    assert_eq!(verdicts(&run), ["open"]);
+
+    // Encrypted content is not XML (bytes as in tests/readers.rs).
+    let scrambled: Vec<u8> = (0..4096u32).map(|i| (i * 7919 % 251) as u8).collect();
+    let p = d.path().join("manifest_junk.ods");
+    ods_with_manifest(&p, 200, &scrambled);
+    let run = run_verify(&p, true);
+    assert_refused(&run, "damaged");
+    assert!(!file_error(&run).contains("password"), "{}", run.json);
+    // The same mark within the first megabyte is seen.
+    let p = d.path().join("manifest_locked.ods");
+    ods_with_manifest(&p, 0, &scrambled);
+    assert_refused(&run_verify(&p, false), "password-protected");
+}
