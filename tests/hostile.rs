@@ -236,6 +236,34 @@ fn d3_two_cells_far_apart_in_xls_are_too_large_fast() {
     }
 }
 
+/// Issue 17: an xls workbook listing more sheets than the cap (all sharing one substream) is
+/// refused before calamine builds any of them.
+#[test]
+fn xls_more_sheets_than_the_cap_are_refused() {
+    let d = dir();
+    let p = d.path().join("sheets.xls");
+    let bof = |dt: u16| {
+        let mut b = 0x0600u16.to_le_bytes().to_vec();
+        b.extend(dt.to_le_bytes());
+        b.extend([0u8; 12]);
+        record(0x0809, &b)
+    };
+    let sheets = 4097;
+    let globals_len = bof(5).len() + sheets * record(0x0085, &[0; 8]).len() + 4;
+    let mut stream = bof(5);
+    for _ in 0..sheets {
+        let mut bound = (globals_len as u32).to_le_bytes().to_vec();
+        bound.extend([0, 0, 0, 0]);
+        stream.extend(record(0x0085, &bound));
+    }
+    stream.extend(record(0x000A, &[]));
+    stream.extend(bof(0x10));
+    stream.extend(number(0, 0, 1.0));
+    stream.extend(record(0x000A, &[]));
+    std::fs::write(&p, ole(&stream, &[], 0, false)).unwrap();
+    assert_refused(&run_verify(&p, false), "more than 4096 sheets");
+}
+
 #[test]
 fn d4_a_looping_fat_beyond_64_mb_is_damaged() {
     let d = dir();
