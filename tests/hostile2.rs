@@ -260,7 +260,8 @@ fn e6_a_part_two_readers_could_read_differently_is_refused() {
 
 // ---- every byte counted (e1, e2, e13, e14) ----
 
-/// e1: 600 MB of text in a header before `<sheetData>`: refused at 16 MB, in little memory.
+/// e1: 600 MB of text in a header before `<sheetData>`: refused at 16 MB, in little memory;
+/// and 40 texts of 1 MB there, refused once 16 MB come before the cells.
 #[test]
 fn e1_text_before_the_cells_is_capped() {
     if !prlimit_available() {
@@ -292,6 +293,25 @@ fn e1_text_before_the_cells_is_capped() {
         &[],
     );
     assert_sheet_refused(&run_verify(&p, true), "more than 16 MB");
+
+    // Texts each under 16 MB, 40 MB in all before the cells: refused at 16 MB of them.
+    let p = d.path().join("presheet_many.xlsx");
+    let block = [b"<oddHeader>".as_slice(), &text, b"</oddHeader>"].concat();
+    package(
+        &p,
+        "xl/workbook.xml",
+        &workbook_of(1),
+        "worksheets/sheet1.xml",
+        "xl/worksheets/sheet1.xml",
+        Body::Repeat {
+            head: head.trim_end_matches("<oddHeader>").as_bytes(),
+            block: &block,
+            times: 40,
+            tail: tail.trim_start_matches("</oddHeader>").as_bytes(),
+        },
+        &[],
+    );
+    assert_sheet_refused(&run_verify(&p, false), "16 MB before its cells");
 }
 
 /// e2/e7: millions of elements before and among the cells are counted: past 32 Mi elements
