@@ -66,6 +66,19 @@ fn package(
     zip_bodies(path, &members);
 }
 
+/// A package of one sheet, `xl/worksheets/sheet1.xml` holding `sheet`, and `extra` members.
+fn one_sheet(path: &Path, sheet: Body<'_>, extra: &[(&str, Body<'_>)]) {
+    package(
+        path,
+        "xl/workbook.xml",
+        &workbook_of(1),
+        "worksheets/sheet1.xml",
+        "xl/worksheets/sheet1.xml",
+        sheet,
+        extra,
+    );
+}
+
 /// Sheets `S0`.. all naming relationship `rId1`.
 fn workbook_of(sheets: usize) -> String {
     let list: String = (0..sheets)
@@ -219,24 +232,16 @@ fn e6_a_part_two_readers_could_read_differently_is_refused() {
     assert_refused(&run_verify(&p, false), "two relationship ids");
 
     let p = d.path().join("folded.xlsx");
-    package(
+    one_sheet(
         &p,
-        "xl/workbook.xml",
-        &workbook_of(1),
-        "worksheets/sheet1.xml",
-        "xl/worksheets/sheet1.xml",
         Body::Bytes(board.as_bytes()),
         &[("XL\\Worksheets\\Sheet1.xml", Body::Bytes(b"<worksheet/>"))],
     );
     assert_refused(&run_verify(&p, false), "name the same part");
 
     let p = d.path().join("twice.xlsx");
-    package(
+    one_sheet(
         &p,
-        "xl/workbook.xml",
-        &workbook_of(1),
-        "worksheets/sheet1.xml",
-        "xl/worksheets/sheet1.xml",
         Body::Bytes(board.as_bytes()),
         &[("xl/worksheets/sheetZ.xml", Body::Bytes(b"<worksheet/>"))],
     );
@@ -278,12 +283,8 @@ fn e1_text_before_the_cells_is_capped() {
         board_rows()
     );
     let text = long_text();
-    package(
+    one_sheet(
         &p,
-        "xl/workbook.xml",
-        &workbook_of(1),
-        "worksheets/sheet1.xml",
-        "xl/worksheets/sheet1.xml",
         Body::Repeat {
             head: head.as_bytes(),
             block: &text,
@@ -297,12 +298,8 @@ fn e1_text_before_the_cells_is_capped() {
     // Texts each under 16 MB, 40 MB in all before the cells: refused at 16 MB of them.
     let p = d.path().join("presheet_many.xlsx");
     let block = [b"<oddHeader>".as_slice(), &text, b"</oddHeader>"].concat();
-    package(
+    one_sheet(
         &p,
-        "xl/workbook.xml",
-        &workbook_of(1),
-        "worksheets/sheet1.xml",
-        "xl/worksheets/sheet1.xml",
         Body::Repeat {
             head: head.trim_end_matches("<oddHeader>").as_bytes(),
             block: &block,
@@ -326,12 +323,8 @@ fn e2_e7_elements_that_are_not_cells_are_counted() {
     );
     let tail = format!("<sheetData>{}</sheetData></worksheet>", board_rows());
     let block = "<a/>".repeat(1 << 16);
-    package(
+    one_sheet(
         &p,
-        "xl/workbook.xml",
-        &workbook_of(1),
-        "worksheets/sheet1.xml",
-        "xl/worksheets/sheet1.xml",
         Body::Repeat {
             head: head.as_bytes(),
             block: block.as_bytes(),
@@ -351,12 +344,8 @@ fn e13_more_cell_formats_than_excel_allows_are_refused() {
     let board = sheet_xml(&board_rows());
     let head = r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 <styleSheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><fills count="1"><fill><patternFill patternType="solid"><fgColor rgb="FFFF0000"/></patternFill></fill></fills><cellXfs count="64001">"#;
-    package(
+    one_sheet(
         &p,
-        "xl/workbook.xml",
-        &workbook_of(1),
-        "worksheets/sheet1.xml",
-        "xl/worksheets/sheet1.xml",
         Body::Bytes(board.as_bytes()),
         &[(
             "xl/styles.xml",
@@ -646,13 +635,10 @@ fn directory_flood(members: u32) -> Vec<u8> {
     let crc = 0x5E5D_3C5Bu32; // any: only the directory is read
     let u16le = |v: u16| v.to_le_bytes();
     let u32le = |v: u32| v.to_le_bytes();
-    let mut out = Vec::new();
-    out.extend(u32le(0x0403_4b50));
-    out.extend(u16le(20));
-    out.extend([0; 8]);
-    out.extend(u32le(crc));
-    out.extend(u32le(data.len() as u32));
-    out.extend(u32le(data.len() as u32));
+    // Version, flags, method, time and date; then the CRC and both sizes.
+    let size = u32le(data.len() as u32);
+    let fields = [&[0; 8][..], &u32le(crc), &size, &size].concat();
+    let mut out = [&u32le(0x0403_4b50)[..], &u16le(20), &fields].concat();
     out.extend(u16le(first.len() as u16));
     out.extend(u16le(0));
     out.extend(first);
@@ -662,13 +648,9 @@ fn directory_flood(members: u32) -> Vec<u8> {
         out.extend(u32le(0x0201_4b50));
         out.extend(u16le(20));
         out.extend(u16le(20));
-        out.extend([0; 8]);
-        out.extend(u32le(crc));
-        out.extend(u32le(data.len() as u32));
-        out.extend(u32le(data.len() as u32));
+        out.extend(&fields);
         out.extend(u16le(name.len() as u16));
-        out.extend([0; 12]);
-        out.extend(u32le(0));
+        out.extend([0; 16]);
         out.extend(name);
     };
     central(first);
