@@ -311,29 +311,45 @@ fn e1_text_before_the_cells_is_capped() {
     assert_sheet_refused(&run_verify(&p, false), "16 MB before its cells");
 }
 
-/// e2/e7: millions of elements before and among the cells are counted: past 32 Mi elements
-/// the sheet is refused (134 MB of `<a/>`, read in seconds, not minutes).
+/// e2/e7: millions of elements that are not cells: before `<sheetData>` they are refused once
+/// 16 MB come before the cells; among the rows, past 32 Mi elements (134 MB of `<a/>`, read
+/// in seconds, not minutes).
 #[test]
 fn e2_e7_elements_that_are_not_cells_are_counted() {
     let d = dir();
-    let p = d.path().join("tags.xlsx");
-    let head = format!(
+    let block = "<a/>".repeat(1 << 16);
+    let start = format!(
         r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 <worksheet {NS}><sheetPr/>"#
     );
-    let tail = format!("<sheetData>{}</sheetData></worksheet>", board_rows());
-    let block = "<a/>".repeat(1 << 16);
-    one_sheet(
-        &p,
-        Body::Repeat {
-            head: head.as_bytes(),
-            block: block.as_bytes(),
-            times: 513,
-            tail: tail.as_bytes(),
-        },
-        &[],
-    );
-    assert_sheet_refused(&run_verify(&p, false), "elements");
+    let cases = [
+        (
+            start.clone(),
+            format!("<sheetData>{}</sheetData></worksheet>", board_rows()),
+            65,
+            "16 MB before its cells",
+        ),
+        (
+            format!("{start}<sheetData>{}", board_rows()),
+            "</sheetData></worksheet>".to_string(),
+            513,
+            "elements",
+        ),
+    ];
+    for (i, (head, tail, times, words)) in cases.iter().enumerate() {
+        let p = d.path().join(format!("tags{i}.xlsx"));
+        one_sheet(
+            &p,
+            Body::Repeat {
+                head: head.as_bytes(),
+                block: block.as_bytes(),
+                times: *times,
+                tail: tail.as_bytes(),
+            },
+            &[],
+        );
+        assert_sheet_refused(&run_verify(&p, false), words);
+    }
 }
 
 /// e13: more cell formats than Excel allows (64,000) are refused before any is kept.
