@@ -264,6 +264,19 @@ fn xls_more_sheets_than_the_cap_are_refused() {
     assert_refused(&run_verify(&p, false), "more than 4096 sheets");
 }
 
+/// Issue 17: an ods of more tables than the cap (e48 had 30,000 boards) is refused as its
+/// sheets are listed.
+#[test]
+fn ods_more_sheets_than_the_cap_are_refused() {
+    let d = dir();
+    let p = d.path().join("sheets.ods");
+    let tables: String = (0..4097)
+        .map(|i| format!(r#"<table:table table:name="T{i}"/>"#))
+        .collect();
+    ods(&p, &tables);
+    assert_refused(&run_verify(&p, false), "more than 4096 sheets");
+}
+
 #[test]
 fn d4_a_looping_fat_beyond_64_mb_is_damaged() {
     let d = dir();
