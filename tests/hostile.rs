@@ -14,8 +14,6 @@ use serde_json::Value;
 mod hostile_kit;
 use hostile_kit::*;
 
-const ODS_NS: &str = r#"xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0""#;
-
 fn ods(path: &Path, tables: &str) {
     let content = format!(
         r#"<?xml version="1.0" encoding="UTF-8"?>
@@ -34,18 +32,6 @@ fn ods(path: &Path, tables: &str) {
             ("content.xml", content.as_bytes()),
         ],
     );
-}
-
-fn ods_board() -> String {
-    GRID.iter()
-        .map(|row| {
-            let cells: String = row
-                .iter()
-                .map(|v| format!(r#"<table:table-cell office:value-type="float" office:value="{v}"><text:p>{v}</text:p></table:table-cell>"#))
-                .collect();
-            format!("<table:table-row>{cells}</table:table-row>")
-        })
-        .collect()
 }
 
 // ---- BIFF8 in an OLE compound file, by hand ----
@@ -248,6 +234,47 @@ fn d3_two_cells_far_apart_in_xls_are_too_large_fast() {
         std::fs::write(&p, d3(n)).unwrap();
         assert_refused(&run_verify(&p, false), "too large");
     }
+}
+
+/// Issue 17: an xls workbook listing more sheets than the cap (all sharing one substream) is
+/// refused before calamine builds any of them.
+#[test]
+fn xls_more_sheets_than_the_cap_are_refused() {
+    let d = dir();
+    let p = d.path().join("sheets.xls");
+    let bof = |dt: u16| {
+        let mut b = 0x0600u16.to_le_bytes().to_vec();
+        b.extend(dt.to_le_bytes());
+        b.extend([0u8; 12]);
+        record(0x0809, &b)
+    };
+    let sheets = 4097;
+    let globals_len = bof(5).len() + sheets * record(0x0085, &[0; 8]).len() + 4;
+    let mut stream = bof(5);
+    for _ in 0..sheets {
+        let mut bound = (globals_len as u32).to_le_bytes().to_vec();
+        bound.extend([0, 0, 0, 0]);
+        stream.extend(record(0x0085, &bound));
+    }
+    stream.extend(record(0x000A, &[]));
+    stream.extend(bof(0x10));
+    stream.extend(number(0, 0, 1.0));
+    stream.extend(record(0x000A, &[]));
+    std::fs::write(&p, ole(&stream, &[], 0, false)).unwrap();
+    assert_refused(&run_verify(&p, false), "more than 4096 sheets");
+}
+
+/// Issue 17: an ods of more tables than the cap (e48 had 30,000 boards) is refused as its
+/// sheets are listed.
+#[test]
+fn ods_more_sheets_than_the_cap_are_refused() {
+    let d = dir();
+    let p = d.path().join("sheets.ods");
+    let tables: String = (0..4097)
+        .map(|i| format!(r#"<table:table table:name="T{i}"/>"#))
+        .collect();
+    ods(&p, &tables);
+    assert_refused(&run_verify(&p, false), "more than 4096 sheets");
 }
 
 #[test]

@@ -66,6 +66,19 @@ fn package(
     zip_bodies(path, &members);
 }
 
+/// A package of one sheet, `xl/worksheets/sheet1.xml` holding `sheet`, and `extra` members.
+fn one_sheet(path: &Path, sheet: Body<'_>, extra: &[(&str, Body<'_>)]) {
+    package(
+        path,
+        "xl/workbook.xml",
+        &workbook_of(1),
+        "worksheets/sheet1.xml",
+        "xl/worksheets/sheet1.xml",
+        sheet,
+        extra,
+    );
+}
+
 /// Sheets `S0`.. all naming relationship `rId1`.
 fn workbook_of(sheets: usize) -> String {
     let list: String = (0..sheets)
@@ -219,24 +232,16 @@ fn e6_a_part_two_readers_could_read_differently_is_refused() {
     assert_refused(&run_verify(&p, false), "two relationship ids");
 
     let p = d.path().join("folded.xlsx");
-    package(
+    one_sheet(
         &p,
-        "xl/workbook.xml",
-        &workbook_of(1),
-        "worksheets/sheet1.xml",
-        "xl/worksheets/sheet1.xml",
         Body::Bytes(board.as_bytes()),
         &[("XL\\Worksheets\\Sheet1.xml", Body::Bytes(b"<worksheet/>"))],
     );
     assert_refused(&run_verify(&p, false), "name the same part");
 
     let p = d.path().join("twice.xlsx");
-    package(
+    one_sheet(
         &p,
-        "xl/workbook.xml",
-        &workbook_of(1),
-        "worksheets/sheet1.xml",
-        "xl/worksheets/sheet1.xml",
         Body::Bytes(board.as_bytes()),
         &[("xl/worksheets/sheetZ.xml", Body::Bytes(b"<worksheet/>"))],
     );
@@ -260,7 +265,8 @@ fn e6_a_part_two_readers_could_read_differently_is_refused() {
 
 // ---- every byte counted (e1, e2, e13, e14) ----
 
-/// e1: 600 MB of text in a header before `<sheetData>`: refused at 16 MB, in little memory.
+/// e1: 600 MB of text in a header before `<sheetData>`: refused at 16 MB, in little memory;
+/// and 40 texts of 1 MB there, refused once 16 MB come before the cells.
 #[test]
 fn e1_text_before_the_cells_is_capped() {
     if !prlimit_available() {
@@ -277,12 +283,8 @@ fn e1_text_before_the_cells_is_capped() {
         board_rows()
     );
     let text = long_text();
-    package(
+    one_sheet(
         &p,
-        "xl/workbook.xml",
-        &workbook_of(1),
-        "worksheets/sheet1.xml",
-        "xl/worksheets/sheet1.xml",
         Body::Repeat {
             head: head.as_bytes(),
             block: &text,
@@ -292,35 +294,62 @@ fn e1_text_before_the_cells_is_capped() {
         &[],
     );
     assert_sheet_refused(&run_verify(&p, true), "more than 16 MB");
-}
 
-/// e2/e7: millions of elements before and among the cells are counted: past 32 Mi elements
-/// the sheet is refused (134 MB of `<a/>`, read in seconds, not minutes).
-#[test]
-fn e2_e7_elements_that_are_not_cells_are_counted() {
-    let d = dir();
-    let p = d.path().join("tags.xlsx");
-    let head = format!(
-        r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-<worksheet {NS}><sheetPr/>"#
-    );
-    let tail = format!("<sheetData>{}</sheetData></worksheet>", board_rows());
-    let block = "<a/>".repeat(1 << 16);
-    package(
+    // Texts each under 16 MB, 40 MB in all before the cells: refused at 16 MB of them.
+    let p = d.path().join("presheet_many.xlsx");
+    let block = [b"<oddHeader>".as_slice(), &text, b"</oddHeader>"].concat();
+    one_sheet(
         &p,
-        "xl/workbook.xml",
-        &workbook_of(1),
-        "worksheets/sheet1.xml",
-        "xl/worksheets/sheet1.xml",
         Body::Repeat {
-            head: head.as_bytes(),
-            block: block.as_bytes(),
-            times: 513,
-            tail: tail.as_bytes(),
+            head: head.trim_end_matches("<oddHeader>").as_bytes(),
+            block: &block,
+            times: 40,
+            tail: tail.trim_start_matches("</oddHeader>").as_bytes(),
         },
         &[],
     );
-    assert_sheet_refused(&run_verify(&p, false), "elements");
+    assert_sheet_refused(&run_verify(&p, false), "16 MB before its cells");
+}
+
+/// e2/e7: millions of elements that are not cells: before `<sheetData>` they are refused once
+/// 16 MB come before the cells; among the rows, past 32 Mi elements (134 MB of `<a/>`, read
+/// in seconds, not minutes).
+#[test]
+fn e2_e7_elements_that_are_not_cells_are_counted() {
+    let d = dir();
+    let block = "<a/>".repeat(1 << 16);
+    let start = format!(
+        r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<worksheet {NS}><sheetPr/>"#
+    );
+    let cases = [
+        (
+            start.clone(),
+            format!("<sheetData>{}</sheetData></worksheet>", board_rows()),
+            65,
+            "16 MB before its cells",
+        ),
+        (
+            format!("{start}<sheetData>{}", board_rows()),
+            "</sheetData></worksheet>".to_string(),
+            513,
+            "elements",
+        ),
+    ];
+    for (i, (head, tail, times, words)) in cases.iter().enumerate() {
+        let p = d.path().join(format!("tags{i}.xlsx"));
+        one_sheet(
+            &p,
+            Body::Repeat {
+                head: head.as_bytes(),
+                block: block.as_bytes(),
+                times: *times,
+                tail: tail.as_bytes(),
+            },
+            &[],
+        );
+        assert_sheet_refused(&run_verify(&p, false), words);
+    }
 }
 
 /// e13: more cell formats than Excel allows (64,000) are refused before any is kept.
@@ -331,12 +360,8 @@ fn e13_more_cell_formats_than_excel_allows_are_refused() {
     let board = sheet_xml(&board_rows());
     let head = r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 <styleSheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><fills count="1"><fill><patternFill patternType="solid"><fgColor rgb="FFFF0000"/></patternFill></fill></fills><cellXfs count="64001">"#;
-    package(
+    one_sheet(
         &p,
-        "xl/workbook.xml",
-        &workbook_of(1),
-        "worksheets/sheet1.xml",
-        "xl/worksheets/sheet1.xml",
         Body::Bytes(board.as_bytes()),
         &[(
             "xl/styles.xml",
@@ -613,4 +638,138 @@ fn e37_more_xlsb_sheets_than_the_cap_are_refused() {
         &[("xl/worksheets/sheet1.bin", Body::Bytes(&sheet))],
     );
     assert_refused(&run_verify(&p, false), "more than 4096 sheets");
+}
+
+// ---- the zip directory, the ods manifest, xls sheets ----
+
+/// A zip archive of `members` members whose central directory alone names them (no data but
+/// for `xl/workbook.xml`, so the file sniffs as xlsx): 46 bytes and a name each in the file, a
+/// few hundred bytes each once the zip crate has read them.
+fn directory_flood(members: u32) -> Vec<u8> {
+    let data = b"<workbook/>";
+    let first = b"xl/workbook.xml";
+    let crc = 0x5E5D_3C5Bu32; // any: only the directory is read
+    let u16le = |v: u16| v.to_le_bytes();
+    let u32le = |v: u32| v.to_le_bytes();
+    // Version, flags, method, time and date; then the CRC and both sizes.
+    let size = u32le(data.len() as u32);
+    let fields = [&[0; 8][..], &u32le(crc), &size, &size].concat();
+    let mut out = [&u32le(0x0403_4b50)[..], &u16le(20), &fields].concat();
+    out.extend(u16le(first.len() as u16));
+    out.extend(u16le(0));
+    out.extend(first);
+    out.extend(data);
+    let dir_start = out.len() as u64;
+    let mut central = |name: &[u8]| {
+        out.extend(u32le(0x0201_4b50));
+        out.extend(u16le(20));
+        out.extend(u16le(20));
+        out.extend(&fields);
+        out.extend(u16le(name.len() as u16));
+        out.extend([0; 16]);
+        out.extend(name);
+    };
+    central(first);
+    for i in 1..members {
+        central(format!("{i:07}").as_bytes());
+    }
+    let dir_len = out.len() as u64 - dir_start;
+    let eocd64_at = out.len() as u64;
+    out.extend(u32le(0x0606_4b50));
+    out.extend(44u64.to_le_bytes());
+    out.extend(u16le(45));
+    out.extend(u16le(45));
+    out.extend([0; 8]);
+    out.extend(u64::from(members).to_le_bytes());
+    out.extend(u64::from(members).to_le_bytes());
+    out.extend(dir_len.to_le_bytes());
+    out.extend(dir_start.to_le_bytes());
+    out.extend(u32le(0x0706_4b50));
+    out.extend(u32le(0));
+    out.extend(eocd64_at.to_le_bytes());
+    out.extend(u32le(1));
+    out.extend(u32le(0x0605_4b50));
+    out.extend([0; 4]);
+    out.extend(u16le(0xFFFF));
+    out.extend(u16le(0xFFFF));
+    out.extend(u32le(u32::MAX));
+    out.extend(u32le(u32::MAX));
+    out.extend(u16le(0));
+    out
+}
+
+/// A zip directory of a million members (51 MB) is refused once 8 MB of it are read: the zip
+/// crate kept about 340 bytes a member before anyone could count them (347 MB, then refused).
+#[test]
+fn a_zip_directory_of_a_million_members_is_refused_as_it_is_read() {
+    if !prlimit_available() {
+        return;
+    }
+    let d = dir();
+    let p = d.path().join("members.xlsx");
+    std::fs::write(&p, directory_flood(1_000_000)).unwrap();
+    let run = run_verify_within(&p, Some(256 << 20));
+    assert_refused(&run, "zip archive's directory takes more than 8 MB");
+}
+
+/// An ods whose `META-INF/manifest.xml` holds `filler` megabytes of text inside one file
+/// entry, then says the content is encrypted; `content` is its `content.xml`.
+fn ods_with_manifest(path: &Path, filler: usize, content: &[u8]) {
+    let head = br#"<?xml version="1.0" encoding="UTF-8"?>
+<manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0"><manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml">"#;
+    let tail = br#"<manifest:encryption-data manifest:checksum-type="SHA1/1K" manifest:checksum="x"/></manifest:file-entry></manifest:manifest>"#;
+    let block = vec![b'm'; 1 << 20];
+    zip_bodies(
+        path,
+        &[
+            (
+                "mimetype",
+                Body::Bytes(b"application/vnd.oasis.opendocument.spreadsheet"),
+            ),
+            (
+                "META-INF/manifest.xml",
+                Body::Repeat {
+                    head,
+                    block: &block,
+                    times: filler,
+                    tail,
+                },
+            ),
+            ("content.xml", Body::Bytes(content)),
+        ],
+    );
+}
+
+/// e40: a manifest of 200 MB (600 MB in the kit) is never read while `content.xml` reads (the
+/// board passes, in little memory), and when it does not, only its first megabyte is looked
+/// through for `encryption-data`: the mark past it is not seen, so the file is damaged, not
+/// password-protected (calamine read the whole manifest first: 605 MB, 13 s).
+#[test]
+fn e40_the_ods_manifest_is_read_at_most_a_megabyte() {
+    if !prlimit_available() {
+        return;
+    }
+    let d = dir();
+    let content = format!(
+        r#"<?xml version="1.0" encoding="UTF-8"?>
+<office:document-content {ODS_NS}><office:body><office:spreadsheet><table:table table:name="Board">{}</table:table></office:spreadsheet></office:body></office:document-content>"#,
+        ods_board()
+    );
+    let p = d.path().join("manifest.ods");
+    ods_with_manifest(&p, 200, content.as_bytes());
+    let run = run_verify(&p, true);
+    assert_eq!(run.code, 0, "{}", run.json);
+    assert_eq!(verdicts(&run), ["open"]);
+
+    // Encrypted content is not XML (bytes as in tests/readers.rs).
+    let scrambled: Vec<u8> = (0..4096u32).map(|i| (i * 7919 % 251) as u8).collect();
+    let p = d.path().join("manifest_junk.ods");
+    ods_with_manifest(&p, 200, &scrambled);
+    let run = run_verify(&p, true);
+    assert_refused(&run, "damaged");
+    assert!(!file_error(&run).contains("password"), "{}", run.json);
+    // The same mark within the first megabyte is seen.
+    let p = d.path().join("manifest_locked.ods");
+    ods_with_manifest(&p, 0, &scrambled);
+    assert_refused(&run_verify(&p, false), "password-protected");
 }

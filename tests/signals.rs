@@ -118,7 +118,20 @@ fn a_full_disk_is_reported_once_in_our_words() {
 
 /// Run `args` in a fresh folder under `prlimit --as=BYTES`: exit code, stderr, what is left.
 fn under_memory_limit(bytes: u64, args: &[&str]) -> (Option<i32>, String, Vec<String>) {
+    under_memory_limit_with(bytes, args, &[])
+}
+
+/// [`under_memory_limit`] in a folder holding `inputs` (name, bytes) first; they are not
+/// counted as left.
+fn under_memory_limit_with(
+    bytes: u64,
+    args: &[&str],
+    inputs: &[(&str, &[u8])],
+) -> (Option<i32>, String, Vec<String>) {
     let dir = tempfile::tempdir().unwrap();
+    for (name, data) in inputs {
+        std::fs::write(dir.path().join(name), data).unwrap();
+    }
     let out = Command::new("prlimit")
         .arg(format!("--as={bytes}"))
         .arg(assert_cmd::cargo::cargo_bin("knights-tour"))
@@ -131,6 +144,7 @@ fn under_memory_limit(bytes: u64, args: &[&str]) -> (Option<i32>, String, Vec<St
     let left = std::fs::read_dir(dir.path())
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| inputs.iter().all(|(i, _)| i != n))
         .collect();
     (
         out.status.code(),
@@ -188,4 +202,69 @@ fn running_out_of_memory_is_an_error_with_nothing_left_behind() {
     }
     // The smallest limits do run out: the test saw the failure it is about.
     assert!(failures > 0);
+}
+
+/// The first half of a Warnsdorff tour of an `n` x `n` board, written as `generate` writes a
+/// failed attempt: `verify --complete` has half a board to complete and a workbook to write.
+fn half_tour_workbook(n: u32) -> Vec<u8> {
+    use knights_tour::board::{Board, Square};
+    use knights_tour::solve::{rng_from_seed, warnsdorff, Attempt, Method, Tiebreak};
+    use knights_tour::tour::Tour;
+    use knights_tour::workbook::write::{write_workbook, WorkbookSpec};
+
+    let board = Board::new(n, n).unwrap();
+    let full = (0u64..)
+        .map(|seed| {
+            warnsdorff::attempt(
+                board,
+                Square::new(0, 0),
+                Tiebreak::Center,
+                &mut rng_from_seed(seed),
+            )
+        })
+        .take(20)
+        .find(Tour::is_complete)
+        .expect("a Warnsdorff tour in 20 seeds");
+    let half = full.indices()[..full.indices().len() / 2].to_vec();
+    let half = Tour::from_indices(board, half).unwrap();
+    let spec = WorkbookSpec::new(vec![Attempt::new(half, false, Method::Warnsdorff)]);
+    let mut bytes = std::io::Cursor::new(Vec::new());
+    write_workbook(&spec, &mut bytes).unwrap();
+    bytes.into_inner()
+}
+
+/// Issue 17: `verify --complete` under a memory limit fails like `generate` (a message, exit 2,
+/// no backtrace, no completed workbook and no temp file left), and writes its workbook when it
+/// does not fail (a 400 x 400 board half done: about 32 MB).
+#[test]
+fn verify_complete_out_of_memory_is_an_error_with_nothing_left_behind() {
+    if Command::new("prlimit").arg("--version").output().is_err() {
+        eprintln!("prlimit not installed; skipped");
+        return;
+    }
+    let input = half_tour_workbook(400);
+    let args = ["verify", "half.xlsx", "--complete", "done.xlsx"];
+    let mut outcomes = Vec::new();
+    for mb in [26u64, 28, 30, 32, 400] {
+        let (code, stderr, left) =
+            under_memory_limit_with(mb << 20, &args, &[("half.xlsx", &input)]);
+        let what = format!("under {mb} MB: exit {code:?}, {stderr}, left {left:?}");
+        assert!(!stderr.contains("panicked"), "{what}");
+        assert!(!stderr.contains("stack backtrace"), "{what}");
+        match code {
+            // A half tour is partial (exit 1) once read; completed, it is written.
+            Some(1) => assert_eq!(left, ["done.xlsx"], "{what}"),
+            Some(2) => {
+                assert!(stderr.contains("knights-tour:"), "{what}");
+                assert!(left.is_empty(), "{what}");
+            }
+            _ => panic!("{what}"),
+        }
+        outcomes.push(code);
+    }
+    // Small limits run out (here from 28 MB: in the completion, or in the writer's threads
+    // with its temp file open; at 24 MB the sheet's own cell store gives up first, a sheet
+    // error); the largest completes the board.
+    assert!(outcomes.contains(&Some(2)), "{outcomes:?}");
+    assert_eq!(outcomes.last(), Some(&Some(1)));
 }

@@ -72,6 +72,22 @@ pub fn workbook_xml(names: &[&str]) -> String {
     )
 }
 
+/// The namespaces of an ods `content.xml`.
+pub const ODS_NS: &str = r#"xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0""#;
+
+/// The board of [`GRID`] as ods table rows.
+pub fn ods_board() -> String {
+    GRID.iter()
+        .map(|row| {
+            let cells: String = row
+                .iter()
+                .map(|v| format!(r#"<table:table-cell office:value-type="float" office:value="{v}"><text:p>{v}</text:p></table:table-cell>"#))
+                .collect();
+            format!("<table:table-row>{cells}</table:table-row>")
+        })
+        .collect()
+}
+
 /// An xlsx package; members are (name, bytes).
 pub fn zip_file(path: &Path, members: &[(&str, &[u8])]) {
     let file = std::fs::File::create(path).unwrap();
@@ -210,16 +226,22 @@ pub struct Run {
 }
 
 pub fn run_verify(file: &Path, limit_address_space: bool) -> Run {
+    run_verify_within(file, limit_address_space.then_some(512 << 20))
+}
+
+/// `verify --json FILE`, under `prlimit --as=BYTES` when given (no backtrace asked for).
+pub fn run_verify_within(file: &Path, address_space: Option<u64>) -> Run {
     let start = Instant::now();
-    let mut cmd = if limit_address_space {
+    let mut cmd = if let Some(bytes) = address_space {
         let mut c = Command::new("prlimit");
-        c.arg("--as=536870912")
+        c.arg(format!("--as={bytes}"))
             .arg(assert_cmd::cargo::cargo_bin("knights-tour"));
         c
     } else {
         Command::cargo_bin("knights-tour").unwrap()
     };
     let out = cmd
+        .env_remove("RUST_BACKTRACE")
         .args(["verify", "--json"])
         .arg(file)
         .timeout(Duration::from_secs(300))

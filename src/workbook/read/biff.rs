@@ -6,13 +6,13 @@
 //! rectangle spanning its cells (two cells at A1 and IV65536 make 16.7 million). So the
 //! Workbook stream is read here first, the way calamine walks it (the globals, then each sheet
 //! from the position its BoundSheet8 record gives), and refused when a DIMENSIONS record is
-//! impossible or too large, when a cell lies outside an xls sheet, or when the sheets' extents
-//! add up past [`MAX_DENSE_CELLS`]. The OLE tables are checked first ([`Ole`]), whatever the
+//! impossible or too large, when a cell lies outside an xls sheet, when it lists more than
+//! [`MAX_SHEETS`] sheets, or when the sheets' extents add up past [`MAX_DENSE_CELLS`]. The OLE tables are checked first ([`Ole`]), whatever the
 //! file's size.
 
 use std::io::{Read, Seek};
 
-use super::budget::MAX_DENSE_CELLS;
+use super::budget::{MAX_DENSE_CELLS, MAX_SHEETS};
 use super::ole::Ole;
 use super::{Format, ReadError};
 
@@ -76,6 +76,11 @@ pub fn scan_workbook_stream(stream: &[u8]) -> Result<(), ReadError> {
             // BoundSheet8: where a sheet's substream starts.
             0x0085 => {
                 if let Some(pos) = u32_at(data, 0) {
+                    if sheets.len() >= MAX_SHEETS {
+                        return Err(ReadError::TooLarge {
+                            detail: format!("the workbook lists more than {MAX_SHEETS} sheets"),
+                        });
+                    }
                     sheets.push((pos as usize, sheet_name(data)));
                 }
             }

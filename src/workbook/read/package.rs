@@ -9,10 +9,16 @@
 //! names that fold to one key) the package is refused instead: no reader should have to guess.
 //!
 //! The zip archive's directory is read once here and kept, so reading many sheets of a
-//! package with many members costs one pass over its directory, not one per sheet.
+//! package with many members costs one pass over its directory, not one per sheet. The zip
+//! crate keeps a few hundred bytes for each member of the directory (46 bytes in the file at
+//! least) before anyone can count them, so at most [`MAX_ZIP_DIRECTORY_BYTES`] are read while
+//! the directory is read ([`open_archive`]): a 53 MB file of a million empty members took
+//! 347 MB before it was refused.
 
 use std::collections::HashMap;
-use std::io::{Read, Seek, SeekFrom};
+use std::io::{self, Read, Seek, SeekFrom};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 
 use zip::read::ZipFile;
 use zip::ZipArchive;
@@ -20,9 +26,108 @@ use zip::ZipArchive;
 use super::budget::OpenCost;
 use super::{Format, ReadError};
 
+/// The most bytes read from a file while its zip directory is read: a workbook of 4,096
+/// sheets has about 10,000 members, about 1 MB; 8 MB of the smallest members (46 bytes) cost
+/// the zip crate about 60 MB.
+pub const MAX_ZIP_DIRECTORY_BYTES: u64 = 8 * 1024 * 1024;
+
+/// A reader that delivers at most [`MAX_ZIP_DIRECTORY_BYTES`] until its [`Allowance`] is lifted
+/// (once the zip directory has been read).
+pub(super) struct Metered<R> {
+    inner: R,
+    allowance: Allowance,
+}
+
+/// What a [`Metered`] reader may still read; shared with whoever opens the archive on it.
+#[derive(Clone)]
+pub(super) struct Allowance(Arc<AtomicU64>);
+
+/// Past the allowance (an error the zip crate hands back as it is).
+const OVER: u64 = u64::MAX - 1;
+/// Lifted: no cap.
+const LIFTED: u64 = u64::MAX;
+
+impl Allowance {
+    /// The allowance is no longer applied.
+    fn lift(&self) {
+        self.0.store(LIFTED, Ordering::Relaxed);
+    }
+
+    /// Whether the reader refused to read past it.
+    fn exceeded(&self) -> bool {
+        self.0.load(Ordering::Relaxed) == OVER
+    }
+}
+
+impl<R> Metered<R> {
+    fn new(inner: R) -> (Metered<R>, Allowance) {
+        let allowance = Allowance(Arc::new(AtomicU64::new(MAX_ZIP_DIRECTORY_BYTES)));
+        let metered = Metered {
+            inner,
+            allowance: allowance.clone(),
+        };
+        (metered, allowance)
+    }
+
+    /// The reader inside, given back.
+    pub(super) fn into_inner(self) -> R {
+        self.inner
+    }
+}
+
+impl<R: Read> Read for Metered<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let left = self.allowance.0.load(Ordering::Relaxed);
+        if left == LIFTED {
+            return self.inner.read(buf);
+        }
+        if left == OVER || (left == 0 && !buf.is_empty()) {
+            self.allowance.0.store(OVER, Ordering::Relaxed);
+            return Err(io::Error::other("the zip directory is too large"));
+        }
+        let want = buf.len().min(usize::try_from(left).unwrap_or(usize::MAX));
+        let n = self.inner.read(&mut buf[..want])?;
+        self.allowance.0.store(left - n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
+impl<R: Seek> Seek for Metered<R> {
+    fn seek(&mut self, pos: SeekFrom) -> io::Result<u64> {
+        self.inner.seek(pos)
+    }
+}
+
+/// Read the zip directory of `reader` under [`MAX_ZIP_DIRECTORY_BYTES`] (from its start).
+pub(super) fn open_archive<R: Read + Seek>(
+    mut reader: R,
+    format: Format,
+) -> Result<ZipArchive<Metered<R>>, ReadError> {
+    reader
+        .seek(SeekFrom::Start(0))
+        .map_err(|e| ReadError::Io(e.to_string()))?;
+    let (metered, allowance) = Metered::new(reader);
+    match ZipArchive::new(metered) {
+        Ok(zip) => {
+            allowance.lift();
+            Ok(zip)
+        }
+        Err(_) if allowance.exceeded() => Err(ReadError::TooLarge {
+            detail: format!(
+                "its zip archive's directory takes more than {} MB (a workbook's takes a few KB)",
+                MAX_ZIP_DIRECTORY_BYTES / (1024 * 1024)
+            ),
+        }),
+        Err(e) => Err(ReadError::Damaged {
+            format,
+            detail: e.to_string(),
+        }),
+    }
+}
+
 /// A zip member as calamine names it.
 pub(super) struct Package<RS: Read + Seek> {
-    zip: ZipArchive<RS>,
+    zip: ZipArchive<Metered<RS>>,
     /// Member name with `\` as `/`, lower-cased -> member index (calamine's lookup cache).
     folded: HashMap<String, usize>,
     /// Member name as decoded -> its index (the zip crate's own fallback lookup by name).
@@ -34,15 +139,12 @@ impl<RS: Read + Seek> Package<RS> {
     /// Open the zip archive in `reader`, refusing a package where a name could mean two
     /// members. The memory its directory takes is counted in `cost`.
     pub(super) fn open(
-        mut reader: RS,
+        reader: RS,
         format: Format,
         cost: &mut OpenCost,
     ) -> Result<Package<RS>, ReadError> {
         let damaged = |detail: String| ReadError::Damaged { format, detail };
-        reader
-            .seek(SeekFrom::Start(0))
-            .map_err(|e| ReadError::Io(e.to_string()))?;
-        let zip = ZipArchive::new(reader).map_err(|e| damaged(e.to_string()))?;
+        let zip = open_archive(reader, format)?;
         if zip.has_duplicate_names() {
             return Err(damaged(
                 "two members of its zip archive have the same name, so readers may take different ones".into(),
@@ -95,7 +197,10 @@ impl<RS: Read + Seek> Package<RS> {
     }
 
     /// A member's uncompressed bytes as a stream.
-    pub(super) fn open_member(&mut self, index: usize) -> Result<ZipFile<'_, RS>, ReadError> {
+    pub(super) fn open_member(
+        &mut self,
+        index: usize,
+    ) -> Result<ZipFile<'_, Metered<RS>>, ReadError> {
         let format = self.format;
         self.zip.by_index(index).map_err(|e| ReadError::Damaged {
             format,
@@ -105,7 +210,7 @@ impl<RS: Read + Seek> Package<RS> {
 
     /// The reader the package was opened on, given back.
     pub(super) fn into_inner(self) -> RS {
-        self.zip.into_inner()
+        self.zip.into_inner().into_inner()
     }
 
     /// The format the package was opened as.

@@ -24,7 +24,7 @@ use super::budget::{
     MAX_PART_BYTES, MAX_RUN_SHEET_BYTES, MAX_SHEETS, MAX_SHEET_ELEMENTS, MAX_STRING_BYTES,
 };
 use super::engine::text_value;
-use super::package::Package;
+use super::package::{Metered, Package};
 use super::xmlpart::{decode_attr, get_attrs, XmlPart};
 use super::{CellFormat, CellValue, Format, ReadError, SheetCell, SheetCells};
 
@@ -654,7 +654,7 @@ impl<RS: Read + Seek> Book<RS> {
 fn member<RS: Read + Seek>(
     package: &mut Package<RS>,
     index: usize,
-) -> Result<BufReader<zip::read::ZipFile<'_, RS>>, ReadError> {
+) -> Result<BufReader<zip::read::ZipFile<'_, Metered<RS>>>, ReadError> {
     Ok(BufReader::new(package.open_member(index)?))
 }
 

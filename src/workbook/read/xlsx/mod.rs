@@ -19,7 +19,7 @@ mod workbook;
 use std::io::{Read, Seek};
 
 use super::budget::{OpenCost, RunBudget, MAX_OPEN_XML_BYTES};
-use super::package::Package;
+use super::package::{Metered, Package};
 use super::xmlpart::{PartResult, XmlPart};
 use super::{CellFormat, Format, ReadError, SheetCells};
 use strings::SharedStrings;
@@ -152,7 +152,7 @@ impl<RS: Read + Seek> Opening<'_, RS> {
     fn part<'z, T>(
         &'z mut self,
         path: &str,
-        read: impl FnOnce(&mut XmlPart<zip::read::ZipFile<'z, RS>>) -> PartResult<T>,
+        read: impl FnOnce(&mut XmlPart<zip::read::ZipFile<'z, Metered<RS>>>) -> PartResult<T>,
     ) -> PartResult<Option<T>> {
         let Some(index) = self.package.find(path) else {
             return Ok(None);

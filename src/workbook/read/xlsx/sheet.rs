@@ -2,7 +2,8 @@
 //!
 //! Every cell element (empty `<c/>` included) counts against
 //! [`MAX_SHEET_SCANNED_CELLS`](super::super::budget::MAX_SHEET_SCANNED_CELLS), every element
-//! against [`MAX_SHEET_ELEMENTS`], a text cell keeps at most [`MAX_TEXT_KEPT`] bytes, and the
+//! against [`MAX_SHEET_ELEMENTS`], what comes before `<sheetData>` against
+//! [`MAX_PRESHEET_BYTES`], a text cell keeps at most [`MAX_TEXT_KEPT`] bytes, and the
 //! XML is read through [`Capped`], so no text or tag is ever buffered whole past
 //! [`MAX_XML_RUN`](super::super::budget::MAX_XML_RUN) and no sheet reads past its share of
 //! [`MAX_RUN_SHEET_BYTES`](super::super::budget::MAX_RUN_SHEET_BYTES).
@@ -10,8 +11,8 @@
 use std::io::Read;
 
 use super::super::budget::{
-    keep_text, Capped, RunBudget, SheetBudget, MAX_PART_BYTES, MAX_RUN_SHEET_BYTES,
-    MAX_SHEET_ELEMENTS, MAX_TEXT_KEPT,
+    keep_text, Capped, RunBudget, SheetBudget, MAX_PART_BYTES, MAX_PRESHEET_BYTES,
+    MAX_RUN_SHEET_BYTES, MAX_SHEET_ELEMENTS, MAX_TEXT_KEPT,
 };
 use super::super::xmlscan::{attributes, decode_text, ScanError, Scanner, Token};
 use super::super::{CellFormat, CellValue, Format, ReadError, SheetCell, SheetCells};
@@ -114,7 +115,7 @@ impl<'a> SheetStream<'a> {
         }
     }
 
-    fn read<R: Read>(&mut self, part: R) -> Result<(), ReadError> {
+    fn read<R: Read>(&mut self, part: &mut Capped<R>) -> Result<(), ReadError> {
         let damaged = |detail: String| ReadError::Damaged {
             format: Format::Xlsx,
             detail,
@@ -125,6 +126,12 @@ impl<'a> SheetStream<'a> {
         let mut in_sheet_data = false;
         let mut elements = 0u64;
         loop {
+            if !in_sheet_data && xml.get_ref().total() > MAX_PRESHEET_BYTES {
+                return Err(too_large(format!(
+                    "the sheet holds more than {} MB before its cells",
+                    MAX_PRESHEET_BYTES / (1024 * 1024)
+                )));
+            }
             let token = xml.next_token().map_err(|e| match e {
                 ScanError::Io(e) => damaged(format!("the sheet's XML is damaged: {e}")),
                 e => damaged(format!("the sheet's XML is damaged: {e}")),
