@@ -11,8 +11,6 @@
 //! assert_eq!(count(64u32, "move"), "64 moves");
 //! ```
 
-use crate::board::Board;
-
 /// The indefinite article for a word or a number as it is read aloud: `an` before a vowel
 /// sound (`an 8x8`, `an 11x11`, `an 18x18`, `an 800x3`, `an 11000x2`, `an A1 cell`), `a`
 /// otherwise (`a 1x1`, `a 110x4`, `a 5x6`).
@@ -58,8 +56,8 @@ pub fn with_article(thing: &str) -> String {
     format!("{} {thing}", article(thing))
 }
 
-/// `an 8x8 board`, `a 5x6 board`.
-pub fn a_board(board: Board) -> String {
+/// `an 8x8 board`, `a 5x6 board` (any board's `Display`, so that words need not know boards).
+pub fn a_board(board: impl std::fmt::Display) -> String {
     with_article(&format!("{board} board"))
 }
 
@@ -117,6 +115,7 @@ pub fn thousands(n: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Board;
 
     #[test]
     fn articles_follow_the_sound_of_the_number() {

@@ -112,6 +112,11 @@ impl OpenCost {
     }
 }
 
+/// Text as a cell value: `None` when blank, cut to what is kept ([`keep_text`]) otherwise.
+pub(crate) fn text_value(s: &str) -> Option<CellValue> {
+    (!s.trim().is_empty()).then(|| CellValue::Text(keep_text(s)))
+}
+
 /// The text of a cell as kept: at most [`MAX_TEXT_KEPT`] bytes, cut at a character boundary
 /// and marked with `…` when cut.
 pub fn keep_text(text: &str) -> Box<str> {

@@ -7,7 +7,7 @@ use std::io::{Read, Seek};
 
 use calamine::{open_workbook_from_rs, Data, Reader, Xls};
 
-use super::budget::{keep_text, OpenCost, RunBudget, SheetBudget};
+use super::budget::{text_value, OpenCost, RunBudget, SheetBudget};
 use super::{xlsb, xlsx};
 use super::{CellFormat, CellValue, Format, ReadError, SheetCell, SheetCells};
 
@@ -109,11 +109,6 @@ fn dense_to_cells(
         })?;
     }
     Ok(budget.finish(false))
-}
-
-/// Text as a cell value: `None` when blank, cut to what is kept otherwise.
-pub(super) fn text_value(s: &str) -> Option<CellValue> {
-    (!s.trim().is_empty()).then(|| CellValue::Text(keep_text(s)))
 }
 
 fn from_data(data: &Data) -> Option<CellValue> {

@@ -29,7 +29,7 @@ use std::io::{self, Read, Seek, SeekFrom, Take};
 
 use flate2::read::DeflateDecoder;
 
-use super::budget::{keep_text, Capped, RunBudget, SheetBudget, MAX_SHEETS, MAX_TEXT_KEPT};
+use super::budget::{text_value, Capped, RunBudget, SheetBudget, MAX_SHEETS, MAX_TEXT_KEPT};
 use super::package::open_archive;
 use super::xmlscan::{attributes, decode_text, ScanError, Scanner, Token};
 use super::{CellValue, Format, ReadError, SheetCell, SheetCells};
@@ -680,10 +680,6 @@ impl Cell {
         });
         Ok(())
     }
-}
-
-fn text_value(s: &str) -> Option<CellValue> {
-    (!s.trim().is_empty()).then(|| CellValue::Text(keep_text(s)))
 }
 
 /// An attribute value with its entities decoded.

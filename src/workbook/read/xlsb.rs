@@ -19,11 +19,11 @@ use std::io::{BufReader, Read, Seek, SeekFrom};
 use calamine::{open_workbook_from_rs, DataRef, Reader, Xlsb};
 use quick_xml::events::Event;
 
+use super::budget::text_value;
 use super::budget::{
     OpenCost, RunBudget, SheetBudget, MAX_CELL_FORMATS, MAX_DISTINCT_STRINGS, MAX_OPEN_XML_BYTES,
     MAX_PART_BYTES, MAX_RUN_SHEET_BYTES, MAX_SHEETS, MAX_SHEET_ELEMENTS, MAX_STRING_BYTES,
 };
-use super::engine::text_value;
 use super::package::{Metered, Package};
 use super::xmlpart::{decode_attr, get_attrs, XmlPart};
 use super::{CellFormat, CellValue, Format, ReadError, SheetCell, SheetCells};
