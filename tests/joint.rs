@@ -55,8 +55,23 @@ fn assert_checked(req: &Request, tour: &Tour) {
     assert_eq!(grid_verdict(tour), expected_verdict(tour));
 }
 
+/// The search's time has a heavy tail (one sampled request in a hundred takes a million
+/// nodes or more), so the cases are drawn from a fixed seed: every run, CI's included, checks
+/// the same requests in a known time. `PROPTEST_RNG_SEED=N` draws others.
+fn config() -> ProptestConfig {
+    let seed = std::env::var("PROPTEST_RNG_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(18);
+    ProptestConfig {
+        cases: 32,
+        rng_seed: proptest::test_runner::RngSeed::Fixed(seed),
+        ..ProptestConfig::default()
+    }
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(32))]
+    #![proptest_config(config())]
 
     /// Counting with the joint search (backjumping included) gives what the plain search
     /// gives, whenever the plain search finishes within its budget; every tour counted meets
