@@ -84,6 +84,62 @@ fn the_bash_script_parses() {
     }
 }
 
+/// What bash offers after typing `words` and pressing TAB (the last word is the one being
+/// completed), with the script sourced as bash-completion would; `None` without bash.
+fn bash_completes(script: &std::path::Path, words: &[&str]) -> Option<Vec<String>> {
+    let quoted: Vec<String> = words.iter().map(|w| format!("'{w}'")).collect();
+    let cword = words.len() - 1;
+    let program = format!(
+        "source '{}'\nCOMP_WORDS=({})\nCOMP_CWORD={cword}\n_knights__tour knights-tour '{}' '{}'\nprintf '%s\\n' \"${{COMPREPLY[@]}}\"\n",
+        script.display(),
+        quoted.join(" "),
+        words[cword],
+        words[cword - 1],
+    );
+    let out = std::process::Command::new("bash")
+        .arg("-c")
+        .arg(program)
+        .output()
+        .ok()?;
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    Some(
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(str::to_string)
+            .collect(),
+    )
+}
+
+/// bash completes every subcommand's own flags, not only the subcommand names (clap_complete
+/// wrote the two halves of its state machine under different names; `completions::script`
+/// mends that).
+#[test]
+fn bash_completes_the_flags_of_every_subcommand() {
+    let script = stdout_of(&["completions", "bash"]);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("knights-tour.bash");
+    std::fs::write(&path, script).unwrap();
+    let Some(names) = bash_completes(&path, &["knights-tour", "gen"]) else {
+        eprintln!("bash not found: completion not checked");
+        return;
+    };
+    assert_eq!(names, ["generate"]);
+    for (sub, flags) in subcommands_and_flags() {
+        for flag in flags {
+            let typed = format!("--{flag}");
+            let offered = bash_completes(&path, &["knights-tour", &sub, &typed]).unwrap();
+            assert!(offered.contains(&typed), "{sub} {typed}: {offered:?}");
+        }
+    }
+    let mut offered = bash_completes(&path, &["knights-tour", "generate", "--ti"]).unwrap();
+    offered.sort();
+    assert_eq!(offered, ["--tiebreak", "--timeout"]);
+}
+
 #[test]
 fn the_man_pages_cover_every_subcommand_and_flag() {
     let main = stdout_of(&["man"]);

@@ -45,7 +45,19 @@ pub fn script(shell: Shell) -> String {
         "knights-tour",
         &mut out,
     );
-    String::from_utf8_lossy(&out).into_owned()
+    let script = String::from_utf8_lossy(&out).into_owned();
+    match shell {
+        Shell::Bash => mend_bash(&script),
+        _ => script,
+    }
+}
+
+/// clap_complete 4.6 names a bash subcommand's state `knights__tour__subcmd__generate` where
+/// it is set and `knights__subcmd__tour__subcmd__generate` where it is matched (the hyphen in
+/// the program's name is read as a subcommand separator: clap-rs/clap#6421), so bash completed
+/// the subcommands but none of their flags. The matched names are written as they are set.
+fn mend_bash(script: &str) -> String {
+    script.replace("knights__subcmd__tour__subcmd__", "knights__tour__subcmd__")
 }
 
 /// Run `knights-tour completions`.
