@@ -302,3 +302,22 @@ fn the_validator_can_fail() {
         "{errors:?}"
     );
 }
+
+/// The README names every schema, so a reader of `--json` output finds its fields.
+#[test]
+fn the_readme_names_every_schema() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let mut names: Vec<String> = std::fs::read_dir(root.join("docs/schemas"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert!(names.len() >= 5, "{names:?}");
+    for name in names {
+        assert!(
+            readme.contains(&format!("docs/schemas/{name}")),
+            "README.md does not name docs/schemas/{name}"
+        );
+    }
+}
