@@ -62,9 +62,14 @@ pub fn check_writable(path: &Path, force: bool) -> Result<()> {
     }
     let dir = parent_dir(path);
     if !dir.is_dir() {
+        let why = if dir.exists() {
+            format!("{} is a file, not a folder", dir.display())
+        } else {
+            "its folder does not exist".to_string()
+        };
         return Err(Error::io(
             path,
-            io::Error::new(io::ErrorKind::NotFound, "its folder does not exist"),
+            io::Error::new(io::ErrorKind::NotFound, why),
         ));
     }
     // A folder nobody may create files in (read-only, another user's, /sys) is found now, by

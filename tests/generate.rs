@@ -247,6 +247,22 @@ fn unwritable_paths_are_reported() {
         .stderr(predicate::str::contains("no/such/folder/x.xlsx"));
     std::fs::create_dir(wd.path("adir")).unwrap();
     wd.generate(&["-o", "adir", "--force"]).assert().code(2);
+    // A file where a folder should be is named as such, not as a missing folder.
+    std::fs::write(wd.path("afile"), "").unwrap();
+    for out in ["afile/x.xlsx", "afile/x.csv"] {
+        wd.generate(&["-o", out])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(format!(
+                "{out}: afile is a file, not a folder"
+            )));
+    }
+    wd.generate(&["-o", "no/x.csv"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "no/x.csv: its folder does not exist",
+        ));
 }
 
 #[test]

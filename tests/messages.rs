@@ -161,6 +161,21 @@ fn every_error_has_one_style() {
         "{impossible}"
     );
     assert!(!impossible.contains("knights-tour: error"), "{impossible}");
+    // A notice reads like the errors too: a lower-case word and a colon, no program name.
+    std::fs::write(dir.path().join("none.csv"), "just words\n").unwrap();
+    let out = cmd()
+        .current_dir(dir.path())
+        .args(["verify", "none.csv"])
+        .assert()
+        .code(1)
+        .get_output()
+        .stderr
+        .clone();
+    let notice = String::from_utf8(out).unwrap();
+    assert!(
+        notice.starts_with("note: no board found in none.csv"),
+        "{notice}"
+    );
 }
 
 /// Issue 20, finding 12: `generate --json` answers with a JSON document also when it fails.

@@ -334,7 +334,7 @@ impl Run {
             self.totals.add(&report);
             if !self.quiet && report.readable && !report.has_board() {
                 eprintln!(
-                    "knights-tour: no board found in {}",
+                    "note: no board found in {}",
                     text::escape_control(&report.file)
                 );
             }
