@@ -63,13 +63,18 @@ fn every_shell_completes_every_subcommand_and_flag() {
         .stderr(predicate::str::contains("bash"));
 }
 
+/// `completions bash` saved in a temp folder (kept while the first value lives).
+fn bash_script() -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("knights-tour.bash");
+    std::fs::write(&path, stdout_of(&["completions", "bash"])).unwrap();
+    (dir, path)
+}
+
 /// The bash script is valid bash (when bash is here to say so).
 #[test]
 fn the_bash_script_parses() {
-    let script = stdout_of(&["completions", "bash"]);
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("knights-tour.bash");
-    std::fs::write(&path, script).unwrap();
+    let (_dir, path) = bash_script();
     match std::process::Command::new("bash")
         .arg("-n")
         .arg(&path)
@@ -119,10 +124,7 @@ fn bash_completes(script: &std::path::Path, words: &[&str]) -> Option<Vec<String
 /// mends that).
 #[test]
 fn bash_completes_the_flags_of_every_subcommand() {
-    let script = stdout_of(&["completions", "bash"]);
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("knights-tour.bash");
-    std::fs::write(&path, script).unwrap();
+    let (_dir, path) = bash_script();
     let Some(names) = bash_completes(&path, &["knights-tour", "gen"]) else {
         eprintln!("bash not found: completion not checked");
         return;
