@@ -1,5 +1,5 @@
-//! "Move k on X" constraints (issue 12): the segment search (`solve::segments`) and the
-//! runner's dispatch to it. Constraints are sampled from a real tour, as the `requests` example
+//! "Move k on X" constraints (issues 12 and 18): the segment search (`solve::segments`), the
+//! rotation search (`solve::rotations`) and the runner's dispatch to them. Constraints are sampled from a real tour, as the `requests` example
 //! does, so a tour meeting them exists; every tour produced is re-checked against the request.
 //! No timing here: the speed figures come from `examples/requests.rs`.
 
@@ -9,10 +9,14 @@ use knights_tour::board::Board;
 use knights_tour::solve::backtrack::Search;
 use knights_tour::solve::runner::run;
 use knights_tour::solve::{
-    existence, rng_from_seed, segments, Budget, Constraint, Ending, Method, Plan, Request,
+    existence, rng_from_seed, rotations, segments, Budget, Constraint, Ending, Method, Plan,
+    Request,
 };
 use knights_tour::tour::Tour;
 use proptest::prelude::*;
+
+mod grid_check;
+use grid_check::{expected_verdict, grid_verdict};
 
 /// Far more search nodes than any request here needs (a few 10^5 at most, measured), so a
 /// regression fails instead of hanging.
@@ -151,10 +155,52 @@ proptest! {
         {
             prop_assert!(req.is_satisfied_by(&tour));
         }
+        if let (Search::Found(tour), _) =
+            rotations::solve(&req, &Budget::nodes(2_000_000), &mut rng_from_seed(seed))
+        {
+            prop_assert!(req.is_satisfied_by(&tour) && tour.check().is_ok());
+        }
         let plan = Plan { method: Method::Auto, max_nodes: Some(1_000_000), ..Plan::default() };
         let outcome = run(&req, &plan, &mut rng_from_seed(seed), &mut |_| {});
         for attempt in outcome.tours() {
             prop_assert!(req.is_satisfied_by(&attempt.tour));
+        }
+    }
+}
+
+proptest! {
+    // A fixed seed: the search is not exhaustive, so every run (CI's included) checks the same
+    // requests; `PROPTEST_RNG_SEED=N` draws others.
+    #![proptest_config(ProptestConfig {
+        cases: 12,
+        rng_seed: std::env::var("PROPTEST_RNG_SEED")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .map_or(proptest::test_runner::RngSeed::Fixed(18), proptest::test_runner::RngSeed::Fixed),
+        ..ProptestConfig::default()
+    })]
+
+    /// On boards of a thousand squares and more, with pieces averaging 64 moves or more (where the runner uses it), the
+    /// rotation search meets constraints sampled from a real tour, and its tour is a knight's
+    /// tour meeting them.
+    #[test]
+    fn the_rotation_search_meets_long_pieces_on_big_boards(
+        rows in 32u32..60,
+        cols in 32u32..60,
+        count in 2usize..16,
+        seed in 0u64..1000,
+    ) {
+        let board = Board::new(rows, cols).unwrap();
+        let req = sampled(board, count, seed);
+        let (answer, work) =
+            rotations::solve(&req, &Budget::nodes(4_000_000_000), &mut rng_from_seed(seed + 1));
+        match answer {
+            Search::Found(tour) => {
+                prop_assert!(req.is_satisfied_by(&tour) && tour.is_complete());
+                // The verifier, reading the tour as a grid, calls it the tour it is.
+                prop_assert_eq!(grid_verdict(&tour), expected_verdict(&tour));
+            }
+            other => prop_assert!(false, "{rows}x{cols}, {count}: {other:?} after {work}"),
         }
     }
 }

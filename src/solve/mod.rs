@@ -20,6 +20,7 @@ pub mod hand;
 pub mod joint;
 mod meter;
 pub mod pairs;
+pub mod rotations;
 pub mod runner;
 pub mod segments;
 pub mod warnsdorff;

@@ -36,8 +36,8 @@ use rand::Rng as _;
 use crate::board::Square;
 use crate::solve::backtrack::{self, Search};
 use crate::solve::{
-    construct, existence, hand, joint, segments, warnsdorff, Budget, Meter, Method, Request, Rng,
-    Tiebreak,
+    construct, existence, hand, joint, rotations, segments, warnsdorff, Budget, Meter, Method,
+    Request, Rng, Tiebreak,
 };
 use crate::tour::Tour;
 
@@ -47,6 +47,15 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
 /// Nodes of the first round of the segment search for constraints ([`Run::by_segments`]); the
 /// capped exhaustive search before it gets a quarter.
 const FIRST_SEGMENT_ROUND_NODES: u64 = 1 << 18;
+
+/// Squares the rotation search ([`rotations`]) may look at in a round for each node the
+/// segment search may place: a node there costs about as long as this many squares here.
+const ROTATION_WORK_PER_NODE: u64 = 64;
+
+/// Squares the rotation search may look at before the first round of the segment search: it
+/// meets long pieces on big boards in well under a second where the segment search takes
+/// minutes, and gives up on short pieces, which are the segment search's.
+const FIRST_ROTATION_WORK: u64 = 300_000_000;
 
 /// Growth of the node caps from one round of the segment search to the next.
 const SEGMENT_ROUND_GROWTH: u64 = 4;
@@ -664,12 +673,15 @@ impl Run<'_, '_> {
     /// capped exhaustive search (which proves "no tour" on small boards), the caps growing
     /// [`SEGMENT_ROUND_GROWTH`]-fold, so that neither starves the other. When the constraints
     /// are dense ([`dense`]), each round starts with the joint search ([`joint`]), which grows
-    /// every piece at once and also proves "no tour".
+    /// every piece at once and also proves "no tour"; otherwise with the rotation search
+    /// ([`rotations`]), which rearranges a whole tour and meets long pieces on big boards (the
+    /// first round gives it [`FIRST_ROTATION_WORK`]).
     fn by_segments(&mut self) -> Step {
         self.progress("searching segment by segment");
         let mut cap = FIRST_SEGMENT_ROUND_NODES;
         let mut repeats = 0;
         let dense = dense(self.request);
+        let mut first = true;
         loop {
             if let Some(ending) = self.out_of_budget() {
                 return Step::End(ending);
@@ -694,6 +706,17 @@ impl Run<'_, '_> {
                     return Step::End(ending);
                 }
             }
+            if !dense && rotations::supports(self.request) {
+                let work = if first {
+                    FIRST_ROTATION_WORK
+                } else {
+                    cap.saturating_mul(ROTATION_WORK_PER_NODE)
+                };
+                if let Some(step) = self.by_rotations(work, &mut repeats) {
+                    return step;
+                }
+            }
+            first = false;
             let exhaustive = self.remaining().capped(cap / 4);
             let (result, nodes) = backtrack::search(self.request, &exhaustive, None);
             self.report.nodes += nodes;
@@ -721,6 +744,21 @@ impl Run<'_, '_> {
             }
             cap = cap.saturating_mul(SEGMENT_ROUND_GROWTH);
         }
+    }
+
+    /// The rotation search ([`rotations`]) with at most `work` squares looked at; a step when
+    /// it ends the run.
+    fn by_rotations(&mut self, work: u64, repeats: &mut u32) -> Option<Step> {
+        let (result, work) =
+            rotations::solve(self.request, &self.remaining().capped(work), self.rng);
+        self.report.nodes += work / ROTATION_WORK_PER_NODE;
+        if let Search::Found(tour) = result {
+            if self.request.is_satisfied_by(&tour) && self.record(tour, Method::Backtrack) {
+                return Some(Step::Found);
+            }
+            *repeats += 1;
+        }
+        self.out_of_budget().map(Step::End)
     }
 
     /// A closed tour found with no fixed square, turned to start on a random square in a

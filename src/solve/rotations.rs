@@ -1,0 +1,632 @@
+//! Tours with "move k on X" constraints on large boards, by rearranging a whole tour until every
+//! constrained square sits at its move: Pósa's rotations and 2-opt reversals.
+//!
+//! A knight's path `v0 … v(n-1)` stays a path when a stretch `va … vb` is reversed, provided the
+//! squares on either side of the stretch are a knight's move from its new ends (`v(a-1)` from
+//! `vb`, `va` from `v(b+1)`; a stretch at either end of the path needs only its inner side).
+//! Reversing moves every square inside to `a + b - i`. So a square can be carried to any move
+//! without ever leaving the set of complete paths; the constraints are met one at a time in
+//! move order, each freezing the path up to its move.
+//!
+//! The segment search ([`segments`](super::segments)) grows the tour and has to leave the rest
+//! of the board coverable; on boards of thousands of squares it dies when two constrained moves
+//! fall close together. Here the rest of the board is always covered (every state is a complete
+//! path); the only question is whether the next square can be brought to its move, which is
+//! easiest exactly where the segment search struggles: long gaps on big boards. This is not
+//! exhaustive; the runner keeps the other searches beside it.
+
+use rand::Rng as _;
+
+use crate::board::Board;
+use crate::solve::backtrack::Search;
+use crate::solve::{warnsdorff::Warnsdorff, Budget, Request, Rng, Tiebreak};
+use crate::tour::Tour;
+
+/// Moves tried to bring one constrained square to its move before the one before it is freed.
+const STEPS_PER_GOAL: u32 = 400;
+
+/// What a later goal's square left at or before the goal's move costs, in moves off target.
+const EARLY_COST: usize = 16;
+
+/// Work one attempt may do, per square, before it starts again from a new path.
+const WORK_PER_SQUARE: u64 = 20000;
+
+/// Random reversals made when a goal is given up and the one before it is placed again.
+const SCRAMBLES: u32 = 50;
+
+/// Warnsdorff attempts at a starting path with each tie-break.
+const PATH_TRIES: u32 = 6;
+
+/// Random reversals that make the construction, when no Warnsdorff attempt completes, a
+/// starting path of its own (the construction is the same every time).
+const CONSTRUCTION_SCRAMBLES: u32 = 2000;
+
+/// How far past the goal's move a reshaping reversal may start.
+const NEAR: usize = 64;
+
+/// Attempts at a goal before the goal before it is placed again.
+const RETRIES: u32 = 2;
+
+/// Fewer reversals than this carry the goal's square: reshape the path instead.
+const FEW_MOVES: usize = 4;
+
+/// Whether this search takes `req`: an open tour with at least one fixed square.
+///
+/// ```
+/// use knights_tour::board::Board;
+/// use knights_tour::solve::{rotations, Request};
+/// let board = Board::new(8, 8).unwrap();
+/// let mut req = Request::open(board);
+/// assert!(!rotations::supports(&req));
+/// req.end = Some(board.parse_square("h8").unwrap());
+/// assert!(rotations::supports(&req));
+/// req.closed = true;
+/// assert!(!rotations::supports(&req));
+/// ```
+pub fn supports(req: &Request) -> bool {
+    !req.closed && !req.all_constraints().is_empty()
+}
+
+/// One tour meeting `req`, or [`Search::OutOfBudget`] with the work done (one node per square
+/// looked at); never [`Search::NoTour`]. Ties are drawn from `rng`, so a seed gives one tour.
+///
+/// ```
+/// use knights_tour::board::Board;
+/// use knights_tour::solve::backtrack::Search;
+/// use knights_tour::solve::{rng_from_seed, rotations, Budget, Constraint, Request};
+/// let board = Board::new(40, 40).unwrap();
+/// let at = |k, name| Constraint { move_number: k, square: board.parse_square(name).unwrap() };
+/// let req = Request {
+///     constraints: vec![at(1, "a1"), at(801, "t20"), at(1599, "an40")],
+///     ..Request::open(board)
+/// };
+/// let (found, _work) = rotations::solve(&req, &Budget::nodes(1_000_000_000), &mut rng_from_seed(1));
+/// let Search::Found(tour) = found else { panic!("{found:?}") };
+/// assert!(req.is_satisfied_by(&tour) && tour.check().is_ok());
+/// ```
+pub fn solve(req: &Request, budget: &Budget, rng: &mut Rng) -> (Search, u64) {
+    if !supports(req) {
+        return (Search::OutOfBudget { nodes: 0 }, 0);
+    }
+    let n = req.board.len();
+    let mut goals: Vec<(usize, u32)> = req
+        .all_constraints()
+        .iter()
+        .map(|c| (c.move_number as usize - 1, req.board.index(c.square)))
+        .collect();
+    goals.sort_unstable();
+    goals.dedup();
+    let mut spent = 0u64;
+    let mut warnsdorff = Warnsdorff::new(req.board);
+    while !budget.exhausted(spent) {
+        let Some((path, constructed)) = any_path(&mut warnsdorff, req.board, rng) else {
+            break;
+        };
+        spent += path.len() as u64;
+        let mut state = State::new(req.board, path);
+        if constructed {
+            state.scramble(0, n, CONSTRUCTION_SCRAMBLES.min(n as u32), rng);
+        }
+        let met = state.meet(&goals, budget, spent, rng);
+        spent += state.work;
+        if met && state.path.len() == n {
+            let tour = Tour::from_indices_unchecked(req.board, state.path);
+            if req.is_satisfied_by(&tour) {
+                return (Search::Found(tour), spent);
+            }
+        }
+    }
+    (Search::OutOfBudget { nodes: spent }, spent)
+}
+
+/// A complete open path from a random start: Warnsdorff's rule, its ties broken by Roth's rule
+/// (which completes far more often on big boards: 50 of 50 random starts on 124x127, where
+/// random ties completed 2), then Pohl's, then at random; and `true` when the path is the
+/// construction instead, the same every time, which the caller scrambles.
+fn any_path(w: &mut Warnsdorff, board: Board, rng: &mut Rng) -> Option<(Vec<u32>, bool)> {
+    for tiebreak in [Tiebreak::Center, Tiebreak::Pohl, Tiebreak::Random] {
+        for _ in 0..PATH_TRIES {
+            let start = board.square_at(rng.random_range(0..board.len() as u32));
+            let tour = w.attempt(start, tiebreak, rng);
+            if tour.is_complete() {
+                return Some((tour.into_indices(), false));
+            }
+        }
+    }
+    crate::solve::construct::open_tour(board).map(|t| (t.into_indices(), true))
+}
+
+/// A complete path and where each square is on it.
+struct State {
+    cols: u32,
+    path: Vec<u32>,
+    pos: Vec<u32>,
+    /// Squares looked at, the search's nodes.
+    work: u64,
+}
+
+impl State {
+    fn new(board: Board, path: Vec<u32>) -> State {
+        let mut pos = vec![0u32; path.len()];
+        for (i, &s) in path.iter().enumerate() {
+            pos[s as usize] = i as u32;
+        }
+        State {
+            cols: board.cols(),
+            path,
+            pos,
+            work: 0,
+        }
+    }
+
+    /// The squares a knight's move from `s`.
+    fn neighbours(&self, s: u32) -> impl Iterator<Item = usize> + '_ {
+        let (r, c) = ((s / self.cols) as i64, (s % self.cols) as i64);
+        let (rows, cols) = (
+            (self.path.len() as u32 / self.cols) as i64,
+            self.cols as i64,
+        );
+        KNIGHT.iter().filter_map(move |&(dr, dc)| {
+            let (r2, c2) = (r + dr, c + dc);
+            (r2 >= 0 && c2 >= 0 && r2 < rows && c2 < cols).then(|| (r2 * cols + c2) as usize)
+        })
+    }
+
+    fn adjacent(&self, s: u32, t: u32) -> bool {
+        let (r1, c1) = (s / self.cols, s % self.cols);
+        let (r2, c2) = (t / self.cols, t % self.cols);
+        let (dr, dc) = (r1.abs_diff(r2), c1.abs_diff(c2));
+        (dr == 1 && dc == 2) || (dr == 2 && dc == 1)
+    }
+
+    /// Whether reversing `a..=b` keeps the path a knight's path, the path before `lo` untouched.
+    fn valid(&self, a: usize, b: usize, lo: usize) -> bool {
+        let n = self.path.len();
+        a >= lo
+            && a < b
+            && b < n
+            && (a == 0 || self.adjacent(self.path[a - 1], self.path[b]))
+            && (b == n - 1 || self.adjacent(self.path[a], self.path[b + 1]))
+    }
+
+    fn reverse(&mut self, a: usize, b: usize) {
+        self.path[a..=b].reverse();
+        for i in a..=b {
+            self.pos[self.path[i] as usize] = i as u32;
+        }
+        self.work += (b - a + 1) as u64;
+    }
+
+    /// Bring every goal (move index, square) to its move; `false` when the attempt gives up.
+    fn meet(&mut self, goals: &[(usize, u32)], budget: &Budget, spent: u64, rng: &mut Rng) -> bool {
+        let mut g = 0;
+        let mut fails = vec![0u32; goals.len()];
+        while g < goals.len() {
+            if budget.exhausted(spent + self.work)
+                || self.work > self.path.len() as u64 * WORK_PER_SQUARE
+            {
+                return false;
+            }
+            // The path up to the previous goal's move is kept.
+            let lo = if g == 0 { 0 } else { goals[g - 1].0 + 1 };
+            if self.place(goals[g], &goals[g + 1..], lo, rng) {
+                g += 1;
+                if g < goals.len() {
+                    fails[g] = 0;
+                }
+                continue;
+            }
+            fails[g] += 1;
+            // Free the goals before this one while each has used its retries.
+            while fails[g] > RETRIES {
+                if g == 0 {
+                    return false;
+                }
+                fails[g] = 0;
+                g -= 1;
+                fails[g] += 1;
+            }
+            let lo = if g == 0 { 0 } else { goals[g - 1].0 + 1 };
+            self.scramble(lo, self.path.len(), SCRAMBLES, rng);
+        }
+        true
+    }
+
+    /// Bring `square` to move index `p` by reversals starting at `lo` or later, the later goals'
+    /// squares all after `p`; `false` after [`STEPS_PER_GOAL`] reversals.
+    fn place(
+        &mut self,
+        (p, square): (usize, u32),
+        later: &[(usize, u32)],
+        lo: usize,
+        rng: &mut Rng,
+    ) -> bool {
+        let n = self.path.len();
+        let clean = |st: &State, a: usize, b: usize| {
+            later.iter().all(|&(_, y)| {
+                let i = st.pos[y as usize] as usize;
+                let i = if a <= i && i <= b { a + b - i } else { i };
+                i > p
+            })
+        };
+        let mut moves: Vec<(usize, usize)> = Vec::new();
+        for _ in 0..STEPS_PER_GOAL {
+            let q = self.pos[square as usize] as usize;
+            if q == p && clean(self, 0, 0) {
+                return true;
+            }
+            // Every reversal carrying the square: a in lo..=q, b >= q with path[b] next to path[a-1].
+            moves.clear();
+            for a in lo..=q {
+                if a == 0 {
+                    // A rotation at the head: path[0] next to path[b + 1], or the whole path.
+                    moves.push((0, n - 1));
+                    for t in self.neighbours(self.path[0]) {
+                        let b = self.pos[t] as usize;
+                        if b > q && b >= 1 {
+                            moves.push((0, b - 1));
+                        }
+                    }
+                    continue;
+                }
+                for t in self.neighbours(self.path[a - 1]) {
+                    let b = self.pos[t] as usize;
+                    if b >= q && b > a && self.valid(a, b, lo) {
+                        moves.push((a, b));
+                    }
+                }
+            }
+            self.work += (q - lo + 1) as u64;
+            let exact: Vec<(usize, usize)> = moves
+                .iter()
+                .copied()
+                .filter(|&(a, b)| a + b - q == p && clean(self, a, b))
+                .collect();
+            if !exact.is_empty() {
+                let (a, b) = exact[rng.random_range(0..exact.len())];
+                self.reverse(a, b);
+                return true;
+            }
+            if let Some(shift) = self.exact_shift(q, p, lo, later, rng) {
+                self.apply(shift);
+                return true;
+            }
+            let pick = if moves.len() < FEW_MOVES || rng.random_bool(0.2) {
+                None
+            } else if rng.random_bool(0.6) {
+                // How far the square lands from its move, and each later goal's square left
+                // at or before it.
+                let cost = |st: &State, a: usize, b: usize| {
+                    let early = later
+                        .iter()
+                        .filter(|&&(_, y)| {
+                            let i = st.pos[y as usize] as usize;
+                            (if a <= i && i <= b { a + b - i } else { i }) <= p
+                        })
+                        .count();
+                    (a + b - q).abs_diff(p) + EARLY_COST * early
+                };
+                let best = moves.iter().map(|&(a, b)| cost(self, a, b)).min();
+                let near: Vec<_> = moves
+                    .iter()
+                    .copied()
+                    .filter(|&(a, b)| Some(cost(self, a, b)) == best)
+                    .collect();
+                Some(near[rng.random_range(0..near.len())])
+            } else {
+                Some(moves[rng.random_range(0..moves.len())])
+            };
+            match pick {
+                Some((a, b)) => self.reverse(a, b),
+                None => self.scramble(lo, q.max(p) + NEAR, 1, rng),
+            }
+        }
+        false
+    }
+
+    /// A block of squares moved across `square`'s position `q` so that it lands on `p`, the
+    /// later goals' squares all after `p` (one drawn at random among those found).
+    fn exact_shift(
+        &mut self,
+        q: usize,
+        p: usize,
+        lo: usize,
+        later: &[(usize, u32)],
+        rng: &mut Rng,
+    ) -> Option<Shift> {
+        let n = self.path.len();
+        let v = &self.path;
+        let mut found: Vec<Shift> = Vec::new();
+        if q == p {
+            return None;
+        }
+        if q > p {
+            // A block of q - p squares before the square, moved after position j >= q.
+            let len = q - p;
+            for c in lo..=q - len {
+                if c == 0 || self.adjacent(v[c - 1], v[c + len]) {
+                    for flip in [false, true] {
+                        let (first, last) = if flip {
+                            (v[c + len - 1], v[c])
+                        } else {
+                            (v[c], v[c + len - 1])
+                        };
+                        for t in self.neighbours(first) {
+                            let j = self.pos[t] as usize;
+                            if j >= q && (j == n - 1 || self.adjacent(v[j + 1], last)) {
+                                found.push(Shift {
+                                    start: c,
+                                    len,
+                                    at: j,
+                                    flip,
+                                    forward: true,
+                                });
+                            }
+                        }
+                    }
+                }
+            }
+            self.work += (q - lo) as u64;
+        } else {
+            // A block of p - q squares after the square, moved before it (after position j).
+            let len = p - q;
+            for c in q + 1..=n - len {
+                if c + len == n || self.adjacent(v[c - 1], v[c + len]) {
+                    for flip in [false, true] {
+                        let (first, last) = if flip {
+                            (v[c + len - 1], v[c])
+                        } else {
+                            (v[c], v[c + len - 1])
+                        };
+                        if lo == 0 && self.adjacent(last, v[0]) {
+                            found.push(Shift {
+                                start: c,
+                                len,
+                                at: usize::MAX,
+                                flip,
+                                forward: false,
+                            });
+                        }
+                        for t in self.neighbours(first) {
+                            let j = self.pos[t] as usize;
+                            if j + 1 >= lo.max(1) && j < q && self.adjacent(v[j + 1], last) {
+                                found.push(Shift {
+                                    start: c,
+                                    len,
+                                    at: j,
+                                    flip,
+                                    forward: false,
+                                });
+                            }
+                        }
+                    }
+                }
+            }
+            self.work += (n - q) as u64;
+        }
+        found.retain(|sh| {
+            later
+                .iter()
+                .all(|&(_, y)| sh.new_index(self.pos[y as usize] as usize) > p)
+        });
+        (!found.is_empty()).then(|| found[rng.random_range(0..found.len())])
+    }
+
+    fn apply(&mut self, sh: Shift) {
+        let (from, to) = sh.range();
+        if sh.forward {
+            self.path[from..=to].rotate_left(sh.len);
+            if sh.flip {
+                self.path[to + 1 - sh.len..=to].reverse();
+            }
+        } else {
+            self.path[from..=to].rotate_right(sh.len);
+            if sh.flip {
+                self.path[from..from + sh.len].reverse();
+            }
+        }
+        for i in from..=to {
+            self.pos[self.path[i] as usize] = i as u32;
+        }
+        self.work += (to - from + 1) as u64;
+    }
+
+    /// Random reversals after `lo`, so that a goal placed again is placed differently.
+    fn scramble(&mut self, lo: usize, hi: usize, times: u32, rng: &mut Rng) {
+        let n = self.path.len();
+        if lo + 2 >= n {
+            return;
+        }
+        for _ in 0..times {
+            let a = rng.random_range(lo.max(1)..hi.clamp(lo.max(1) + 1, n - 1));
+            let options: Vec<usize> = self
+                .neighbours(self.path[a - 1])
+                .map(|t| self.pos[t] as usize)
+                .filter(|&b| b > a && self.valid(a, b, lo))
+                .collect();
+            if !options.is_empty() {
+                let b = options[rng.random_range(0..options.len())];
+                self.reverse(a, b);
+            } else {
+                self.shake(lo, rng);
+            }
+        }
+    }
+
+    /// A random rotation at the free end of the path.
+    fn shake(&mut self, lo: usize, rng: &mut Rng) {
+        let n = self.path.len();
+        let mut options = Vec::new();
+        for t in self.neighbours(self.path[n - 1]) {
+            let i = self.pos[t] as usize;
+            if i + 1 >= lo && i + 2 < n {
+                options.push(i + 1);
+            }
+        }
+        if !options.is_empty() {
+            let a = options[rng.random_range(0..options.len())];
+            self.reverse(a, n - 1);
+        }
+    }
+}
+
+const KNIGHT: [(i64, i64); 8] = [
+    (1, 2),
+    (2, 1),
+    (-1, 2),
+    (-2, 1),
+    (1, -2),
+    (2, -1),
+    (-1, -2),
+    (-2, -1),
+];
+
+/// A block of `len` squares from `start` moved: `forward`, to just after position `at` (which
+/// is after the block); otherwise to just after position `at` before it (`usize::MAX`: to the
+/// front). `flip` reverses the block.
+#[derive(Clone, Copy, Debug)]
+struct Shift {
+    start: usize,
+    len: usize,
+    at: usize,
+    flip: bool,
+    forward: bool,
+}
+
+impl Shift {
+    /// The positions the move rearranges.
+    fn range(&self) -> (usize, usize) {
+        if self.forward {
+            (self.start, self.at)
+        } else {
+            (self.at.wrapping_add(1), self.start + self.len - 1)
+        }
+    }
+
+    /// Where the square at position `i` goes.
+    fn new_index(&self, i: usize) -> usize {
+        let (from, to) = self.range();
+        if i < from || i > to {
+            return i;
+        }
+        let in_block = i >= self.start && i < self.start + self.len;
+        let k = i.wrapping_sub(self.start);
+        if self.forward {
+            let base = to + 1 - self.len;
+            if in_block {
+                if self.flip {
+                    base + self.len - 1 - k
+                } else {
+                    base + k
+                }
+            } else {
+                i - self.len
+            }
+        } else if in_block {
+            if self.flip {
+                from + self.len - 1 - k
+            } else {
+                from + k
+            }
+        } else {
+            i + self.len
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solve::rng_from_seed;
+
+    fn is_knights_path(st: &State) -> bool {
+        st.path.windows(2).all(|w| st.adjacent(w[0], w[1]))
+            && st
+                .path
+                .iter()
+                .enumerate()
+                .all(|(i, &s)| st.pos[s as usize] as usize == i)
+    }
+
+    fn a_path(side: u32, seed: u64) -> State {
+        let board = Board::new(side, side).unwrap();
+        let (path, _) =
+            any_path(&mut Warnsdorff::new(board), board, &mut rng_from_seed(seed)).unwrap();
+        State::new(board, path)
+    }
+
+    /// Every block move found lands the square on its move, keeps the path a knight's path,
+    /// and moves every other square where `new_index` says.
+    #[test]
+    fn block_moves_land_the_square_and_keep_the_path() {
+        let mut rng = rng_from_seed(7);
+        let mut st = a_path(30, 7);
+        let n = st.path.len();
+        let mut found = 0;
+        for _ in 0..1200 {
+            let (q, p) = (rng.random_range(1..n), rng.random_range(1..n));
+            let lo = rng.random_range(0..q.min(p));
+            let Some(shift) = st.exact_shift(q, p, lo, &[], &mut rng) else {
+                continue;
+            };
+            found += 1;
+            let before = st.path.clone();
+            st.apply(shift);
+            assert!(is_knights_path(&st), "{shift:?}");
+            assert_eq!(st.path[p], before[q], "{shift:?}");
+            assert_eq!(st.path[..lo], before[..lo], "{shift:?}");
+            for (i, &s) in before.iter().enumerate() {
+                assert_eq!(st.pos[s as usize] as usize, shift.new_index(i), "{shift:?}");
+            }
+        }
+        assert!(found >= 40, "only {found} block moves found");
+    }
+
+    /// Reversals the search accepts keep the path a knight's path and leave `lo..` alone.
+    #[test]
+    fn valid_reversals_keep_the_path() {
+        let mut rng = rng_from_seed(8);
+        let mut st = a_path(25, 8);
+        let n = st.path.len();
+        let mut done = 0;
+        for _ in 0..2000 {
+            let lo = rng.random_range(0..n / 2);
+            let a = rng.random_range(lo.max(1)..n - 1);
+            let b = rng.random_range(a..n);
+            if st.valid(a, b, lo) {
+                st.reverse(a, b);
+                assert!(is_knights_path(&st));
+                done += 1;
+            }
+        }
+        st.scramble(0, n, 200, &mut rng);
+        assert!(is_knights_path(&st));
+        assert!(done > 0);
+    }
+
+    /// A request on a big board with long pieces, from constraints read off another tour.
+    #[test]
+    fn long_pieces_on_a_big_board_are_met() {
+        let board = Board::new(60, 60).unwrap();
+        let source = a_path(60, 99).path;
+        let mut rng = rng_from_seed(5);
+        let constraints = (0..20)
+            .map(|_| {
+                let k = rng.random_range(0..source.len());
+                crate::solve::Constraint {
+                    move_number: k as u32 + 1,
+                    square: board.square_at(source[k]),
+                }
+            })
+            .collect();
+        let req = Request {
+            constraints,
+            ..Request::open(board)
+        };
+        let (result, _) = solve(&req, &Budget::nodes(2_000_000_000), &mut rng_from_seed(6));
+        let Search::Found(tour) = result else {
+            panic!("no tour: {result:?}");
+        };
+        assert!(req.is_satisfied_by(&tour) && tour.check().is_ok() && tour.is_complete());
+    }
+}
