@@ -17,7 +17,7 @@
 
 use rand::Rng as _;
 
-use crate::board::Board;
+use crate::board::{Board, Square};
 use crate::solve::backtrack::Search;
 use crate::solve::{warnsdorff::Warnsdorff, Budget, Request, Rng, Tiebreak};
 use crate::tour::Tour;
@@ -98,16 +98,21 @@ pub fn solve(req: &Request, budget: &Budget, rng: &mut Rng) -> (Search, u64) {
     goals.dedup();
     let mut spent = 0u64;
     let mut warnsdorff = Warnsdorff::new(req.board);
+    let start = goals
+        .first()
+        .filter(|&&(i, _)| i == 0)
+        .map(|&(_, s)| req.board.square_at(s));
     while !budget.exhausted(spent) {
-        let Some((path, constructed)) = any_path(&mut warnsdorff, req.board, rng) else {
+        let Some((path, constructed)) = any_path(&mut warnsdorff, req.board, start, rng) else {
             break;
         };
         spent += path.len() as u64;
         let mut state = State::new(req.board, path);
+        state.limit = Some((*budget, spent));
         if constructed {
             state.scramble(0, n, CONSTRUCTION_SCRAMBLES.min(n as u32), rng);
         }
-        let met = state.meet(&goals, budget, spent, rng);
+        let met = state.meet(&goals, rng);
         spent += state.work;
         if met && state.path.len() == n {
             let tour = Tour::from_indices_unchecked(req.board, state.path);
@@ -119,14 +124,21 @@ pub fn solve(req: &Request, budget: &Budget, rng: &mut Rng) -> (Search, u64) {
     (Search::OutOfBudget { nodes: spent }, spent)
 }
 
-/// A complete open path from a random start: Warnsdorff's rule, its ties broken by Roth's rule
+/// A complete open path from `start` (the request's, which meets its first goal at once) or a
+/// random one: Warnsdorff's rule, its ties broken by Roth's rule
 /// (which completes far more often on big boards: 50 of 50 random starts on 124x127, where
 /// random ties completed 2), then Pohl's, then at random; and `true` when the path is the
 /// construction instead, the same every time, which the caller scrambles.
-fn any_path(w: &mut Warnsdorff, board: Board, rng: &mut Rng) -> Option<(Vec<u32>, bool)> {
+fn any_path(
+    w: &mut Warnsdorff,
+    board: Board,
+    start: Option<Square>,
+    rng: &mut Rng,
+) -> Option<(Vec<u32>, bool)> {
     for tiebreak in [Tiebreak::Center, Tiebreak::Pohl, Tiebreak::Random] {
         for _ in 0..PATH_TRIES {
-            let start = board.square_at(rng.random_range(0..board.len() as u32));
+            let start =
+                start.unwrap_or_else(|| board.square_at(rng.random_range(0..board.len() as u32)));
             let tour = w.attempt(start, tiebreak, rng);
             if tour.is_complete() {
                 return Some((tour.into_indices(), false));
@@ -143,6 +155,8 @@ struct State {
     pos: Vec<u32>,
     /// Squares looked at, the search's nodes.
     work: u64,
+    /// The budget, and the work done before this state was made.
+    limit: Option<(Budget, u64)>,
 }
 
 impl State {
@@ -156,6 +170,7 @@ impl State {
             path,
             pos,
             work: 0,
+            limit: None,
         }
     }
 
@@ -198,13 +213,26 @@ impl State {
     }
 
     /// Bring every goal (move index, square) to its move; `false` when the attempt gives up.
-    fn meet(&mut self, goals: &[(usize, u32)], budget: &Budget, spent: u64, rng: &mut Rng) -> bool {
+    /// Whether the budget is spent.
+    fn out_of_budget(&self) -> bool {
+        self.limit
+            .is_some_and(|(budget, spent)| budget.exhausted(spent + self.work))
+    }
+
+    /// Whether the deadline has passed: checked at every step, where the node budget is
+    /// checked between goals only (a goal under way is finished, which the runner's node
+    /// shares were measured with).
+    fn out_of_time(&self) -> bool {
+        self.limit
+            .and_then(|(budget, _)| budget.deadline)
+            .is_some_and(|t| std::time::Instant::now() >= t)
+    }
+
+    fn meet(&mut self, goals: &[(usize, u32)], rng: &mut Rng) -> bool {
         let mut g = 0;
         let mut fails = vec![0u32; goals.len()];
         while g < goals.len() {
-            if budget.exhausted(spent + self.work)
-                || self.work > self.path.len() as u64 * WORK_PER_SQUARE
-            {
+            if self.out_of_budget() || self.work > self.path.len() as u64 * WORK_PER_SQUARE {
                 return false;
             }
             // The path up to the previous goal's move is kept.
@@ -251,6 +279,9 @@ impl State {
         };
         let mut moves: Vec<(usize, usize)> = Vec::new();
         for _ in 0..STEPS_PER_GOAL {
+            if self.out_of_time() {
+                return false;
+            }
             let q = self.pos[square as usize] as usize;
             if q == p && clean(self, 0, 0) {
                 return true;
@@ -438,6 +469,9 @@ impl State {
             return;
         }
         for _ in 0..times {
+            if self.out_of_time() {
+                return;
+            }
             let a = rng.random_range(lo.max(1)..hi.clamp(lo.max(1) + 1, n - 1));
             let options: Vec<usize> = self
                 .neighbours(self.path[a - 1])
@@ -550,8 +584,13 @@ mod tests {
 
     fn a_path(side: u32, seed: u64) -> State {
         let board = Board::new(side, side).unwrap();
-        let (path, _) =
-            any_path(&mut Warnsdorff::new(board), board, &mut rng_from_seed(seed)).unwrap();
+        let (path, _) = any_path(
+            &mut Warnsdorff::new(board),
+            board,
+            None,
+            &mut rng_from_seed(seed),
+        )
+        .unwrap();
         State::new(board, path)
     }
 
