@@ -350,3 +350,39 @@ proptest! {
         }
     }
 }
+
+/// On a big board with no fixed start, every start is tried, and each refused start costs a
+/// pass over the board: the deadline is checked before each, so the search ends on time
+/// (a 1000x1000 request with three constraints ran for ten minutes past a 10 s limit).
+#[test]
+fn trying_every_start_on_a_big_board_stops_at_the_deadline() {
+    let board = Board::new(400, 400).unwrap();
+    let at = |k, name| Constraint {
+        move_number: k,
+        square: board.parse_square(name).unwrap(),
+    };
+    for constraints in [
+        vec![at(1, "a1"), at(80_001, "b300")],
+        vec![at(2, "c2"), at(80_002, "b300")],
+    ] {
+        let req = Request {
+            constraints,
+            ..Request::open(board)
+        };
+        let started = std::time::Instant::now();
+        let (answer, _) = knights_tour::solve::backtrack::search(
+            &req,
+            &knights_tour::solve::Budget::time(std::time::Duration::from_millis(300)),
+            None,
+        );
+        assert!(
+            matches!(answer, Search::OutOfBudget { .. } | Search::Found(_)),
+            "{answer:?}"
+        );
+        assert!(
+            started.elapsed().as_secs() < 10,
+            "took {:?}",
+            started.elapsed()
+        );
+    }
+}

@@ -264,6 +264,11 @@ fn solve_from(
 /// No start and no end: try every start, corners (far from the centre) first. Plans are built
 /// one at a time: a plan per square of a big board would not fit in memory.
 fn solve_any_start(req: &Request, budget: &Budget, rng: &mut Option<&mut Rng>) -> (Search, u64) {
+    // A constraint on move 1 is the start: every other start would be refused, each after a
+    // pass over the board (on 1000x1000, a million passes).
+    if let Some(first) = req.all_constraints().iter().find(|c| c.move_number == 1) {
+        return search_in_rounds(req, vec![first.square], &[], budget, rng.as_deref_mut());
+    }
     let (rows, cols) = (i64::from(req.board.rows()), i64::from(req.board.cols()));
     let mut starts: Vec<Square> = req.board.squares().collect();
     starts.sort_by_key(|sq| {
@@ -313,13 +318,15 @@ fn search_in_rounds(
     while !starts.is_empty() {
         let mut still_open = Vec::new();
         for start in starts {
+            // Checked before the plan is built: building one is a pass over the board, and
+            // refusing a start costs that pass too.
+            if budget.exhausted(spent) {
+                return (Search::OutOfBudget { nodes: spent }, spent);
+            }
             // Parity and constraint checks refuse some starts without search.
             let Some(plan) = Plan::build(req, start, TieOrder::Centre) else {
                 continue;
             };
-            if budget.exhausted(spent) {
-                return (Search::OutOfBudget { nodes: spent }, spent);
-            }
             let mut limits = budget.limits(spent);
             let capped = limits.max_nodes > cap;
             limits.max_nodes = limits.max_nodes.min(cap);
