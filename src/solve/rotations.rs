@@ -270,13 +270,17 @@ impl State {
         rng: &mut Rng,
     ) -> bool {
         let n = self.path.len();
-        let clean = |st: &State, a: usize, b: usize| {
-            later.iter().all(|&(_, y)| {
-                let i = st.pos[y as usize] as usize;
-                let i = if a <= i && i <= b { a + b - i } else { i };
-                i > p
-            })
+        // Later goals' squares at or before `p` once `a..=b` is reversed (`(0, 0)`: as it is).
+        let early = |st: &State, a: usize, b: usize| {
+            later
+                .iter()
+                .filter(|&&(_, y)| {
+                    let i = st.pos[y as usize] as usize;
+                    (if a <= i && i <= b { a + b - i } else { i }) <= p
+                })
+                .count()
         };
+        let clean = |st: &State, a: usize, b: usize| early(st, a, b) == 0;
         let mut moves: Vec<(usize, usize)> = Vec::new();
         for _ in 0..STEPS_PER_GOAL {
             if self.out_of_time() {
@@ -328,14 +332,7 @@ impl State {
                 // How far the square lands from its move, and each later goal's square left
                 // at or before it.
                 let cost = |st: &State, a: usize, b: usize| {
-                    let early = later
-                        .iter()
-                        .filter(|&&(_, y)| {
-                            let i = st.pos[y as usize] as usize;
-                            (if a <= i && i <= b { a + b - i } else { i }) <= p
-                        })
-                        .count();
-                    (a + b - q).abs_diff(p) + EARLY_COST * early
+                    (a + b - q).abs_diff(p) + EARLY_COST * early(st, a, b)
                 };
                 let best = moves.iter().map(|&(a, b)| cost(self, a, b)).min();
                 let near: Vec<_> = moves
