@@ -19,7 +19,9 @@
 //! solver; `REQUESTS_VERBOSE=1` prints every request with its time; `REQUESTS_SOURCE=plain`
 //! samples the runner's tour as it comes (see `disguised`); `REQUESTS_PIN=first` (or
 //! `last`) makes one of each request's 12 constraints the source tour's first (or last) square,
-//! so that every request has a fixed end, which random sampling gives only now and then.
+//! so that every request has a fixed end, which random sampling gives only now and then;
+//! `REQUESTS_DUMP=DIR` writes every constrained request sent into DIR as a `--constraints`
+//! file for `generate`, its command line on the first line, to look at one request alone.
 
 use std::time::{Duration, Instant};
 
@@ -51,6 +53,9 @@ impl Figures {
     fn send(&mut self, req: &Request, plan: &Plan, seed: u64) {
         if !self.run {
             return;
+        }
+        if let Some(dir) = std::env::var_os("REQUESTS_DUMP") {
+            dump(req, seed, std::path::Path::new(&dir));
         }
         let started = Instant::now();
         let outcome = run(req, plan, &mut rng_from_seed(seed), &mut |_| {});
@@ -110,6 +115,40 @@ impl Figures {
             self.slowest_request,
             median.as_secs_f64(),
             self.total.as_secs_f64() / self.sent.max(1) as f64,
+        );
+    }
+}
+
+/// Write a constrained request to `dir` as a `--constraints` file, named after its board,
+/// constraint count and seed, whose first line is the `generate` command that sends it
+/// (through the same runner, though not with the same random draws).
+fn dump(req: &Request, seed: u64, dir: &std::path::Path) {
+    if req.constraints.is_empty() {
+        return;
+    }
+    let b = req.board;
+    let name = format!(
+        "{}x{}-{}c-{seed}.txt",
+        b.rows(),
+        b.cols(),
+        req.constraints.len()
+    );
+    let mut text = format!(
+        "# knights-tour generate --rows {} --cols {} --constraints {name} --timeout 10 -o {}x{}.csv\n",
+        b.rows(),
+        b.cols(),
+        b.rows(),
+        b.cols()
+    );
+    for c in &req.constraints {
+        text.push_str(&format!("{} {}\n", c.move_number, b.algebraic(c.square)));
+    }
+    if let Err(e) =
+        std::fs::create_dir_all(dir).and_then(|()| std::fs::write(dir.join(&name), text))
+    {
+        eprintln!(
+            "REQUESTS_DUMP: cannot write {name} in {}: {e}",
+            dir.display()
         );
     }
 }
