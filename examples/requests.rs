@@ -127,16 +127,9 @@ fn dump(req: &Request, seed: u64, dir: &std::path::Path) {
         return;
     }
     let b = req.board;
-    let name = format!(
-        "{}x{}-{}c-{seed}.txt",
-        b.rows(),
-        b.cols(),
-        req.constraints.len()
-    );
+    let name = format!("{b}-{}c-{seed}.txt", req.constraints.len());
     let mut text = format!(
-        "# knights-tour generate --rows {} --cols {} --constraints {name} --timeout 10 -o {}x{}.csv\n",
-        b.rows(),
-        b.cols(),
+        "# knights-tour generate --rows {} --cols {} --constraints {name} --timeout 10 -o {b}.csv\n",
         b.rows(),
         b.cols()
     );
