@@ -155,10 +155,14 @@ proptest! {
         {
             prop_assert!(req.is_satisfied_by(&tour));
         }
-        if let (Search::Found(tour), _) =
-            rotations::solve(&req, &Budget::nodes(2_000_000), &mut rng_from_seed(seed))
-        {
-            prop_assert!(req.is_satisfied_by(&tour) && tour.check().is_ok());
+        // Both ways: from move 1, and turned (from the last move, the path reversed after).
+        for turned in [false, true] {
+            let budget = Budget::nodes(2_000_000);
+            if let (Search::Found(tour), _) =
+                rotations::solve_turned(&req, &budget, &mut rng_from_seed(seed), turned)
+            {
+                prop_assert!(req.is_satisfied_by(&tour) && tour.check().is_ok());
+            }
         }
         let plan = Plan { method: Method::Auto, max_nodes: Some(1_000_000), ..Plan::default() };
         let outcome = run(&req, &plan, &mut rng_from_seed(seed), &mut |_| {});
@@ -192,8 +196,11 @@ proptest! {
     ) {
         let board = Board::new(rows, cols).unwrap();
         let req = sampled(board, count, seed);
+        // Half the requests start the other way round (from the last move).
+        let budget = Budget::nodes(4_000_000_000);
+        let turned = seed % 2 == 1;
         let (answer, work) =
-            rotations::solve(&req, &Budget::nodes(4_000_000_000), &mut rng_from_seed(seed + 1));
+            rotations::solve_turned(&req, &budget, &mut rng_from_seed(seed + 1), turned);
         match answer {
             Search::Found(tour) => {
                 prop_assert!(req.is_satisfied_by(&tour) && tour.is_complete());

@@ -6,7 +6,9 @@
 //! `vb`, `va` from `v(b+1)`; a stretch at either end of the path needs only its inner side).
 //! Reversing moves every square inside to `a + b - i`. So a square can be carried to any move
 //! without ever leaving the set of complete paths; the constraints are met one at a time in
-//! move order, each freezing the path up to its move.
+//! move order, each freezing the path up to its move. Attempts alternate between move order and
+//! its reverse (the tour walked from its last move), since the goals an attempt fails on are
+//! its late ones, in what the frozen prefix leaves of the board.
 //!
 //! The segment search ([`segments`](super::segments)) grows the tour and has to leave the rest
 //! of the board coverable; on boards of thousands of squares it dies when two constrained moves
@@ -85,6 +87,14 @@ pub fn supports(req: &Request) -> bool {
 /// assert!(req.is_satisfied_by(&tour) && tour.check().is_ok());
 /// ```
 pub fn solve(req: &Request, budget: &Budget, rng: &mut Rng) -> (Search, u64) {
+    solve_turned(req, budget, rng, false)
+}
+
+/// [`solve`], its first attempt walking the tour the other way when `turned` (attempts
+/// alternate between meeting the goals from move 1 and from the last move,
+/// [`first_reversed`]): a caller that gives the search short rounds, each too short for more
+/// than an attempt or two, turns every other round so that both ways get their share.
+pub fn solve_turned(req: &Request, budget: &Budget, rng: &mut Rng, turned: bool) -> (Search, u64) {
     if !supports(req) {
         return (Search::OutOfBudget { nodes: 0 }, 0);
     }
@@ -96,13 +106,19 @@ pub fn solve(req: &Request, budget: &Budget, rng: &mut Rng) -> (Search, u64) {
         .collect();
     goals.sort_unstable();
     goals.dedup();
+    let forwards = goals;
+    // The same goals for the tour walked from its other end: move k becomes move n + 1 - k.
+    let mut backwards: Vec<(usize, u32)> = forwards.iter().map(|&(i, s)| (n - 1 - i, s)).collect();
+    backwards.sort_unstable();
+    let mut reversed = first_reversed(&forwards, n) != turned;
     let mut spent = 0u64;
     let mut warnsdorff = Warnsdorff::new(req.board);
-    let start = goals
-        .first()
-        .filter(|&&(i, _)| i == 0)
-        .map(|&(_, s)| req.board.square_at(s));
     while !budget.exhausted(spent) {
+        let goals = if reversed { &backwards } else { &forwards };
+        let start = goals
+            .first()
+            .filter(|&&(i, _)| i == 0)
+            .map(|&(_, s)| req.board.square_at(s));
         let Some((path, constructed)) = any_path(&mut warnsdorff, req.board, start, rng) else {
             break;
         };
@@ -112,16 +128,36 @@ pub fn solve(req: &Request, budget: &Budget, rng: &mut Rng) -> (Search, u64) {
         if constructed {
             state.scramble(0, n, CONSTRUCTION_SCRAMBLES.min(n as u32), rng);
         }
-        let met = state.meet(&goals, rng);
+        let met = state.meet(goals, rng);
         spent += state.work;
         if met && state.path.len() == n {
-            let tour = Tour::from_indices_unchecked(req.board, state.path);
+            let mut path = state.path;
+            if reversed {
+                path.reverse();
+            }
+            let tour = Tour::from_indices_unchecked(req.board, path);
             if req.is_satisfied_by(&tour) {
                 return (Search::Found(tour), spent);
             }
         }
+        reversed = !reversed;
     }
     (Search::OutOfBudget { nodes: spent }, spent)
+}
+
+/// Whether the first attempt meets the goals from the tour's last move backwards. Attempts
+/// alternate between the two ways: the goals a forward attempt fails on are the late ones, in
+/// what is left of the board after the frozen prefix, and walked backwards they come first.
+/// Measured on the eight 20- and 40-constraint requests of the `requests` example's `density`
+/// table that the runner missed (seed 2026), the rotation search alone, 10 s, seeds 0 and 1:
+/// forwards only met 1 of 16, alternating 6 of 16. Forwards goes first unless only the last
+/// move is fixed (a fixed end goes first: its Warnsdorff path meets it at once): a first
+/// attempt backwards, drawn at random, slowed the 12-constraint group's median from 0.04 s to
+/// 0.2 s (its easy requests are met by the first forward attempt).
+fn first_reversed(goals: &[(usize, u32)], n: usize) -> bool {
+    let first_fixed = goals.first().is_some_and(|&(i, _)| i == 0);
+    let last_fixed = goals.last().is_some_and(|&(i, _)| i == n - 1);
+    last_fixed && !first_fixed
 }
 
 /// A complete open path from `start` (the request's, which meets its first goal at once) or a

@@ -682,6 +682,13 @@ impl Run<'_, '_> {
         let mut repeats = 0;
         let dense = dense(self.request);
         let mut first = true;
+        // Each round of the rotation search starts the other way from the round before: on big
+        // boards a round holds an attempt or two, so without turning, later rounds would all
+        // start from move 1. Measured on the `requests` example's density table (seed 2026):
+        // 20 constraints 11/12 answered, median 1.98 s, before attempts alternated ways; 12/12,
+        // median 1.51 s, alternating within rounds (the first way drawn) only; 12/12, median
+        // 0.78 s, turning rounds (forwards first).
+        let mut turned = true;
         loop {
             if let Some(ending) = self.out_of_budget() {
                 return Step::End(ending);
@@ -707,12 +714,13 @@ impl Run<'_, '_> {
                 }
             }
             if !dense && rotations::supports(self.request) {
+                turned = !turned;
                 let work = if first {
                     FIRST_ROTATION_WORK
                 } else {
                     cap.saturating_mul(ROTATION_WORK_PER_NODE)
                 };
-                if let Some(step) = self.by_rotations(work, &mut repeats) {
+                if let Some(step) = self.by_rotations(work, turned, &mut repeats) {
                     return step;
                 }
             }
@@ -748,9 +756,9 @@ impl Run<'_, '_> {
 
     /// The rotation search ([`rotations`]) with at most `work` squares looked at; a step when
     /// it ends the run.
-    fn by_rotations(&mut self, work: u64, repeats: &mut u32) -> Option<Step> {
-        let (result, work) =
-            rotations::solve(self.request, &self.remaining().capped(work), self.rng);
+    fn by_rotations(&mut self, work: u64, turned: bool, repeats: &mut u32) -> Option<Step> {
+        let budget = self.remaining().capped(work);
+        let (result, work) = rotations::solve_turned(self.request, &budget, self.rng, turned);
         self.report.nodes += work / ROTATION_WORK_PER_NODE;
         if let Search::Found(tour) = result {
             if self.request.is_satisfied_by(&tour) && self.record(tour, Method::Backtrack) {
