@@ -94,6 +94,24 @@ pub fn solve(req: &Request, budget: &Budget, rng: &mut Rng) -> (Search, u64) {
 /// alternate between meeting the goals from move 1 and from the last move,
 /// [`first_reversed`]): a caller that gives the search short rounds, each too short for more
 /// than an attempt or two, turns every other round so that both ways get their share.
+///
+/// ```
+/// use knights_tour::board::Board;
+/// use knights_tour::solve::backtrack::Search;
+/// use knights_tour::solve::{rng_from_seed, rotations, Budget, Constraint, Request};
+/// use knights_tour::solve::construct::open_tour;
+/// let board = Board::new(16, 16).unwrap();
+/// // Constraints read off a real tour, so that one exists.
+/// let source = open_tour(board).unwrap();
+/// let at = |k: u32| Constraint { move_number: k, square: source.squares().nth(k as usize - 1).unwrap() };
+/// let req = Request { constraints: vec![at(60), at(130), at(200)], ..Request::open(board) };
+/// for turned in [false, true] {
+///     let budget = Budget::nodes(100_000_000);
+///     let (found, _) = rotations::solve_turned(&req, &budget, &mut rng_from_seed(2), turned);
+///     let Search::Found(tour) = found else { panic!("{found:?}") };
+///     assert!(req.is_satisfied_by(&tour));
+/// }
+/// ```
 pub fn solve_turned(req: &Request, budget: &Budget, rng: &mut Rng, turned: bool) -> (Search, u64) {
     if !supports(req) {
         return (Search::OutOfBudget { nodes: 0 }, 0);

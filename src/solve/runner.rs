@@ -688,7 +688,7 @@ impl Run<'_, '_> {
         // 20 constraints 11/12 answered, median 1.98 s, before attempts alternated ways; 12/12,
         // median 1.51 s, alternating within rounds (the first way drawn) only; 12/12, median
         // 0.78 s, turning rounds (forwards first).
-        let mut turned = true;
+        let mut turned = false;
         loop {
             if let Some(ending) = self.out_of_budget() {
                 return Step::End(ending);
@@ -714,7 +714,6 @@ impl Run<'_, '_> {
                 }
             }
             if !dense && rotations::supports(self.request) {
-                turned = !turned;
                 let work = if first {
                     FIRST_ROTATION_WORK
                 } else {
@@ -723,6 +722,7 @@ impl Run<'_, '_> {
                 if let Some(step) = self.by_rotations(work, turned, &mut repeats) {
                     return step;
                 }
+                turned = !turned;
             }
             first = false;
             let exhaustive = self.remaining().capped(cap / 4);
