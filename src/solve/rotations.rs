@@ -117,14 +117,13 @@ pub fn solve_turned(req: &Request, budget: &Budget, rng: &mut Rng, turned: bool)
         return (Search::OutOfBudget { nodes: 0 }, 0);
     }
     let n = req.board.len();
-    let mut goals: Vec<(usize, u32)> = req
+    let mut forwards: Vec<(usize, u32)> = req
         .all_constraints()
         .iter()
         .map(|c| (c.move_number as usize - 1, req.board.index(c.square)))
         .collect();
-    goals.sort_unstable();
-    goals.dedup();
-    let forwards = goals;
+    forwards.sort_unstable();
+    forwards.dedup();
     // The same goals for the tour walked from its other end: move k becomes move n + 1 - k.
     let mut backwards: Vec<(usize, u32)> = forwards.iter().map(|&(i, s)| (n - 1 - i, s)).collect();
     backwards.sort_unstable();
@@ -266,7 +265,6 @@ impl State {
         self.work += (b - a + 1) as u64;
     }
 
-    /// Bring every goal (move index, square) to its move; `false` when the attempt gives up.
     /// Whether the budget is spent.
     fn out_of_budget(&self) -> bool {
         self.limit
@@ -282,6 +280,7 @@ impl State {
             .is_some_and(|t| std::time::Instant::now() >= t)
     }
 
+    /// Bring every goal (move index, square) to its move; `false` when the attempt gives up.
     fn meet(&mut self, goals: &[(usize, u32)], rng: &mut Rng) -> bool {
         let mut g = 0;
         let mut fails = vec![0u32; goals.len()];

@@ -754,8 +754,8 @@ impl Run<'_, '_> {
         }
     }
 
-    /// The rotation search ([`rotations`]) with at most `work` squares looked at; a step when
-    /// it ends the run.
+    /// The rotation search ([`rotations`]) with at most `work` squares looked at, its first
+    /// attempt walking the tour from the last move when `turned`; a step when it ends the run.
     fn by_rotations(&mut self, work: u64, turned: bool, repeats: &mut u32) -> Option<Step> {
         let budget = self.remaining().capped(work);
         let (result, work) = rotations::solve_turned(self.request, &budget, self.rng, turned);
