@@ -1,5 +1,5 @@
 //! The joint search (`solve::joint`, issue 18): every piece between constrained squares grown
-//! at once, with backjumping. Checked against the plain exhaustive search (the same counts of
+//! at once, with backjumping; and the repair search around it (`solve::repair`). Checked against the plain exhaustive search (the same counts of
 //! tours, the same proofs that none exists) on small boards with constraints sampled from real
 //! tours, and every tour it produces re-checked by the verifier. No timing here: the speed
 //! figures come from `examples/requests.rs`.
@@ -9,7 +9,9 @@ use rand::Rng as _;
 use knights_tour::board::Board;
 use knights_tour::solve::backtrack::{self, Search};
 use knights_tour::solve::runner::run;
-use knights_tour::solve::{joint, rng_from_seed, Budget, Constraint, Ending, Plan, Request};
+use knights_tour::solve::{
+    joint, repair, rng_from_seed, Budget, Constraint, Ending, Plan, Request,
+};
 use knights_tour::tour::Tour;
 use proptest::prelude::*;
 
@@ -112,6 +114,32 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 12, ..config() })]
+
+    /// The repair search meets dense requests (a constraint every 3 to 8 moves) sampled from a
+    /// real tour on boards of 150 to 600 squares, where the joint search alone often stalls;
+    /// the tour verifies, and the same seed gives the same tour.
+    #[test]
+    fn the_repair_search_meets_dense_requests_on_larger_boards(
+        rows in 10u32..25,
+        cols in 15u32..25,
+        every in 3usize..9,
+        seed in 0u64..10_000,
+    ) {
+        let board = Board::new(rows, cols).unwrap();
+        let req = sampled(board, board.len() / every, seed);
+        let solve = || repair::solve(&req, &Budget::nodes(50_000_000), &mut rng_from_seed(seed)).0;
+        match solve() {
+            Search::Found(tour) => {
+                assert_checked(&req, &tour);
+                prop_assert_eq!(solve(), Search::Found(tour));
+            }
+            other => prop_assert!(false, "{rows}x{cols}, every {every}: {other:?}"),
+        }
+    }
+}
+
 /// Constraints no tour meets are proved impossible, as the plain search proves them.
 #[test]
 fn impossible_constraints_are_proved_so() {
@@ -136,6 +164,9 @@ fn impossible_constraints_are_proved_so() {
         let plain = backtrack::enumerate(&req, Some(1), &Budget::nodes(50_000_000), |_| true);
         assert!(plain.exhaustive && plain.count == 0, "{pairs:?}");
         let (answer, _) = joint::solve(&req, &Budget::nodes(50_000_000), None);
+        assert_eq!(answer, Search::NoTour, "{pairs:?}");
+        // The repair search proves it too: its fresh starts see the request alone.
+        let (answer, _) = repair::solve(&req, &Budget::nodes(50_000_000), &mut rng_from_seed(1));
         assert_eq!(answer, Search::NoTour, "{pairs:?}");
         let counted = joint::count(&req, None, &Budget::nodes(50_000_000), |_| {});
         assert!(counted.exhaustive && counted.tours == 0);

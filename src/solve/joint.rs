@@ -32,13 +32,14 @@
 //! conflict-directed backjumping), so a dead end in one piece does not make the search
 //! re-enumerate the unrelated pieces grown after the decision that caused it.
 
+use std::sync::Arc;
 use std::time::Instant;
 
 use rand::Rng as _;
 
 use crate::board::Board;
 use crate::solve::backtrack::{knight_distance, neighbour_arrays, Search};
-use crate::solve::{Budget, Meter, Request, Rng, METER_STEP};
+use crate::solve::{Budget, Constraint, Meter, Request, Rng, METER_STEP};
 use crate::tour::Tour;
 
 /// "No square" / "no move" in the dense tables.
@@ -108,46 +109,119 @@ pub fn solve(req: &Request, budget: &Budget, rng: Option<&mut Rng>) -> (Search, 
     if !supports(req) {
         return (Search::OutOfBudget { nodes: 0 }, 0);
     }
-    let Some(mut search) = Joint::new(req) else {
+    let Some(mut search) = Joint::new(req, &Distances::new(req.board)) else {
         return (Search::NoTour, 0);
     };
-    let mut own = crate::solve::rng_from_seed(RESTART_SEED);
-    let mut rng = rng;
-    let mut spent = 0u64;
-    let mut cap = FIRST_ROUND_NODES.max(2 * req.board.len() as u64);
-    let mut first = true;
-    loop {
-        if budget.exhausted(spent) {
-            return (Search::OutOfBudget { nodes: spent }, spent);
-        }
-        let mut limits = Limits::of(budget, spent);
-        let capped = limits.max_nodes > cap;
-        limits.max_nodes = limits.max_nodes.min(cap);
-        search.order = match (first, rng.as_deref_mut()) {
-            (_, Some(r)) => Order::Random(Box::new(crate::solve::rng_from_seed(r.random()))),
-            (true, None) => Order::Fixed,
-            (false, None) => Order::Random(Box::new(crate::solve::rng_from_seed(own.random()))),
+    search.solve(budget, rng)
+}
+
+/// [`solve`], and when no tour was found, the deepest position the search reached that the
+/// rules did not rule out: every move placed there (the constrained ones too), for the repair
+/// search ([`crate::solve::repair`]) to keep most of and search the rest again. `distances`
+/// is built once for the board and shared by every search on it.
+pub(crate) fn solve_deepest(
+    req: &Request,
+    budget: &Budget,
+    rng: &mut Rng,
+    distances: &Distances,
+) -> (Search, u64, Vec<Constraint>) {
+    if !supports(req) {
+        return (Search::OutOfBudget { nodes: 0 }, 0, Vec::new());
+    }
+    let Some(mut search) = Joint::new(req, distances) else {
+        return (Search::NoTour, 0, Vec::new());
+    };
+    search.deepest = Some(Deepest::default());
+    let (result, nodes) = search.solve(budget, Some(rng));
+    let placed = search.deepest.take().map_or_else(Vec::new, |d| {
+        let board = req.board;
+        (1..=search.n)
+            .zip(d.sq)
+            .filter(|&(_, s)| s != NONE)
+            .map(|(move_number, s)| Constraint {
+                move_number,
+                square: board.square_at(s),
+            })
+            .collect()
+    });
+    (result, nodes, placed)
+}
+
+/// Exact knight distances on one board ([`TABLE_MAX_SQUARES`] at most; none on larger
+/// boards), built once and shared: the repair search starts hundreds of joint searches on one
+/// board, and building the table was four fifths of each on 42x32.
+#[derive(Clone)]
+pub(crate) struct Distances {
+    board: Board,
+    table: Arc<[u8]>,
+}
+
+impl Distances {
+    pub(crate) fn new(board: Board) -> Distances {
+        let table = if board.len() <= TABLE_MAX_SQUARES {
+            let (nbr, nbr_len) = neighbour_arrays(board);
+            distance_table(&nbr, &nbr_len)
+        } else {
+            Vec::new()
         };
-        let mut found = None;
-        let stop = search.run(limits, &mut |path| {
-            found = Some(path.to_vec());
-            false
-        });
-        spent += search.nodes;
-        search.reset();
-        if let Some(path) = found {
-            return (
-                Search::Found(Tour::from_indices_unchecked(req.board, path)),
-                spent,
-            );
+        Distances {
+            board,
+            table: table.into(),
         }
-        match stop {
-            Stop::Exhausted => return (Search::NoTour, spent),
-            Stop::Budget if capped => {}
-            _ => return (Search::OutOfBudget { nodes: spent }, spent),
+    }
+}
+
+/// The deepest position of a search, kept when asked for ([`solve_deepest`]).
+#[derive(Default)]
+struct Deepest {
+    /// Decisions taken there.
+    depth: u32,
+    /// Square of each move `1..=n` there, [`NONE`] for moves not placed.
+    sq: Vec<u32>,
+}
+
+impl Joint {
+    /// The rounds of the module's [`solve`](fn@solve): node caps growing, ties broken afresh
+    /// each round, until a tour, a proof or the end of `budget`.
+    fn solve(&mut self, budget: &Budget, rng: Option<&mut Rng>) -> (Search, u64) {
+        let mut own = crate::solve::rng_from_seed(RESTART_SEED);
+        let mut rng = rng;
+        let mut spent = 0u64;
+        let mut cap = FIRST_ROUND_NODES.max(2 * self.board.len() as u64);
+        let mut first = true;
+        loop {
+            if budget.exhausted(spent) {
+                return (Search::OutOfBudget { nodes: spent }, spent);
+            }
+            let mut limits = Limits::of(budget, spent);
+            let capped = limits.max_nodes > cap;
+            limits.max_nodes = limits.max_nodes.min(cap);
+            self.order = match (first, rng.as_deref_mut()) {
+                (_, Some(r)) => Order::Random(Box::new(crate::solve::rng_from_seed(r.random()))),
+                (true, None) => Order::Fixed,
+                (false, None) => Order::Random(Box::new(crate::solve::rng_from_seed(own.random()))),
+            };
+            let mut found = None;
+            let stop = self.run(limits, &mut |path| {
+                found = Some(path.to_vec());
+                false
+            });
+            spent += self.nodes;
+            self.reset();
+            if let Some(path) = found {
+                return (
+                    Search::Found(Tour::from_indices_unchecked(self.board, path)),
+                    spent,
+                );
+            }
+            match stop {
+                Stop::Exhausted => return (Search::NoTour, spent),
+                Stop::Budget if capped => {}
+                _ => return (Search::OutOfBudget { nodes: spent }, spent),
+            }
+            cap = cap.saturating_add(cap / ROUND_GROWTH_DIVISOR);
+            first = false;
         }
-        cap = cap.saturating_add(cap / ROUND_GROWTH_DIVISOR);
-        first = false;
     }
 }
 
@@ -193,7 +267,7 @@ pub fn count(
     if !supports(req) {
         return out;
     }
-    let Some(mut search) = Joint::new(req) else {
+    let Some(mut search) = Joint::new(req, &Distances::new(req.board)) else {
         out.exhaustive = true;
         return out;
     };
@@ -425,7 +499,7 @@ struct Joint {
     nbr: Vec<u32>,
     nbr_len: Vec<u8>,
     /// Exact distances (`u8`, 255 unreachable, saturating at 254: a lower bound), or empty.
-    table: Vec<u8>,
+    table: Arc<[u8]>,
     /// Move number of each square, 0 if free.
     time: Vec<u32>,
     /// Square of each move `0..=n + 1` (the two ends are sentinels, always [`NONE`]).
@@ -459,14 +533,17 @@ struct Joint {
     tie_key: Vec<u32>,
     order: Order,
     frames: Vec<Frame>,
+    /// The deepest position so far, when kept ([`solve_deepest`]).
+    deepest: Option<Deepest>,
     /// Squares placed by the current run.
     nodes: u64,
 }
 
 impl Joint {
     /// The search for `req` (which [`supports`]); `None` when the constraints alone rule out
-    /// every tour (contradictions, colours, distances, a square out of everyone's reach).
-    fn new(req: &Request) -> Option<Joint> {
+    /// every tour (contradictions, colours, distances, a square out of everyone's reach). The
+    /// distance table is the one in `distances` when that is for this board.
+    fn new(req: &Request, distances: &Distances) -> Option<Joint> {
         let board = req.board;
         let n = board.len();
         let (nbr, nbr_len) = neighbour_arrays(board);
@@ -505,10 +582,10 @@ impl Joint {
         if same != first_count {
             return None;
         }
-        let table = if n <= TABLE_MAX_SQUARES {
-            distance_table(&nbr, &nbr_len)
+        let table = if distances.board == board {
+            Arc::clone(&distances.table)
         } else {
-            Vec::new()
+            Distances::new(board).table
         };
         let mut joint = Joint {
             board,
@@ -537,6 +614,7 @@ impl Joint {
             tie_key: centre_keys(board),
             order: Order::Fixed,
             frames: Vec::new(),
+            deepest: None,
             nodes: 0,
         };
         // The pieces, and the distances between consecutive constrained squares.
@@ -1390,6 +1468,7 @@ impl Joint {
                     len,
                     excluded,
                 } => {
+                    self.note_depth();
                     self.frames.push(Frame {
                         t,
                         cands,
@@ -1431,6 +1510,18 @@ impl Joint {
                 conflict = std::mem::take(&mut frame.conflict);
                 self.frames.pop();
             }
+        }
+    }
+
+    /// Keep the position when it is the deepest so far (and kept at all). A tie replaces the
+    /// one kept: of equally deep positions the latest is kept, so that repeated searches from
+    /// one position do not all return it.
+    fn note_depth(&mut self) {
+        let depth = self.frames.len() as u32;
+        if let Some(d) = self.deepest.as_mut().filter(|d| depth >= d.depth) {
+            d.depth = depth;
+            d.sq.clear();
+            d.sq.extend_from_slice(&self.sq[1..=self.n as usize]);
         }
     }
 

@@ -9,6 +9,8 @@
 //! - [`segments`]: "move k on X" constraints, the tour searched segment by segment;
 //! - [`joint`]: dense constraints, every piece between them grown at once, exhaustive (proofs,
 //!   counts of completions);
+//! - [`repair`]: dense constraints on larger boards, the joint search's deepest position
+//!   repaired region by region (large neighbourhood search);
 //! - [`runner`]: the one way into all of them ([`runner::run_with`]): attempts, construction,
 //!   search, enumeration, several tours and completion, each tour handed over as it is found.
 
@@ -20,6 +22,7 @@ pub mod hand;
 pub mod joint;
 mod meter;
 pub mod pairs;
+pub mod repair;
 pub mod rotations;
 pub mod runner;
 pub mod segments;

@@ -36,8 +36,8 @@ use rand::Rng as _;
 use crate::board::Square;
 use crate::solve::backtrack::{self, Search};
 use crate::solve::{
-    construct, existence, hand, joint, rotations, segments, warnsdorff, Budget, Meter, Method,
-    Request, Rng, Tiebreak,
+    construct, existence, hand, joint, repair, rotations, segments, warnsdorff, Budget, Meter,
+    Method, Request, Rng, Tiebreak,
 };
 use crate::tour::Tour;
 
@@ -672,8 +672,9 @@ impl Run<'_, '_> {
     /// "Move k on X" constraints: the segment search ([`segments`]) in rounds, each after a
     /// capped exhaustive search (which proves "no tour" on small boards), the caps growing
     /// [`SEGMENT_ROUND_GROWTH`]-fold, so that neither starves the other. When the constraints
-    /// are dense ([`dense`]), each round starts with the joint search ([`joint`]), which grows
-    /// every piece at once and also proves "no tour"; otherwise with the rotation search
+    /// are dense ([`dense`]), each round starts with the repair search ([`repair`]): the joint
+    /// search, which grows every piece at once and also proves "no tour", and its deepest
+    /// position repaired region by region; otherwise with the rotation search
     /// ([`rotations`]), which rearranges a whole tour and meets long pieces on big boards (the
     /// first round gives it [`FIRST_ROTATION_WORK`]).
     fn by_segments(&mut self) -> Step {
@@ -695,7 +696,7 @@ impl Run<'_, '_> {
             }
             if dense {
                 let (result, nodes) =
-                    joint::solve(self.request, &self.remaining().capped(cap), Some(self.rng));
+                    repair::solve(self.request, &self.remaining().capped(cap), self.rng);
                 self.report.nodes += nodes;
                 match result {
                     Search::Found(tour) => {
