@@ -502,6 +502,11 @@ struct Joint {
     table: Arc<[u8]>,
     /// Move number of each square, 0 if free.
     time: Vec<u32>,
+    /// The free squares (`time` 0), so that a pass over them costs what they number, not
+    /// what the board does: the repair search's requests leave a tenth of the board free.
+    free: SparseSet,
+    /// 0 for the colour of move 1, 1 for the other, by square ([`Joint::class`]).
+    class_of: Vec<u8>,
     /// Square of each move `0..=n + 1` (the two ends are sentinels, always [`NONE`]).
     sq: Vec<u32>,
     /// Decision level of each placed move (0 for the constrained ones).
@@ -593,6 +598,11 @@ impl Joint {
             nbr,
             nbr_len,
             table,
+            free: SparseSet::new(n),
+            class_of: board
+                .squares()
+                .map(|s| u8::from(s.is_corner_colour() != first_colour))
+                .collect(),
             time,
             sq,
             level: vec![0; n + 2],
@@ -657,6 +667,7 @@ impl Joint {
         }
         for s in 0..n as u32 {
             if joint.time[s as usize] == 0 {
+                joint.free.insert(s);
                 let c = joint.count_ways(s);
                 joint.conn[s as usize] = c;
                 joint.note_ways(s, c);
@@ -753,6 +764,7 @@ impl Joint {
             .map(|u| (1..=self.n).contains(&u) && self.sq[u as usize] != NONE && self.is_end(u));
         self.sq[t as usize] = s;
         self.time[s as usize] = t;
+        self.free.remove(s);
         self.level[t as usize] = level;
         if let Some(cover) = &mut self.cover {
             cover.taken(s);
@@ -799,6 +811,7 @@ impl Joint {
             self.adjust_neighbours(s, 1);
         }
         self.time[s as usize] = 0;
+        self.free.insert(s);
         if let Some(cover) = &mut self.cover {
             cover.pending.push(s);
         }
@@ -905,7 +918,7 @@ impl Joint {
 
     /// Colour class of square `s`: 0 for move 1's colour (odd moves), 1 for the other.
     fn class(&self, s: u32) -> usize {
-        usize::from(self.board.square_at(s).is_corner_colour() != self.first_colour)
+        usize::from(self.class_of[s as usize])
     }
 
     /// The coverage rule: after piece `gi` grew (if any) and squares were freed, every free
@@ -1063,8 +1076,9 @@ impl Joint {
         let mut sizes: Vec<[u32; 2]> = Vec::new();
         let mut starts: Vec<u32> = Vec::new();
         self.queue.clear();
-        for s in 0..self.n {
-            if self.time[s as usize] != 0 || self.mark[s as usize] == stamp {
+        for i in 0..self.free.items.len() {
+            let s = self.free.items[i];
+            if self.mark[s as usize] == stamp {
                 continue;
             }
             let id = sizes.len() as u32;
@@ -1077,8 +1091,7 @@ impl Joint {
                 let v = self.queue[head];
                 head += 1;
                 self.region_of[v as usize] = id;
-                let same = self.board.square_at(v).is_corner_colour() == self.first_colour;
-                size[usize::from(!same)] += 1;
+                size[self.class(v)] += 1;
                 let b = 8 * v as usize;
                 for i in 0..self.nbr_len[v as usize] as usize {
                     let w = self.nbr[b + i];
@@ -1236,8 +1249,7 @@ impl Joint {
             for i in begin..self.queue.len() {
                 let v = self.queue[i];
                 self.region_of[v as usize] = id;
-                let same = self.board.square_at(v).is_corner_colour() == self.first_colour;
-                size[usize::from(!same)] += 1;
+                size[self.class(v)] += 1;
             }
             starts.push(begin as u32);
             sizes.push(size);

@@ -21,7 +21,6 @@ use crate::board::Board;
 use crate::solve::backtrack::Search;
 use crate::solve::joint::{self, Distances};
 use crate::solve::{Budget, Constraint, Request, Rng};
-use crate::tour::Tour;
 
 /// Node cap of each repair, and of the first fresh joint search. Measured on the 80-constraint
 /// group's seven requests the runner missed (seeds 1-3, 10 s): caps of 3,000, 5,000, 10,000 and
@@ -81,116 +80,125 @@ pub fn supports(req: &Request) -> bool {
 /// }
 /// ```
 pub fn solve(req: &Request, budget: &Budget, rng: &mut Rng) -> (Search, u64) {
-    if !supports(req) {
-        return (Search::OutOfBudget { nodes: 0 }, 0);
-    }
-    let mut repair = Repair {
-        req,
-        budget,
-        distances: Distances::new(req.board),
-        fixed: req.all_constraints(),
-        is_fixed: vec![false; req.board.len() + 1],
-        spent: 0,
-    };
-    for c in &repair.fixed {
-        if let Some(f) = repair.is_fixed.get_mut(c.move_number as usize) {
-            *f = true;
-        }
-    }
-    let mut start_nodes = REPAIR_NODES;
-    loop {
-        let budget = budget.after(repair.spent).capped(start_nodes);
-        let (result, nodes, deepest) = joint::solve_deepest(req, &budget, rng, &repair.distances);
-        repair.spent += nodes.max(1);
-        match result {
-            Search::OutOfBudget { .. } => {}
-            found_or_proof => return (found_or_proof, repair.spent),
-        }
-        if let Some(tour) = repair.sweeps(deepest, rng) {
-            return (Search::Found(tour), repair.spent);
-        }
-        if repair.budget_spent() {
-            return (
-                Search::OutOfBudget {
-                    nodes: repair.spent,
-                },
-                repair.spent,
-            );
-        }
-        start_nodes = start_nodes.saturating_add(start_nodes / START_GROWTH_DIVISOR);
-    }
+    Repair::new(req).resume(budget, rng)
 }
 
-/// One run of the repair search.
-struct Repair<'a> {
+/// A repair search that can be resumed: the runner gives it a slice of the time in each of its
+/// rounds, and the deepest position and the radius carry over from one slice to the next.
+///
+/// ```
+/// use knights_tour::board::Board;
+/// use knights_tour::solve::backtrack::Search;
+/// use knights_tour::solve::repair::Repair;
+/// use knights_tour::solve::{rng_from_seed, Budget, Constraint, Request};
+/// let board = Board::new(6, 6).unwrap();
+/// let sq = |name| board.parse_square(name).unwrap();
+/// // Moves 1 and 4 three moves apart, but four knight's moves away: no tour.
+/// let req = Request {
+///     constraints: vec![
+///         Constraint { move_number: 1, square: sq("a1") },
+///         Constraint { move_number: 4, square: sq("f6") },
+///     ],
+///     ..Request::open(board)
+/// };
+/// let mut search = Repair::new(&req);
+/// assert_eq!(search.resume(&Budget::nodes(1_000), &mut rng_from_seed(1)).0, Search::NoTour);
+/// ```
+pub struct Repair<'a> {
     req: &'a Request,
-    budget: &'a Budget,
     distances: Distances,
     /// The request's own constraints, kept by every repair.
     fixed: Vec<Constraint>,
     /// Whether move `k` is one of them, at `k`.
     is_fixed: Vec<bool>,
-    spent: u64,
+    /// The deepest position so far (every move placed there); `None` before a fresh start.
+    deepest: Option<Vec<Constraint>>,
+    radius: u32,
+    /// Repairs in a row at this radius that went no deeper.
+    stale: u32,
+    /// Sweeps of radii since the last fresh start (a deeper position starts the sweep again
+    /// from the first radius, and does not take sweeps back).
+    sweeps: u32,
+    /// Node cap of the next fresh start.
+    start_nodes: u64,
 }
 
-impl Repair<'_> {
-    fn budget_spent(&self) -> bool {
-        self.budget.exhausted(self.spent)
-    }
-
-    /// Repairs from `deepest` until [`SWEEPS_PER_START`] sweeps of radii go no deeper or the
-    /// budget is spent; the tour when one is found.
-    fn sweeps(&mut self, mut deepest: Vec<Constraint>, rng: &mut Rng) -> Option<Tour> {
-        let mut radius = FIRST_RADIUS;
-        let mut stale = 0;
-        let mut sweeps = 0;
-        while sweeps < SWEEPS_PER_START && !self.budget_spent() {
-            let (found, placed) = self.repair(&deepest, radius, rng);
-            if let Some(tour) = found {
-                return Some(tour);
-            }
-            if placed.len() > deepest.len() {
-                radius = FIRST_RADIUS;
-                stale = 0;
-            } else {
-                stale += 1;
-            }
-            if placed.len() >= deepest.len() {
-                deepest = placed;
-            }
-            if stale >= TRIES_PER_RADIUS {
-                stale = 0;
-                radius += 1;
-                if radius > LAST_RADIUS {
-                    radius = FIRST_RADIUS;
-                    sweeps += 1;
-                }
+impl<'a> Repair<'a> {
+    /// A search for `req`; it does nothing before [`Repair::resume`].
+    pub fn new(req: &'a Request) -> Repair<'a> {
+        let fixed = req.all_constraints();
+        let mut is_fixed = vec![false; req.board.len() + 1];
+        for c in &fixed {
+            if let Some(f) = is_fixed.get_mut(c.move_number as usize) {
+                *f = true;
             }
         }
-        None
+        Repair {
+            req,
+            distances: Distances::new(req.board),
+            fixed,
+            is_fixed,
+            deepest: None,
+            radius: FIRST_RADIUS,
+            stale: 0,
+            sweeps: 0,
+            start_nodes: REPAIR_NODES,
+        }
     }
 
-    /// Take back the moves of `placed` within `radius` knight moves of a random free square
-    /// (not the request's own), and search the rest again with every other move fixed: the
-    /// tour when found, else the deepest position reached.
-    fn repair(
-        &mut self,
-        placed: &[Constraint],
-        radius: u32,
-        rng: &mut Rng,
-    ) -> (Option<Tour>, Vec<Constraint>) {
+    /// Search on from where the last call stopped, within `budget`: a tour meeting the
+    /// request, a proof that none does, or `OutOfBudget`; and the search nodes used. A request
+    /// the search does not take ([`supports`]) gives `OutOfBudget` with no nodes.
+    pub fn resume(&mut self, budget: &Budget, rng: &mut Rng) -> (Search, u64) {
+        if !supports(self.req) {
+            return (Search::OutOfBudget { nodes: 0 }, 0);
+        }
+        let mut spent = 0;
+        while !budget.exhausted(spent) {
+            let left = budget.after(spent);
+            let (result, nodes) = match self.deepest.take() {
+                None => self.start(&left, rng),
+                Some(deepest) => self.repair(deepest, &left, rng),
+            };
+            spent += nodes.max(1);
+            if !matches!(result, Search::OutOfBudget { .. }) {
+                return (result, spent);
+            }
+        }
+        (Search::OutOfBudget { nodes: spent }, spent)
+    }
+
+    /// A fresh joint search of the whole request, the one step that can prove "no tour"; its
+    /// deepest position is the one repaired next.
+    fn start(&mut self, budget: &Budget, rng: &mut Rng) -> (Search, u64) {
+        let budget = budget.capped(self.start_nodes);
+        self.start_nodes = self
+            .start_nodes
+            .saturating_add(self.start_nodes / START_GROWTH_DIVISOR);
+        let (result, nodes, deepest) =
+            joint::solve_deepest(self.req, &budget, rng, &self.distances);
+        self.deepest = Some(deepest);
+        (self.radius, self.stale, self.sweeps) = (FIRST_RADIUS, 0, 0);
+        (result, nodes)
+    }
+
+    /// Take back the moves of `placed` within the radius of a random free square (not the
+    /// request's own), and search that part again with every other move fixed; keep the
+    /// deeper position of the two, and grow the radius, or start afresh, when repairs stop
+    /// going deeper. A tour when one is found.
+    fn repair(&mut self, placed: Vec<Constraint>, budget: &Budget, rng: &mut Rng) -> (Search, u64) {
         let board = self.req.board;
         let mut taken = vec![false; board.len()];
-        for c in placed {
+        for c in &placed {
             taken[board.index(c.square) as usize] = true;
         }
         let free: Vec<u32> = (0..board.len() as u32)
             .filter(|&s| !taken[s as usize])
             .collect();
-        if free.is_empty() {
-            return (None, Vec::new());
-        }
-        let near = within(board, free[rng.random_range(0..free.len())], radius);
+        let Some(&focus) = free.get(rng.random_range(0..free.len().max(1))) else {
+            return (Search::OutOfBudget { nodes: 0 }, 0); // a full position is a tour, found
+        };
+        let near = within(board, focus, self.radius);
         let mut constraints = self.fixed.clone();
         constraints.extend(placed.iter().filter(|c| {
             !near[board.index(c.square) as usize] && !self.is_fixed[c.move_number as usize]
@@ -199,12 +207,40 @@ impl Repair<'_> {
             constraints,
             ..Request::open(board)
         };
-        let budget = self.budget.after(self.spent).capped(REPAIR_NODES);
+        let budget = budget.capped(REPAIR_NODES);
         let (result, nodes, deeper) = joint::solve_deepest(&sub, &budget, rng, &self.distances);
-        self.spent += nodes.max(1);
-        match result {
-            Search::Found(tour) if self.req.is_satisfied_by(&tour) => (Some(tour), deeper),
-            _ => (None, deeper),
+        if let Search::Found(tour) = result {
+            if self.req.is_satisfied_by(&tour) {
+                return (Search::Found(tour), nodes);
+            }
+        }
+        self.step(placed, deeper);
+        (Search::OutOfBudget { nodes }, nodes)
+    }
+
+    /// Keep the deeper of `placed` and a repair's `deeper` (the repair's when as deep), and
+    /// move on in the schedule of radii.
+    fn step(&mut self, placed: Vec<Constraint>, deeper: Vec<Constraint>) {
+        if deeper.len() > placed.len() {
+            (self.radius, self.stale) = (FIRST_RADIUS, 0);
+        } else {
+            self.stale += 1;
+        }
+        self.deepest = Some(if deeper.len() >= placed.len() {
+            deeper
+        } else {
+            placed
+        });
+        if self.stale >= TRIES_PER_RADIUS {
+            self.stale = 0;
+            self.radius += 1;
+            if self.radius > LAST_RADIUS {
+                self.radius = FIRST_RADIUS;
+                self.sweeps += 1;
+                if self.sweeps >= SWEEPS_PER_START {
+                    self.deepest = None;
+                }
+            }
         }
     }
 }

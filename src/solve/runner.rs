@@ -672,9 +672,9 @@ impl Run<'_, '_> {
     /// "Move k on X" constraints: the segment search ([`segments`]) in rounds, each after a
     /// capped exhaustive search (which proves "no tour" on small boards), the caps growing
     /// [`SEGMENT_ROUND_GROWTH`]-fold, so that neither starves the other. When the constraints
-    /// are dense ([`dense`]), each round starts with the repair search ([`repair`]): the joint
-    /// search, which grows every piece at once and also proves "no tour", and its deepest
-    /// position repaired region by region; otherwise with the rotation search
+    /// are dense ([`dense`]), each round starts with the repair search ([`repair`]), resumed
+    /// where the last round left it: the joint search, which grows every piece at once and
+    /// also proves "no tour", and its deepest position repaired region by region; otherwise with the rotation search
     /// ([`rotations`]), which rearranges a whole tour and meets long pieces on big boards (the
     /// first round gives it [`FIRST_ROTATION_WORK`]).
     fn by_segments(&mut self) -> Step {
@@ -682,6 +682,8 @@ impl Run<'_, '_> {
         let mut cap = FIRST_SEGMENT_ROUND_NODES;
         let mut repeats = 0;
         let dense = dense(self.request);
+        // One repair search for the whole run: each round resumes it where the last stopped.
+        let mut repair = dense.then(|| repair::Repair::new(self.request));
         let mut first = true;
         // Each round of the rotation search starts the other way from the round before: on big
         // boards a round holds an attempt or two, so without turning, later rounds would all
@@ -694,9 +696,8 @@ impl Run<'_, '_> {
             if let Some(ending) = self.out_of_budget() {
                 return Step::End(ending);
             }
-            if dense {
-                let (result, nodes) =
-                    repair::solve(self.request, &self.remaining().capped(cap), self.rng);
+            if let Some(repair) = repair.as_mut() {
+                let (result, nodes) = repair.resume(&self.remaining().capped(cap), self.rng);
                 self.report.nodes += nodes;
                 match result {
                     Search::Found(tour) => {
