@@ -108,11 +108,11 @@ pub fn solve(req: &Request, budget: &Budget, rng: &mut Rng) -> (Search, u64) {
 pub struct Repair<'a> {
     req: &'a Request,
     distances: Distances,
-    /// The request's own constraints, kept by every repair.
-    fixed: Vec<Constraint>,
-    /// Whether move `k` is one of them, at `k`.
+    /// Whether move `k` is one of the request's own constraints (which every repair keeps), at
+    /// `k`.
     is_fixed: Vec<bool>,
-    /// The deepest position so far (every move placed there); `None` before a fresh start.
+    /// The deepest position so far (every move placed there, the request's own included);
+    /// `None` before a fresh start.
     deepest: Option<Vec<Constraint>>,
     radius: u32,
     /// Repairs in a row at this radius that went no deeper.
@@ -127,9 +127,8 @@ pub struct Repair<'a> {
 impl<'a> Repair<'a> {
     /// A search for `req`; it does nothing before [`Repair::resume`].
     pub fn new(req: &'a Request) -> Repair<'a> {
-        let fixed = req.all_constraints();
         let mut is_fixed = vec![false; req.board.len() + 1];
-        for c in &fixed {
+        for c in req.all_constraints() {
             if let Some(f) = is_fixed.get_mut(c.move_number as usize) {
                 *f = true;
             }
@@ -137,7 +136,6 @@ impl<'a> Repair<'a> {
         Repair {
             req,
             distances: Distances::new(req.board),
-            fixed,
             is_fixed,
             deepest: None,
             radius: FIRST_RADIUS,
@@ -170,7 +168,8 @@ impl<'a> Repair<'a> {
     }
 
     /// A fresh joint search of the whole request, the one step that can prove "no tour"; its
-    /// deepest position is the one repaired next.
+    /// deepest position is the one repaired next (none when it stopped before its first
+    /// decision, and the next step starts afresh again).
     fn start(&mut self, budget: &Budget, rng: &mut Rng) -> (Search, u64) {
         let budget = budget.capped(self.start_nodes);
         self.start_nodes = self
@@ -178,7 +177,7 @@ impl<'a> Repair<'a> {
             .saturating_add(self.start_nodes / START_GROWTH_DIVISOR);
         let (result, nodes, deepest) =
             joint::solve_deepest(self.req, &budget, rng, &self.distances);
-        self.deepest = Some(deepest);
+        self.deepest = (!deepest.is_empty()).then_some(deepest);
         (self.radius, self.stale, self.sweeps) = (FIRST_RADIUS, 0, 0);
         (result, nodes)
     }
@@ -200,12 +199,11 @@ impl<'a> Repair<'a> {
             return (Search::OutOfBudget { nodes: 0 }, 0); // a full position is a tour, found
         };
         let near = within(board, focus, self.radius);
-        let mut constraints = self.fixed.clone();
-        constraints.extend(placed.iter().filter(|c| {
-            !near[board.index(c.square) as usize] && !self.is_fixed[c.move_number as usize]
-        }));
+        let constraints = placed.iter().filter(|c| {
+            self.is_fixed[c.move_number as usize] || !near[board.index(c.square) as usize]
+        });
         let sub = Request {
-            constraints,
+            constraints: constraints.copied().collect(),
             ..Request::open(board)
         };
         let budget = budget.capped(REPAIR_NODES);
