@@ -20,6 +20,7 @@ pub mod construct;
 pub mod existence;
 pub mod hand;
 pub mod joint;
+pub mod lanes;
 mod meter;
 pub mod pairs;
 pub mod repair;

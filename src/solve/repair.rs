@@ -154,17 +154,27 @@ impl<'a> Repair<'a> {
         }
         let mut spent = 0;
         while !budget.exhausted(spent) {
-            let left = budget.after(spent);
-            let (result, nodes) = match self.deepest.take() {
-                None => self.start(&left, rng),
-                Some(deepest) => self.repair(deepest, &left, rng),
-            };
+            let (result, nodes) = self.step(&budget.after(spent), rng);
             spent += nodes.max(1);
             if !matches!(result, Search::OutOfBudget { .. }) {
                 return (result, spent);
             }
         }
         (Search::OutOfBudget { nodes: spent }, spent)
+    }
+
+    /// One step within `budget`: a fresh start, or one repair of the deepest position (each
+    /// within its own node cap as well); what it found and the search nodes it used. The
+    /// steps [`Repair::resume`] takes, and the unit in which [`Lanes`](super::lanes::Lanes)
+    /// races copies of this search.
+    pub fn step(&mut self, budget: &Budget, rng: &mut Rng) -> (Search, u64) {
+        if !supports(self.req) {
+            return (Search::OutOfBudget { nodes: 0 }, 0);
+        }
+        match self.deepest.take() {
+            None => self.start(budget, rng),
+            Some(deepest) => self.repair(deepest, budget, rng),
+        }
     }
 
     /// A fresh joint search of the whole request, the one step that can prove "no tour"; its
@@ -213,13 +223,13 @@ impl<'a> Repair<'a> {
                 return (Search::Found(tour), nodes);
             }
         }
-        self.step(placed, deeper);
+        self.keep_deeper(placed, deeper);
         (Search::OutOfBudget { nodes }, nodes)
     }
 
     /// Keep the deeper of `placed` and a repair's `deeper` (the repair's when as deep), and
     /// move on in the schedule of radii.
-    fn step(&mut self, placed: Vec<Constraint>, deeper: Vec<Constraint>) {
+    fn keep_deeper(&mut self, placed: Vec<Constraint>, deeper: Vec<Constraint>) {
         if deeper.len() > placed.len() {
             (self.radius, self.stale) = (FIRST_RADIUS, 0);
         } else {

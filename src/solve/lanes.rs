@@ -1,0 +1,125 @@
+//! One resumable search run in [`LANES`] independent copies at once, each on its own thread with
+//! its own random draws, the answer still a function of the seed alone.
+//!
+//! The searches this serves (the repair search above all) are randomised and their running
+//! times vary widely from draw to draw: of two copies, the first to finish is usually much
+//! sooner than either on its average. Which copy finishes first in *time* depends on the
+//! machine; which finishes first in *search nodes* does not. So every copy advances in steps
+//! (one repair, one fresh start), counts its own nodes, and stops once it has used as many as
+//! a copy that has already answered; the answer kept is the one found in the fewest nodes (the
+//! lower lane on a tie). A step's course depends only on its copy's draws and the budget,
+//! never on the other copies, so the same seed gives the same tour on one core or many; only a
+//! time limit falling mid-race can change what is found, as it can without lanes.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use rand::{Rng as _, SeedableRng as _};
+
+use crate::solve::backtrack::Search;
+use crate::solve::{Budget, Rng};
+
+/// Copies of the search run at once. A fixed number, not the machine's cores: the answer must
+/// not depend on the machine (on one core the copies share it, each at half speed).
+pub const LANES: usize = 2;
+
+/// [`LANES`] copies of a resumable search, each with its own generator.
+///
+/// ```
+/// use knights_tour::board::Board;
+/// use knights_tour::solve::backtrack::Search;
+/// use knights_tour::solve::construct::open_tour;
+/// use knights_tour::solve::lanes::Lanes;
+/// use knights_tour::solve::repair::Repair;
+/// use knights_tour::solve::{rng_from_seed, Budget, Constraint, Request};
+/// let board = Board::new(10, 10).unwrap();
+/// let tour = open_tour(board).unwrap();
+/// let constraints = (0..board.len())
+///     .step_by(5)
+///     .map(|i| Constraint { move_number: i as u32 + 1, square: tour.squares().nth(i).unwrap() })
+///     .collect();
+/// let req = Request { constraints, ..Request::open(board) };
+/// let answer = |seed| {
+///     let mut lanes = Lanes::new(|_| Repair::new(&req), &mut rng_from_seed(seed));
+///     lanes.race(&Budget::nodes(10_000_000), |search, budget, rng| search.step(budget, rng))
+/// };
+/// let (Search::Found(found), _) = answer(3) else { panic!() };
+/// assert!(req.is_satisfied_by(&found));
+/// // The same seed, the same tour, whichever thread is faster.
+/// assert_eq!(answer(3).0, Search::Found(found));
+/// ```
+pub struct Lanes<L> {
+    lanes: Vec<(L, Rng)>,
+}
+
+impl<L: Send> Lanes<L> {
+    /// [`LANES`] searches, lane `i`'s made by `make(i)`, their generators seeded from `rng`.
+    pub fn new(make: impl Fn(usize) -> L, rng: &mut Rng) -> Lanes<L> {
+        let lanes = (0..LANES)
+            .map(|i| (make(i), Rng::seed_from_u64(rng.random())))
+            .collect();
+        Lanes { lanes }
+    }
+
+    /// Run every copy, step after step (`step` advances a search by one step within a budget
+    /// and gives its answer and the nodes it used), within `budget` shared among them, until
+    /// one answers: the answer found in the fewest of its copy's nodes, or `OutOfBudget`; and
+    /// the nodes used by all copies together. The copies keep their state for the next race.
+    pub fn race<S>(&mut self, budget: &Budget, step: S) -> (Search, u64)
+    where
+        S: Fn(&mut L, &Budget, &mut Rng) -> (Search, u64) + Sync,
+    {
+        let share = Budget {
+            max_nodes: budget.max_nodes.map(|m| m / LANES as u64),
+            ..*budget
+        };
+        // The fewest nodes any copy has answered in so far.
+        let best = AtomicU64::new(u64::MAX);
+        let answers: Vec<(u64, Search)> = std::thread::scope(|scope| {
+            let runs: Vec<_> = self
+                .lanes
+                .iter_mut()
+                .map(|(lane, rng)| {
+                    let (step, best) = (&step, &best);
+                    scope.spawn(move || run(lane, rng, &share, best, step))
+                })
+                .collect();
+            runs.into_iter()
+                .map(|run| run.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+                .collect()
+        });
+        let used = answers.iter().map(|a| a.0).sum();
+        let winner = answers
+            .into_iter()
+            .filter(|(_, answer)| !matches!(answer, Search::OutOfBudget { .. }))
+            .min_by_key(|(nodes, _)| *nodes);
+        match winner {
+            Some((_, answer)) => (answer, used),
+            None => (Search::OutOfBudget { nodes: used }, used),
+        }
+    }
+}
+
+/// One copy's part of a race: steps until it answers, its share is spent, or it has used as
+/// many nodes as the best answer so far; its nodes and its answer (`OutOfBudget` when it has
+/// none).
+fn run<L, S>(
+    lane: &mut L,
+    rng: &mut Rng,
+    share: &Budget,
+    best: &AtomicU64,
+    step: &S,
+) -> (u64, Search)
+where
+    S: Fn(&mut L, &Budget, &mut Rng) -> (Search, u64),
+{
+    let mut spent = 0u64;
+    while !share.exhausted(spent) && spent < best.load(Ordering::Relaxed) {
+        let (answer, nodes) = step(lane, &share.after(spent), rng);
+        spent += nodes.max(1);
+        if !matches!(answer, Search::OutOfBudget { .. }) {
+            best.fetch_min(spent, Ordering::Relaxed);
+            return (spent, answer);
+        }
+    }
+    (spent, Search::OutOfBudget { nodes: spent })
+}

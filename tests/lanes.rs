@@ -1,0 +1,126 @@
+//! Races of search copies (`solve::lanes`): the answer kept is the one found in the fewest of
+//! its copy's nodes, whichever thread is faster, so a seed gives one tour on any machine.
+//! Scripted copies stand in for searches here, with one made slow on purpose.
+
+use std::time::Duration;
+
+use knights_tour::board::Board;
+use knights_tour::solve::backtrack::Search;
+use knights_tour::solve::construct::open_tour;
+use knights_tour::solve::lanes::{Lanes, LANES};
+use knights_tour::solve::{rng_from_seed, Budget, Rng};
+use knights_tour::tour::Tour;
+
+/// A copy that answers `tour` at its `answer_at`-th step, each step `nodes` nodes long and
+/// `delay` long in time.
+#[derive(Clone)]
+struct Scripted {
+    nodes: u64,
+    answer_at: u32,
+    delay: Duration,
+    tour: Tour,
+    steps: u32,
+}
+
+impl Scripted {
+    fn step(&mut self, budget: &Budget, _rng: &mut Rng) -> (Search, u64) {
+        std::thread::sleep(self.delay);
+        self.steps += 1;
+        let nodes = budget.max_nodes.map_or(self.nodes, |m| m.min(self.nodes));
+        if self.steps == self.answer_at && nodes == self.nodes {
+            (Search::Found(self.tour.clone()), nodes)
+        } else {
+            (Search::OutOfBudget { nodes }, nodes)
+        }
+    }
+}
+
+/// Two different tours to tell the copies' answers apart.
+fn tours() -> (Tour, Tour) {
+    let tour = open_tour(Board::new(5, 5).unwrap()).unwrap();
+    (tour.clone(), tour.reversed())
+}
+
+fn lanes(scripts: Vec<Scripted>) -> Lanes<Scripted> {
+    assert_eq!(scripts.len(), LANES);
+    Lanes::new(|i| scripts[i].clone(), &mut rng_from_seed(1))
+}
+
+fn script(nodes: u64, answer_at: u32, delay_ms: u64, tour: &Tour) -> Scripted {
+    Scripted {
+        nodes,
+        answer_at,
+        delay: Duration::from_millis(delay_ms),
+        tour: tour.clone(),
+        steps: 0,
+    }
+}
+
+fn race(scripts: Vec<Scripted>, budget: Budget) -> (Search, u64) {
+    lanes(scripts).race(&budget, |lane, budget, rng| lane.step(budget, rng))
+}
+
+#[test]
+fn the_answer_in_fewer_nodes_wins_though_its_copy_is_slower() {
+    let (a, b) = tours();
+    // Copy 0 answers at 30 nodes, slowly; copy 1 at 50 nodes, at once.
+    let (found, used) = race(
+        vec![script(10, 3, 30, &a), script(10, 5, 0, &b)],
+        Budget::nodes(1000),
+    );
+    assert_eq!(found, Search::Found(a.clone()));
+    assert_eq!(used, 30 + 50);
+    // The other way round: copy 1 is slow and answers first in nodes.
+    let (found, _) = race(
+        vec![script(10, 5, 0, &a), script(10, 3, 30, &b)],
+        Budget::nodes(1000),
+    );
+    assert_eq!(found, Search::Found(b));
+}
+
+#[test]
+fn a_tie_goes_to_the_lower_copy() {
+    let (a, b) = tours();
+    for delays in [(30, 0), (0, 30)] {
+        let (found, _) = race(
+            vec![script(10, 4, delays.0, &a), script(10, 4, delays.1, &b)],
+            Budget::nodes(1000),
+        );
+        assert_eq!(found, Search::Found(a.clone()), "{delays:?}");
+    }
+}
+
+#[test]
+fn a_copy_that_cannot_win_stops_and_the_budget_is_shared() {
+    let (a, b) = tours();
+    // Copy 1 answers at 20 nodes at once; copy 0 never would, and stops once it has used 20
+    // rather than go on through its 50 steps of 20 ms (a loaded machine may start copy 1
+    // late, so the bound is loose).
+    let (found, used) = race(
+        vec![script(10, 0, 20, &a), script(10, 2, 0, &b)],
+        Budget::nodes(1000),
+    );
+    assert_eq!(found, Search::Found(b));
+    assert!((40..=200).contains(&used), "{used}");
+    // Neither answers within its share (half of 60 nodes, steps of 10: 3 steps each).
+    let (found, used) = race(
+        vec![script(10, 4, 0, &a), script(10, 4, 0, &a)],
+        Budget::nodes(60),
+    );
+    assert_eq!(found, Search::OutOfBudget { nodes: 60 });
+    assert_eq!(used, 60);
+}
+
+#[test]
+fn the_copies_keep_their_state_between_races() {
+    let (a, b) = tours();
+    let mut lanes = lanes(vec![script(10, 6, 0, &a), script(10, 9, 0, &b)]);
+    let mut race = |n| {
+        lanes.race(&Budget::nodes(n), |lane, budget, rng| {
+            lane.step(budget, rng)
+        })
+    };
+    // Four steps each, then two more: copy 0 answers at its sixth.
+    assert!(matches!(race(80).0, Search::OutOfBudget { .. }));
+    assert_eq!(race(80).0, Search::Found(a));
+}
