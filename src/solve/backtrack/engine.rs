@@ -49,6 +49,11 @@ const CONNECTIVITY_MIN_LEFT: usize = 8;
 // region cut off early on a large board, which the degree rules would only find after
 // exploring it exhaustively.
 
+/// Nodes between looks at the clock. A node costs up to a full connectivity check, a pass over
+/// the board: on 130x144 with 40 constraints, looking every 4,096 nodes let `--timeout 3` run
+/// 3.6 s.
+const DEADLINE_STEP: u64 = 256;
+
 /// Squares a local connectivity search may visit before giving up undecided.
 const LOCAL_SEARCH_LIMIT: usize = 64;
 
@@ -417,9 +422,11 @@ impl<'p, 'r> Engine<'p, 'r> {
                 if self.nodes >= limits.max_nodes {
                     return Stop::Budget;
                 }
-                if self.nodes.is_multiple_of(METER_STEP) {
-                    if let Some(meter) = limits.meter {
-                        meter.add(METER_STEP);
+                if self.nodes.is_multiple_of(DEADLINE_STEP) {
+                    if self.nodes.is_multiple_of(METER_STEP) {
+                        if let Some(meter) = limits.meter {
+                            meter.add(METER_STEP);
+                        }
                     }
                     if limits.deadline.is_some_and(|t| Instant::now() >= t) {
                         return Stop::Budget;
