@@ -92,8 +92,7 @@ pub fn solve(req: &Request, budget: &Budget, rng: &mut Rng) -> (Search, u64) {
 
 /// [`solve`], its first attempt walking the tour the other way when `turned` (attempts
 /// alternate between meeting the goals from move 1 and from the last move,
-/// [`first_reversed`]): a caller that gives the search short rounds, each too short for more
-/// than an attempt or two, turns every other round so that both ways get their share.
+/// [`first_reversed`]). The runner races two [`Rotations`], one turned.
 ///
 /// ```
 /// use knights_tour::board::Board;
@@ -113,53 +112,174 @@ pub fn solve(req: &Request, budget: &Budget, rng: &mut Rng) -> (Search, u64) {
 /// }
 /// ```
 pub fn solve_turned(req: &Request, budget: &Budget, rng: &mut Rng, turned: bool) -> (Search, u64) {
-    if !supports(req) {
-        return (Search::OutOfBudget { nodes: 0 }, 0);
-    }
-    let n = req.board.len();
-    let mut forwards: Vec<(usize, u32)> = req
-        .all_constraints()
-        .iter()
-        .map(|c| (c.move_number as usize - 1, req.board.index(c.square)))
-        .collect();
-    forwards.sort_unstable();
-    forwards.dedup();
-    // The same goals for the tour walked from its other end: move k becomes move n + 1 - k.
-    let mut backwards: Vec<(usize, u32)> = forwards.iter().map(|&(i, s)| (n - 1 - i, s)).collect();
-    backwards.sort_unstable();
-    let mut reversed = first_reversed(&forwards, n) != turned;
+    let mut search = Rotations::new(req, turned);
     let mut spent = 0u64;
-    let mut warnsdorff = Warnsdorff::new(req.board);
     while !budget.exhausted(spent) {
-        let goals = if reversed { &backwards } else { &forwards };
+        let (result, work) = search.step(&budget.after(spent), rng);
+        spent += work.max(1);
+        if let Search::Found(_) = result {
+            return (result, spent);
+        }
+        if search.gave_up {
+            break;
+        }
+    }
+    (Search::OutOfBudget { nodes: spent }, spent)
+}
+
+/// A rotation search that can be resumed: the attempt under way, and which way the next one
+/// goes, carry over from one call to the next, so that a caller giving it short slices of
+/// time (the runner's rounds, a race of [`Lanes`](super::lanes::Lanes)) loses no work.
+///
+/// ```
+/// use knights_tour::board::Board;
+/// use knights_tour::solve::backtrack::Search;
+/// use knights_tour::solve::construct::open_tour;
+/// use knights_tour::solve::rotations::Rotations;
+/// use knights_tour::solve::{rng_from_seed, Budget, Constraint, Request};
+/// let board = Board::new(20, 20).unwrap();
+/// let source = open_tour(board).unwrap();
+/// let at = |k: u32| Constraint { move_number: k, square: source.squares().nth(k as usize - 1).unwrap() };
+/// let req = Request { constraints: vec![at(90), at(250), at(330)], ..Request::open(board) };
+/// let mut search = Rotations::new(&req, false);
+/// let mut rng = rng_from_seed(1);
+/// let found = loop {
+///     // Steps of a few thousand squares' work each.
+///     if let (Search::Found(tour), _) = search.step(&Budget::nodes(5_000), &mut rng) {
+///         break tour;
+///     }
+/// };
+/// assert!(req.is_satisfied_by(&found));
+/// ```
+pub struct Rotations<'a> {
+    req: &'a Request,
+    /// The goals (move index, square) in move order, and for the tour walked from its end.
+    forwards: Vec<(usize, u32)>,
+    backwards: Vec<(usize, u32)>,
+    /// Whether the attempt under way (or the next) walks the tour from its end.
+    reversed: bool,
+    warnsdorff: Warnsdorff,
+    attempt: Option<Attempt>,
+    /// No starting path could be made: the search can do nothing more.
+    gave_up: bool,
+}
+
+/// One attempt: a complete path, the goal it is at, and the tries used on each goal.
+struct Attempt {
+    state: State,
+    goal: usize,
+    fails: Vec<u32>,
+}
+
+impl<'a> Rotations<'a> {
+    /// A search for `req`, its first attempt walking the tour from the last move when
+    /// `turned` (see [`solve_turned`]); it does nothing before [`Rotations::step`].
+    pub fn new(req: &'a Request, turned: bool) -> Rotations<'a> {
+        let n = req.board.len();
+        let mut forwards: Vec<(usize, u32)> = req
+            .all_constraints()
+            .iter()
+            .map(|c| (c.move_number as usize - 1, req.board.index(c.square)))
+            .collect();
+        forwards.sort_unstable();
+        forwards.dedup();
+        // The same goals for the tour walked from its other end: move k becomes move n + 1 - k.
+        let mut backwards: Vec<(usize, u32)> =
+            forwards.iter().map(|&(i, s)| (n - 1 - i, s)).collect();
+        backwards.sort_unstable();
+        let reversed = first_reversed(&forwards, n) != turned;
+        Rotations {
+            req,
+            forwards,
+            backwards,
+            reversed,
+            warnsdorff: Warnsdorff::new(req.board),
+            attempt: None,
+            gave_up: !supports(req),
+        }
+    }
+
+    /// One step within `budget`: a new attempt's starting path, or one goal of the attempt
+    /// under way tried; the tour when the attempt meets its last goal, and the work done (one
+    /// node per square looked at). Never [`Search::NoTour`].
+    pub fn step(&mut self, budget: &Budget, rng: &mut Rng) -> (Search, u64) {
+        if self.gave_up {
+            return (Search::OutOfBudget { nodes: 0 }, 0);
+        }
+        let goals = if self.reversed {
+            &self.backwards
+        } else {
+            &self.forwards
+        };
+        let Some(attempt) = self.attempt.as_mut() else {
+            return self.start(rng);
+        };
+        let state = &mut attempt.state;
+        state.deadline = budget.deadline;
+        let before = state.work;
+        let n = state.path.len();
+        match state.meet_one(goals, &mut attempt.goal, &mut attempt.fails, rng) {
+            Some(true) if state.path.len() == n => {
+                let mut path = std::mem::take(&mut state.path);
+                let work = state.work - before;
+                if self.reversed {
+                    path.reverse();
+                }
+                self.next_attempt();
+                let tour = Tour::from_indices_unchecked(self.req.board, path);
+                if self.req.is_satisfied_by(&tour) {
+                    return (Search::Found(tour), work);
+                }
+                (Search::OutOfBudget { nodes: work }, work)
+            }
+            Some(_) => {
+                let work = state.work - before;
+                self.next_attempt();
+                (Search::OutOfBudget { nodes: work }, work)
+            }
+            None => {
+                let work = state.work - before;
+                (Search::OutOfBudget { nodes: work }, work)
+            }
+        }
+    }
+
+    /// A new attempt's starting path, scrambled when it is the construction.
+    fn start(&mut self, rng: &mut Rng) -> (Search, u64) {
+        let goals = if self.reversed {
+            &self.backwards
+        } else {
+            &self.forwards
+        };
+        let board = self.req.board;
         let start = goals
             .first()
             .filter(|&&(i, _)| i == 0)
-            .map(|&(_, s)| req.board.square_at(s));
-        let Some((path, constructed)) = any_path(&mut warnsdorff, req.board, start, rng) else {
-            break;
+            .map(|&(_, s)| board.square_at(s));
+        let Some((path, constructed)) = any_path(&mut self.warnsdorff, board, start, rng) else {
+            self.gave_up = true;
+            return (Search::OutOfBudget { nodes: 0 }, 0);
         };
-        spent += path.len() as u64;
-        let mut state = State::new(req.board, path);
-        state.limit = Some((*budget, spent));
+        let n = path.len();
+        let mut state = State::new(board, path);
+        state.work = n as u64;
         if constructed {
             state.scramble(0, n, CONSTRUCTION_SCRAMBLES.min(n as u32), rng);
         }
-        let met = state.meet(goals, rng);
-        spent += state.work;
-        if met && state.path.len() == n {
-            let mut path = state.path;
-            if reversed {
-                path.reverse();
-            }
-            let tour = Tour::from_indices_unchecked(req.board, path);
-            if req.is_satisfied_by(&tour) {
-                return (Search::Found(tour), spent);
-            }
-        }
-        reversed = !reversed;
+        let work = state.work;
+        self.attempt = Some(Attempt {
+            state,
+            goal: 0,
+            fails: vec![0; goals.len()],
+        });
+        (Search::OutOfBudget { nodes: work }, work)
     }
-    (Search::OutOfBudget { nodes: spent }, spent)
+
+    /// The next attempt goes the other way.
+    fn next_attempt(&mut self) {
+        self.attempt = None;
+        self.reversed = !self.reversed;
+    }
 }
 
 /// Whether the first attempt meets the goals from the tour's last move backwards. Attempts
@@ -208,8 +328,8 @@ struct State {
     pos: Vec<u32>,
     /// Squares looked at, the search's nodes.
     work: u64,
-    /// The budget, and the work done before this state was made.
-    limit: Option<(Budget, u64)>,
+    /// When the step under way must stop.
+    deadline: Option<std::time::Instant>,
 }
 
 impl State {
@@ -223,7 +343,7 @@ impl State {
             path,
             pos,
             work: 0,
-            limit: None,
+            deadline: None,
         }
     }
 
@@ -265,52 +385,52 @@ impl State {
         self.work += (b - a + 1) as u64;
     }
 
-    /// Whether the budget is spent.
-    fn out_of_budget(&self) -> bool {
-        self.limit
-            .is_some_and(|(budget, spent)| budget.exhausted(spent + self.work))
-    }
-
-    /// Whether the deadline has passed: checked at every step, where the node budget is
-    /// checked between goals only (a goal under way is finished, which the runner's node
-    /// shares were measured with).
+    /// Whether the deadline has passed: checked at every reversal, where the caller's node
+    /// budget is checked between goals only (a goal under way is finished, which the runner's
+    /// node shares were measured with).
     fn out_of_time(&self) -> bool {
-        self.limit
-            .and_then(|(budget, _)| budget.deadline)
+        self.deadline
             .is_some_and(|t| std::time::Instant::now() >= t)
     }
 
-    /// Bring every goal (move index, square) to its move; `false` when the attempt gives up.
-    fn meet(&mut self, goals: &[(usize, u32)], rng: &mut Rng) -> bool {
-        let mut g = 0;
-        let mut fails = vec![0u32; goals.len()];
-        while g < goals.len() {
-            if self.out_of_budget() || self.work > self.path.len() as u64 * WORK_PER_SQUARE {
-                return false;
-            }
-            // The path up to the previous goal's move is kept.
-            let lo = if g == 0 { 0 } else { goals[g - 1].0 + 1 };
-            if self.place(goals[g], &goals[g + 1..], lo, rng) {
-                g += 1;
-                if g < goals.len() {
-                    fails[g] = 0;
-                }
-                continue;
-            }
-            fails[g] += 1;
-            // Free the goals before this one while each has used its retries.
-            while fails[g] > RETRIES {
-                if g == 0 {
-                    return false;
-                }
-                fails[g] = 0;
-                g -= 1;
-                fails[g] += 1;
-            }
-            let lo = if g == 0 { 0 } else { goals[g - 1].0 + 1 };
-            self.scramble(lo, self.path.len(), SCRAMBLES, rng);
+    /// One goal of `goals` tried, `g` the goal under way and `fails` the tries each has used:
+    /// `Some(true)` when every goal is met, `Some(false)` when the attempt gives up (its first
+    /// goal out of tries, or its work spent), `None` while it goes on.
+    fn meet_one(
+        &mut self,
+        goals: &[(usize, u32)],
+        g: &mut usize,
+        fails: &mut [u32],
+        rng: &mut Rng,
+    ) -> Option<bool> {
+        if *g >= goals.len() {
+            return Some(true);
         }
-        true
+        if self.work > self.path.len() as u64 * WORK_PER_SQUARE {
+            return Some(false);
+        }
+        // The path up to the previous goal's move is kept.
+        let lo = |g: usize| if g == 0 { 0 } else { goals[g - 1].0 + 1 };
+        if self.place(goals[*g], &goals[*g + 1..], lo(*g), rng) {
+            *g += 1;
+            if *g < goals.len() {
+                fails[*g] = 0;
+                return None;
+            }
+            return Some(true);
+        }
+        fails[*g] += 1;
+        // Free the goals before this one while each has used its retries.
+        while fails[*g] > RETRIES {
+            if *g == 0 {
+                return Some(false);
+            }
+            fails[*g] = 0;
+            *g -= 1;
+            fails[*g] += 1;
+        }
+        self.scramble(lo(*g), self.path.len(), SCRAMBLES, rng);
+        None
     }
 
     /// Bring `square` to move index `p` by reversals starting at `lo` or later, the later goals'
