@@ -417,6 +417,34 @@ fn the_same_flags_give_the_same_tour_in_every_format() {
     }
 }
 
+// Constraints on a board too big for any constraint search (a closed tour on over a million
+// squares) end at once with a message saying so, exit 1 (nothing is proved), and no file;
+// before, the exhaustive search's plan was built there (9 GB on 10000x10000).
+#[test]
+fn constraints_on_a_board_too_big_for_the_searches_say_so_at_once() {
+    let wd = WorkDir::new();
+    std::fs::write(wd.path("c.txt"), "5 c3\n").unwrap();
+    let start = std::time::Instant::now();
+    wd.generate(&[
+        "--rows",
+        "1002",
+        "--cols",
+        "1000",
+        "--closed",
+        "--constraints",
+        "c.txt",
+        "-o",
+        "t.csv",
+    ])
+    .assert()
+    .code(1)
+    .stdout(predicate::str::contains(
+        "no search here takes \"move k on X\" constraints on a 1002x1000 board",
+    ));
+    assert!(start.elapsed().as_secs() < 10);
+    assert_eq!(wd.files(), ["c.txt"]);
+}
+
 // Issue 9: a constraints file larger than the board could need is refused at once.
 #[test]
 fn an_oversized_constraints_file_is_refused_at_once() {

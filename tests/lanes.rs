@@ -43,7 +43,7 @@ fn tours() -> (Tour, Tour) {
 
 fn lanes(scripts: Vec<Scripted>) -> Lanes<Scripted> {
     assert_eq!(scripts.len(), LANES);
-    Lanes::new(|i| scripts[i].clone(), &mut rng_from_seed(1))
+    Lanes::new(LANES, |i| scripts[i].clone(), &mut rng_from_seed(1))
 }
 
 fn script(nodes: u64, answer_at: u32, delay_ms: u64, tour: &Tour) -> Scripted {

@@ -1,4 +1,4 @@
-//! One resumable search run in [`LANES`] independent copies at once, each on its own thread with
+//! One resumable search run in several independent copies at once, each on its own thread with
 //! its own random draws, the answer still a function of the seed alone.
 //!
 //! The searches this serves (the repair search above all) are randomised and their running
@@ -18,17 +18,18 @@ use rand::{Rng as _, SeedableRng as _};
 use crate::solve::backtrack::Search;
 use crate::solve::{Budget, Rng};
 
-/// Copies of the search run at once. A fixed number, not the machine's cores: the answer must
-/// not depend on the machine (on one core the copies share it, each at half speed).
+/// Copies of a search run at once where memory allows. A fixed number, not the machine's cores:
+/// the answer must not depend on the machine (on one core the copies share it, each at half
+/// speed).
 pub const LANES: usize = 2;
 
-/// [`LANES`] copies of a resumable search, each with its own generator.
+/// Copies of a resumable search, each with its own generator.
 ///
 /// ```
 /// use knights_tour::board::Board;
 /// use knights_tour::solve::backtrack::Search;
 /// use knights_tour::solve::construct::open_tour;
-/// use knights_tour::solve::lanes::Lanes;
+/// use knights_tour::solve::lanes::{Lanes, LANES};
 /// use knights_tour::solve::repair::Repair;
 /// use knights_tour::solve::{rng_from_seed, Budget, Constraint, Request};
 /// let board = Board::new(10, 10).unwrap();
@@ -39,7 +40,7 @@ pub const LANES: usize = 2;
 ///     .collect();
 /// let req = Request { constraints, ..Request::open(board) };
 /// let answer = |seed| {
-///     let mut lanes = Lanes::new(|_| Repair::new(&req), &mut rng_from_seed(seed));
+///     let mut lanes = Lanes::new(LANES, |_| Repair::new(&req), &mut rng_from_seed(seed));
 ///     lanes.race(&Budget::nodes(10_000_000), |search, budget, rng| search.step(budget, rng))
 /// };
 /// let (Search::Found(found), _) = answer(3) else { panic!() };
@@ -52,12 +53,23 @@ pub struct Lanes<L> {
 }
 
 impl<L: Send> Lanes<L> {
-    /// [`LANES`] searches, lane `i`'s made by `make(i)`, their generators seeded from `rng`.
-    pub fn new(make: impl Fn(usize) -> L, rng: &mut Rng) -> Lanes<L> {
-        let lanes = (0..LANES)
+    /// `count` searches (at least one), lane `i`'s made by `make(i)`, their generators seeded
+    /// from `rng`. The count must depend on the request alone, never on the machine.
+    pub fn new(count: usize, make: impl Fn(usize) -> L, rng: &mut Rng) -> Lanes<L> {
+        let lanes = (0..count.max(1))
             .map(|i| (make(i), Rng::seed_from_u64(rng.random())))
             .collect();
         Lanes { lanes }
+    }
+
+    /// How many copies run.
+    pub fn len(&self) -> usize {
+        self.lanes.len()
+    }
+
+    /// Never: there is always at least one copy.
+    pub fn is_empty(&self) -> bool {
+        self.lanes.is_empty()
     }
 
     /// Run every copy, step after step (`step` advances a search by one step within a budget
@@ -69,7 +81,7 @@ impl<L: Send> Lanes<L> {
         S: Fn(&mut L, &Budget, &mut Rng) -> (Search, u64) + Sync,
     {
         let share = Budget {
-            max_nodes: budget.max_nodes.map(|m| m / LANES as u64),
+            max_nodes: budget.max_nodes.map(|m| m / self.lanes.len() as u64),
             ..*budget
         };
         // The fewest nodes any copy has answered in so far.

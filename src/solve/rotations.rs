@@ -17,6 +17,8 @@
 //! easiest exactly where the segment search struggles: long gaps on big boards. This is not
 //! exhaustive; the runner keeps the other searches beside it.
 
+use std::time::Instant;
+
 use rand::Rng as _;
 
 use crate::board::{Board, Square};
@@ -52,7 +54,8 @@ const RETRIES: u32 = 2;
 /// Fewer reversals than this carry the goal's square: reshape the path instead.
 const FEW_MOVES: usize = 4;
 
-/// Whether this search takes `req`: an open tour with at least one fixed square.
+/// Whether this search takes `req`: an open tour with at least one fixed square, on a board of
+/// at most [`MAX_SQUARES`].
 ///
 /// ```
 /// use knights_tour::board::Board;
@@ -66,8 +69,33 @@ const FEW_MOVES: usize = 4;
 /// assert!(!rotations::supports(&req));
 /// ```
 pub fn supports(req: &Request) -> bool {
-    !req.closed && !req.all_constraints().is_empty()
+    !req.closed && !req.all_constraints().is_empty() && req.board.len() <= MAX_SQUARES
 }
+
+/// The largest board the search takes. An attempt holds its path, where each square is on it
+/// and Warnsdorff's board, about 10 bytes a square: 250 MB on 5000x5000 (measured through the
+/// CLI); on 10000x10000 a single copy took 983 MB.
+pub const MAX_SQUARES: usize = 25_000_000;
+
+/// Copies of the search the runner races ([`Lanes`](super::lanes::Lanes)) on `board`: one
+/// above [`TWO_LANES_MAX_SQUARES`], so that two attempts' memory stays small.
+///
+/// ```
+/// use knights_tour::board::Board;
+/// use knights_tour::solve::rotations;
+/// assert_eq!(rotations::lanes(Board::new(100, 100).unwrap()), 2);
+/// assert_eq!(rotations::lanes(Board::new(5000, 5000).unwrap()), 1);
+/// ```
+pub fn lanes(board: Board) -> usize {
+    if board.len() <= TWO_LANES_MAX_SQUARES {
+        super::lanes::LANES
+    } else {
+        1
+    }
+}
+
+/// The largest board on which two copies of the search run at once (about 40 MB each).
+const TWO_LANES_MAX_SQUARES: usize = 4_000_000;
 
 /// One tour meeting `req`, or [`Search::OutOfBudget`] with the work done (one node per square
 /// looked at); never [`Search::NoTour`]. Ties are drawn from `rng`, so a seed gives one tour.
@@ -212,7 +240,7 @@ impl<'a> Rotations<'a> {
             &self.forwards
         };
         let Some(attempt) = self.attempt.as_mut() else {
-            return self.start(rng);
+            return self.start(budget.deadline, rng);
         };
         let state = &mut attempt.state;
         state.deadline = budget.deadline;
@@ -245,7 +273,7 @@ impl<'a> Rotations<'a> {
     }
 
     /// A new attempt's starting path, scrambled when it is the construction.
-    fn start(&mut self, rng: &mut Rng) -> (Search, u64) {
+    fn start(&mut self, deadline: Option<Instant>, rng: &mut Rng) -> (Search, u64) {
         let goals = if self.reversed {
             &self.backwards
         } else {
@@ -256,8 +284,10 @@ impl<'a> Rotations<'a> {
             .first()
             .filter(|&&(i, _)| i == 0)
             .map(|&(_, s)| board.square_at(s));
-        let Some((path, constructed)) = any_path(&mut self.warnsdorff, board, start, rng) else {
-            self.gave_up = true;
+        let Some((path, constructed)) = any_path(&mut self.warnsdorff, board, start, deadline, rng)
+        else {
+            // Out of time, or no path at all (then the search can do nothing more).
+            self.gave_up = deadline.is_none_or(|t| Instant::now() < t);
             return (Search::OutOfBudget { nodes: 0 }, 0);
         };
         let n = path.len();
@@ -301,15 +331,21 @@ fn first_reversed(goals: &[(usize, u32)], n: usize) -> bool {
 /// random one: Warnsdorff's rule, its ties broken by Roth's rule
 /// (which completes far more often on big boards: 50 of 50 random starts on 124x127, where
 /// random ties completed 2), then Pohl's, then at random; and `true` when the path is the
-/// construction instead, the same every time, which the caller scrambles.
+/// construction instead, the same every time, which the caller scrambles. `None` when there is
+/// none, or when `deadline` passes between tries (a try on a big board takes a fraction of a
+/// second).
 fn any_path(
     w: &mut Warnsdorff,
     board: Board,
     start: Option<Square>,
+    deadline: Option<Instant>,
     rng: &mut Rng,
 ) -> Option<(Vec<u32>, bool)> {
     for tiebreak in [Tiebreak::Center, Tiebreak::Pohl, Tiebreak::Random] {
         for _ in 0..PATH_TRIES {
+            if deadline.is_some_and(|t| Instant::now() >= t) {
+                return None;
+            }
             let start =
                 start.unwrap_or_else(|| board.square_at(rng.random_range(0..board.len() as u32)));
             let tour = w.attempt(start, tiebreak, rng);
@@ -329,7 +365,7 @@ struct State {
     /// Squares looked at, the search's nodes.
     work: u64,
     /// When the step under way must stop.
-    deadline: Option<std::time::Instant>,
+    deadline: Option<Instant>,
 }
 
 impl State {
@@ -389,8 +425,7 @@ impl State {
     /// budget is checked between goals only (a goal under way is finished, which the runner's
     /// node shares were measured with).
     fn out_of_time(&self) -> bool {
-        self.deadline
-            .is_some_and(|t| std::time::Instant::now() >= t)
+        self.deadline.is_some_and(|t| Instant::now() >= t)
     }
 
     /// One goal of `goals` tried, `g` the goal under way and `fails` the tries each has used:
@@ -757,6 +792,7 @@ mod tests {
         let (path, _) = any_path(
             &mut Warnsdorff::new(board),
             board,
+            None,
             None,
             &mut rng_from_seed(seed),
         )

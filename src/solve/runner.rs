@@ -59,6 +59,12 @@ const ROTATION_WORK_PER_NODE: u64 = 64;
 /// minutes, and gives up on short pieces, which are the segment search's.
 const FIRST_ROTATION_WORK: u64 = 300_000_000;
 
+/// The largest board on which the exhaustive, segment and repair searches run for "move k on
+/// X" constraints (bigger ones get the rotation search alone, up to its own limit): each holds
+/// several arrays a square, the exhaustive search's plan alone 32 bytes a square. On
+/// 10000x10000 they took 9 GB and 100 s under `--timeout 10`.
+const SEARCH_MAX_SQUARES: usize = 1_000_000;
+
 /// Growth of the node caps from one round of the segment search to the next.
 const SEGMENT_ROUND_GROWTH: u64 = 4;
 
@@ -684,18 +690,35 @@ impl Run<'_, '_> {
         self.progress("searching segment by segment");
         let mut cap = FIRST_SEGMENT_ROUND_NODES;
         let mut repeats = 0;
-        let dense = dense(self.request);
+        let small = self.request.board.len() <= SEARCH_MAX_SQUARES;
+        let dense = small && dense(self.request);
+        if !small && !rotations::supports(self.request) {
+            return Step::End(Ending::GaveUp(format!(
+                "no search here takes \"move k on X\" constraints on a {} board ({} squares): \
+                 they take at most {SEARCH_MAX_SQUARES} squares, or {} for an open tour, \
+                 beyond which their memory would pass a few hundred MB",
+                self.request.board,
+                self.request.board.len(),
+                rotations::MAX_SQUARES
+            )));
+        }
         // One repair search for the whole run, raced in lanes: each round resumes the lanes
         // where the last stopped.
-        let mut repair = dense.then(|| Lanes::new(|_| repair::Repair::new(self.request), self.rng));
+        let mut repair =
+            dense.then(|| Lanes::new(LANES, |_| repair::Repair::new(self.request), self.rng));
         // Likewise one rotation search, its lanes starting one each way (lane 1 from the last
         // move), each lane's attempts alternating ways after that. Before, each round started
         // the search afresh, every other round the other way. 15 sparse requests of the
         // `requests` example's 20- and 40-constraint groups (seed 2026) through the CLI,
         // seeds 1-3, 10 s: 20 constraints 25/27 met either way, median 0.75 s before and
         // 0.55 s now; 40 constraints 4/18 either way.
-        let mut rotations = (!dense && rotations::supports(self.request))
-            .then(|| Lanes::new(|i| Rotations::new(self.request, i % 2 == 1), self.rng));
+        let mut rotations = (!dense && rotations::supports(self.request)).then(|| {
+            Lanes::new(
+                rotations::lanes(self.request.board),
+                |i| Rotations::new(self.request, i % 2 == 1),
+                self.rng,
+            )
+        });
         let mut first = true;
         loop {
             if let Some(ending) = self.out_of_budget() {
@@ -741,7 +764,7 @@ impl Run<'_, '_> {
                         .map(|m| m.saturating_mul(ROTATION_WORK_PER_NODE)),
                     ..left
                 }
-                .capped(work.saturating_mul(LANES as u64));
+                .capped(work.saturating_mul(rotations.len() as u64));
                 let (result, work) =
                     rotations.race(&budget, |search, budget, rng| search.step(budget, rng));
                 self.report.nodes += work / ROTATION_WORK_PER_NODE;
@@ -756,6 +779,10 @@ impl Run<'_, '_> {
                 }
             }
             first = false;
+            if !small {
+                cap = cap.saturating_mul(SEGMENT_ROUND_GROWTH);
+                continue;
+            }
             let exhaustive = self.remaining().capped(cap / 4);
             let (result, nodes) = backtrack::search(self.request, &exhaustive, None);
             self.report.nodes += nodes;
