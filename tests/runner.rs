@@ -211,6 +211,26 @@ fn a_search_that_gives_up_says_so_and_a_proof_is_a_proof() {
     let outcome = run(&hard, &p, &mut rng_from_seed(1), &mut |_| {});
     assert!(matches!(outcome.report.ending, Ending::NodeLimit { .. }));
     assert!(outcome.report.reason().contains("one may exist"));
+    // Constraints on a board only the rotation search takes (over a million squares), with a
+    // node budget of a node or three: the run ends, saying the node limit came first.
+    let big = board(1001, 1001);
+    let mut constrained = Request::open(big);
+    constrained.constraints = vec![knights_tour::solve::Constraint {
+        move_number: 500,
+        square: Square::new(500, 500),
+    }];
+    for max_nodes in [1, 3] {
+        let p = Plan {
+            max_nodes: Some(max_nodes),
+            ..plan(Method::Auto, Goal::Tours(1))
+        };
+        let outcome = run(&constrained, &p, &mut rng_from_seed(1), &mut |_| {});
+        assert!(
+            matches!(outcome.report.ending, Ending::NodeLimit { .. }),
+            "{:?}",
+            outcome.report.ending
+        );
+    }
     let p = Plan {
         timeout: Some(Duration::ZERO),
         ..plan(Method::Backtrack, Goal::Tours(1))

@@ -767,7 +767,8 @@ impl Run<'_, '_> {
                 .capped(work.saturating_mul(rotations.len() as u64));
                 let (result, work) =
                     rotations.race(&budget, |search, budget, rng| search.step(budget, rng));
-                self.report.nodes += work / ROTATION_WORK_PER_NODE;
+                // At least one node a round, so that a node budget always runs out.
+                self.report.nodes += (work / ROTATION_WORK_PER_NODE).max(1);
                 if let Search::Found(tour) = result {
                     if self.request.is_satisfied_by(&tour) && self.record(tour, Method::Backtrack) {
                         return Step::Found;
