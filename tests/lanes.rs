@@ -41,9 +41,9 @@ fn tours() -> (Tour, Tour) {
     (tour.clone(), tour.reversed())
 }
 
-fn lanes(scripts: Vec<Scripted>) -> Lanes<Scripted> {
+fn lanes(scripts: Vec<Scripted>) -> Lanes<'static, Scripted> {
     assert_eq!(scripts.len(), LANES);
-    Lanes::new(LANES, |i| scripts[i].clone(), &mut rng_from_seed(1))
+    Lanes::new(LANES, move |i| scripts[i].clone(), &mut rng_from_seed(1))
 }
 
 fn script(nodes: u64, answer_at: u32, delay_ms: u64, tour: &Tour) -> Scripted {
@@ -123,4 +123,22 @@ fn the_copies_keep_their_state_between_races() {
     // Four steps each, then two more: copy 0 answers at its sixth.
     assert!(matches!(race(80).0, Search::OutOfBudget { .. }));
     assert_eq!(race(80).0, Search::Found(a));
+}
+
+#[test]
+fn after_an_answer_the_losing_copies_start_afresh() {
+    let (a, b) = tours();
+    // Copy 1 answers at its second step (20 nodes, 10 ms); copy 0, slower, would answer at its
+    // fourth, and stops wherever it is when it sees copy 1's answer: a point the threads'
+    // timing decides, so it is made afresh.
+    let mut lanes = lanes(vec![script(10, 4, 15, &a), script(10, 2, 5, &b)]);
+    let mut race = |n| {
+        lanes.race(&Budget::nodes(n), |lane, budget, rng| {
+            lane.step(budget, rng)
+        })
+    };
+    assert_eq!(race(1000).0, Search::Found(b));
+    // Afresh, copy 0 needs 40 nodes: not within a share of 30, whatever step it had reached.
+    assert_eq!(race(60), (Search::OutOfBudget { nodes: 60 }, 60));
+    assert_eq!(race(1000).0, Search::Found(a));
 }

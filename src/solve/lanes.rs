@@ -8,8 +8,9 @@
 //! (one repair, one fresh start), counts its own nodes, and stops once it has used as many as
 //! a copy that has already answered; the answer kept is the one found in the fewest nodes (the
 //! lower lane on a tie). A step's course depends only on its copy's draws and the budget,
-//! never on the other copies, so the same seed gives the same tour on one core or many; only a
-//! time limit falling mid-race can change what is found, as it can without lanes.
+//! never on the other copies; after an answer the losing copies start afresh (where each
+//! stopped depended on the timing). So the same seed gives the same tours on one core or many;
+//! only a time limit falling mid-race can change what is found, as it can without lanes.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -48,18 +49,27 @@ pub const LANES: usize = 2;
 /// // The same seed, the same tour, whichever thread is faster.
 /// assert_eq!(answer(3).0, Search::Found(found));
 /// ```
-pub struct Lanes<L> {
+pub struct Lanes<'a, L> {
     lanes: Vec<(L, Rng)>,
+    /// Makes lane `i` afresh.
+    make: Box<dyn Fn(usize) -> L + 'a>,
+    /// Seeds of the lanes' generators, drawn in order.
+    seeds: Rng,
 }
 
-impl<L: Send> Lanes<L> {
+impl<'a, L: Send> Lanes<'a, L> {
     /// `count` searches (at least one), lane `i`'s made by `make(i)`, their generators seeded
     /// from `rng`. The count must depend on the request alone, never on the machine.
-    pub fn new(count: usize, make: impl Fn(usize) -> L, rng: &mut Rng) -> Lanes<L> {
+    pub fn new(count: usize, make: impl Fn(usize) -> L + 'a, rng: &mut Rng) -> Lanes<'a, L> {
+        let mut seeds = Rng::seed_from_u64(rng.random());
         let lanes = (0..count.max(1))
-            .map(|i| (make(i), Rng::seed_from_u64(rng.random())))
+            .map(|i| (make(i), Rng::seed_from_u64(seeds.random())))
             .collect();
-        Lanes { lanes }
+        Lanes {
+            lanes,
+            make: Box::new(make),
+            seeds,
+        }
     }
 
     /// How many copies run.
@@ -102,11 +112,26 @@ impl<L: Send> Lanes<L> {
         let used = answers.iter().map(|a| a.0).sum();
         let winner = answers
             .into_iter()
-            .filter(|(_, answer)| !matches!(answer, Search::OutOfBudget { .. }))
-            .min_by_key(|(nodes, _)| *nodes);
+            .enumerate()
+            .filter(|(_, (_, answer))| !matches!(answer, Search::OutOfBudget { .. }))
+            .min_by_key(|(_, (nodes, _))| *nodes);
         match winner {
-            Some((_, answer)) => (answer, used),
+            Some((w, (_, answer))) => {
+                self.restart_all_but(w);
+                (answer, used)
+            }
             None => (Search::OutOfBudget { nodes: used }, used),
+        }
+    }
+
+    /// Every lane but `w` made afresh. Where a losing lane stopped depends on when it saw the
+    /// winner's answer, that is on the threads' timing: were it kept, the next race (another
+    /// tour asked for, or this one not accepted) would depend on the machine.
+    fn restart_all_but(&mut self, w: usize) {
+        for (i, lane) in self.lanes.iter_mut().enumerate() {
+            if i != w {
+                *lane = ((self.make)(i), Rng::seed_from_u64(self.seeds.random()));
+            }
         }
     }
 }

@@ -704,8 +704,9 @@ impl Run<'_, '_> {
         }
         // One repair search for the whole run, raced in lanes: each round resumes the lanes
         // where the last stopped.
+        let request = self.request;
         let mut repair =
-            dense.then(|| Lanes::new(LANES, |_| repair::Repair::new(self.request), self.rng));
+            dense.then(|| Lanes::new(LANES, move |_| repair::Repair::new(request), self.rng));
         // Likewise one rotation search, its lanes starting one each way (lane 1 from the last
         // move), each lane's attempts alternating ways after that. Before, each round started
         // the search afresh, every other round the other way. 15 sparse requests of the
@@ -715,7 +716,7 @@ impl Run<'_, '_> {
         let mut rotations = (!dense && rotations::supports(self.request)).then(|| {
             Lanes::new(
                 rotations::lanes(self.request.board),
-                |i| Rotations::new(self.request, i % 2 == 1),
+                move |i| Rotations::new(request, i % 2 == 1),
                 self.rng,
             )
         });
