@@ -782,6 +782,11 @@ impl Run<'_, '_> {
             }
             first = false;
             if !small {
+                // The rotation search alone: eight tours found again mean it only repeats
+                // itself, as below.
+                if repeats >= 8 {
+                    return Step::Repeats;
+                }
                 cap = cap.saturating_mul(SEGMENT_ROUND_GROWTH);
                 continue;
             }
