@@ -250,31 +250,25 @@ impl<'a> Rotations<'a> {
         let state = &mut attempt.state;
         state.deadline = budget.deadline;
         let before = state.work;
-        let n = state.path.len();
-        match state.meet_one(goals, &mut attempt.goal, &mut attempt.fails, rng) {
-            Some(true) if state.path.len() == n => {
-                let mut path = std::mem::take(&mut state.path);
-                let work = state.work - before;
-                if self.reversed {
-                    path.reverse();
-                }
-                self.next_attempt();
-                let tour = Tour::from_indices_unchecked(self.req.board, path);
-                if self.req.is_satisfied_by(&tour) {
-                    return (Search::Found(tour), work);
-                }
-                (Search::OutOfBudget { nodes: work }, work)
+        let outcome = state.meet_one(goals, &mut attempt.goal, &mut attempt.fails, rng);
+        let work = state.work - before;
+        let Some(met) = outcome else {
+            return (Search::OutOfBudget { nodes: work }, work);
+        };
+        // The attempt is over, met or given up; the next goes the other way.
+        let mut path = std::mem::take(&mut state.path);
+        let reversed = self.reversed;
+        self.next_attempt();
+        if met {
+            if reversed {
+                path.reverse();
             }
-            Some(_) => {
-                let work = state.work - before;
-                self.next_attempt();
-                (Search::OutOfBudget { nodes: work }, work)
-            }
-            None => {
-                let work = state.work - before;
-                (Search::OutOfBudget { nodes: work }, work)
+            let tour = Tour::from_indices_unchecked(self.req.board, path);
+            if self.req.is_satisfied_by(&tour) {
+                return (Search::Found(tour), work);
             }
         }
+        (Search::OutOfBudget { nodes: work }, work)
     }
 
     /// A new attempt's starting path, scrambled when it is the construction.
