@@ -961,17 +961,34 @@ impl Joint {
             }
             if !self.augment(cover, v) {
                 cover.pending.push(v);
-                let mut raw = Vec::new();
-                for &x in &cover.queue {
-                    for &gi in cover.could(x) {
-                        raw.push(self.lv(self.gaps[gi as usize].f));
-                        raw.push(self.lv(self.gaps[gi as usize].g));
-                    }
-                }
-                return Err(Conflict::of(raw));
+                return Err(Conflict::of(self.stuck_pieces_levels(cover)));
             }
         }
         Ok(())
+    }
+
+    /// Why the squares a failed augmenting path searched (`cover.queue`) have no piece: the
+    /// levels of the ends of every piece that could ever take one of them, each piece once.
+    /// The search often visits most free squares, each listing dozens of pieces: pushing
+    /// every pair and sorting was half of a dense request's time (perf, 32x39 with 80
+    /// constraints), where the pieces are at most a few hundred.
+    fn stuck_pieces_levels(&self, cover: &mut Cover) -> Vec<u32> {
+        let stamp = cover.next_stamp();
+        let mut raw = Vec::new();
+        for &x in &cover.queue {
+            let (a, b) = (
+                cover.start[x as usize] as usize,
+                cover.start[x as usize + 1] as usize,
+            );
+            for &gi in &cover.list[a..b] {
+                if cover.gap_seen[gi as usize] != stamp {
+                    cover.gap_seen[gi as usize] = stamp;
+                    let gap = self.gaps[gi as usize];
+                    raw.extend([self.lv(gap.f), self.lv(gap.g)]);
+                }
+            }
+        }
+        raw
     }
 
     /// Match the free square `v` to a piece, moving other squares along an augmenting path;
@@ -991,6 +1008,10 @@ impl Joint {
                 cover.start[u as usize] as usize,
                 cover.start[u as usize + 1] as usize,
             );
+            // A piece with room ends the path; only when none has room are the full ones'
+            // squares searched (the path found is the one a single pass finds, first piece
+            // with room in list order, without queueing squares first).
+            cover.full.clear();
             for k in a..b {
                 let j = cover.list[k] as usize;
                 if cover.gap_seen[j] == stamp || self.cover_slack(j, u).is_none() {
@@ -1011,6 +1032,13 @@ impl Joint {
                         target = old;
                         x = cover.from[x as usize];
                     }
+                }
+                cover.full.push(j as u32);
+            }
+            for f in 0..cover.full.len() {
+                let j = cover.full[f] as usize;
+                if cover.gap_seen[j] == stamp {
+                    continue;
                 }
                 cover.gap_seen[j] = stamp;
                 for m in 0..cover.members[j][c].len() {
@@ -1585,6 +1613,8 @@ struct Cover {
     gap_seen: Vec<u32>,
     from: Vec<u32>,
     queue: Vec<u32>,
+    /// The full pieces that could take the square an augmenting path is at.
+    full: Vec<u32>,
     stamp: u32,
 }
 
@@ -1619,13 +1649,9 @@ impl Cover {
             gap_seen: vec![0; joint.gaps.len()],
             from: vec![NONE; n],
             queue: Vec::new(),
+            full: Vec::new(),
             stamp: 0,
         }
-    }
-
-    /// The pieces that could ever take `v`.
-    fn could(&self, v: u32) -> &[u32] {
-        &self.list[self.start[v as usize] as usize..self.start[v as usize + 1] as usize]
     }
 
     fn next_stamp(&mut self) -> u32 {
