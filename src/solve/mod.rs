@@ -27,6 +27,7 @@ pub mod repair;
 pub mod rotations;
 pub mod runner;
 pub mod segments;
+pub mod steered;
 pub mod warnsdorff;
 
 pub use meter::{Meter, METER_STEP};
