@@ -295,17 +295,13 @@ impl<'a> Rotations<'a> {
             .filter(|&&(i, _)| i == 0)
             .map(|&(_, s)| board.square_at(s));
         let mut steer_work = 0;
-        let mut steered = None;
-        if let Some(steering) = &self.steering {
-            for _ in 0..STEER_TRIES {
-                let (path, work) = steering.walk(goals, self.reversed, deadline, rng);
+        let steered = self.steering.as_ref().and_then(|steering| {
+            (0..STEER_TRIES).find_map(|_| {
+                let (path, work) = steering.walk(goals, self.reversed, deadline, &mut *rng);
                 steer_work += work;
-                if path.is_some() {
-                    steered = path;
-                    break;
-                }
-            }
-        }
+                path
+            })
+        });
         let found = match steered {
             Some(path) => Some((path, false)),
             None => any_path(&mut self.warnsdorff, board, start, deadline, rng),
