@@ -2,7 +2,7 @@
 //! passed kept at their moves, and many constraints met outright.
 
 use knights_tour::board::{Board, Square};
-use knights_tour::solve::steered::Steering;
+use knights_tour::solve::steered;
 use knights_tour::solve::{rng_from_seed, warnsdorff, Rng, Tiebreak};
 use knights_tour::tour::Tour;
 use proptest::prelude::*;
@@ -55,12 +55,11 @@ fn steered_walks_meet_many_constraints() {
     let goals = goals_of(&path, 20, &mut rng);
     let n = board.len();
     let backwards: Vec<(usize, u32)> = goals.iter().rev().map(|&(i, s)| (n - 1 - i, s)).collect();
-    let steering = Steering::new(board, &goals).unwrap();
     for (reversed, goals) in [(false, &goals), (true, &backwards)] {
         let mut best = 0;
         let mut complete = 0;
         for _ in 0..8 {
-            let (walk, work) = steering.walk(goals, reversed, None, &mut rng);
+            let (walk, work) = steered::walk(board, goals, None, &mut rng);
             assert!(work >= n as u64 || walk.is_none());
             if let Some(walk) = walk {
                 assert!(is_complete_knights_path(board, &walk));
@@ -89,9 +88,8 @@ fn steered_walks_meet_many_constraints() {
 fn a_walk_stops_at_its_deadline() {
     let board = Board::new(300, 300).unwrap();
     let goals = [(0, 0), (89_999, board.len() as u32 - 1)];
-    let steering = Steering::new(board, &goals).unwrap();
     let past = std::time::Instant::now();
-    let (walk, work) = steering.walk(&goals, false, Some(past), &mut rng_from_seed(1));
+    let (walk, work) = steered::walk(board, &goals, Some(past), &mut rng_from_seed(1));
     assert!(walk.is_none());
     // The first square, then at most one stretch of steps between looks at the clock.
     assert!(work <= 1 + 4096, "{work} squares walked after the deadline");
@@ -111,9 +109,8 @@ proptest! {
         if first && goals[0].0 != 0 {
             goals.insert(0, (0, path[0]));
         }
-        let steering = Steering::new(board, &goals).unwrap();
         for _ in 0..3 {
-            if let (Some(walk), _) = steering.walk(&goals, false, None, &mut rng) {
+            if let (Some(walk), _) = steered::walk(board, &goals, None, &mut rng) {
                 prop_assert!(is_complete_knights_path(board, &walk));
                 if first {
                     prop_assert_eq!(walk[0], path[0]);

@@ -1037,9 +1037,6 @@ impl Joint {
             }
             for f in 0..cover.full.len() {
                 let j = cover.full[f] as usize;
-                if cover.gap_seen[j] == stamp {
-                    continue;
-                }
                 cover.gap_seen[j] = stamp;
                 for m in 0..cover.members[j][c].len() {
                     let x = cover.members[j][c][m];

@@ -27,7 +27,7 @@ use rand::Rng as _;
 
 use crate::board::{Board, Square};
 use crate::solve::backtrack::Search;
-use crate::solve::steered::Steering;
+use crate::solve::steered;
 use crate::solve::{warnsdorff::Warnsdorff, Budget, Request, Rng, Tiebreak};
 use crate::tour::Tour;
 
@@ -197,8 +197,6 @@ pub struct Rotations<'a> {
     /// Whether the attempt under way (or the next) walks the tour from its end.
     reversed: bool,
     warnsdorff: Warnsdorff,
-    /// Distance tables for steered starting paths, where the board is small enough.
-    steering: Option<Steering>,
     attempt: Option<Attempt>,
     /// No starting path could be made: the search can do nothing more.
     gave_up: bool,
@@ -228,16 +226,12 @@ impl<'a> Rotations<'a> {
             forwards.iter().map(|&(i, s)| (n - 1 - i, s)).collect();
         backwards.sort_unstable();
         let reversed = first_reversed(&forwards, n) != turned;
-        let steering = supports(req)
-            .then(|| Steering::new(req.board, &forwards))
-            .flatten();
         Rotations {
             req,
             forwards,
             backwards,
             reversed,
             warnsdorff: Warnsdorff::new(req.board),
-            steering,
             attempt: None,
             gave_up: !supports(req),
         }
@@ -295,12 +289,10 @@ impl<'a> Rotations<'a> {
             .filter(|&&(i, _)| i == 0)
             .map(|&(_, s)| board.square_at(s));
         let mut steer_work = 0;
-        let steered = self.steering.as_ref().and_then(|steering| {
-            (0..STEER_TRIES).find_map(|_| {
-                let (path, work) = steering.walk(goals, self.reversed, deadline, &mut *rng);
-                steer_work += work;
-                path
-            })
+        let steered = (0..STEER_TRIES).find_map(|_| {
+            let (path, work) = steered::walk(board, goals, deadline, &mut *rng);
+            steer_work += work;
+            path
         });
         let found = match steered {
             Some(path) => Some((path, false)),

@@ -12,7 +12,7 @@
 //!
 //! The walk takes Warnsdorff's move (fewest onward squares, the farthest from the centre on a
 //! tie, then at random) among the moves from which the next constraint's square can still be
-//! reached in time on the empty board, and never steps on a constrained square before its move;
+//! reached in time (on an unbounded board), and never steps on a constrained square before its move;
 //! a square about to be cut off (one way left) is taken whatever the constraints say, so that
 //! the walk completes. At a dead end it turns the stretch after the last constraint passed
 //! (Pósa's rotation), which keeps every constraint passed where it is.
@@ -22,13 +22,11 @@ use std::time::Instant;
 use rand::Rng as _;
 
 use crate::board::Board;
+use crate::solve::backtrack::knight_distance;
 use crate::solve::Rng;
 
-/// The largest board a steered walk is tried on; the walk keeps about 20 bytes a square.
+/// The largest board a steered walk is tried on; the walk keeps about 14 bytes a square.
 pub const MAX_SQUARES: usize = 1_000_000;
-
-/// The most distance entries (constraints times squares, two bytes each) a walk's tables hold.
-const MAX_TABLE: usize = 10_000_000;
 
 /// Squares moved by rotations at dead ends a walk may do, per square of the board, before it
 /// gives up.
@@ -37,71 +35,36 @@ const ROTATION_WORK_PER_SQUARE: u64 = 2000;
 /// Steps of a walk between looks at the clock.
 const CLOCK_STEP: u64 = 4096;
 
-/// Knight distances on the empty board from each constrained square, for steered walks through
-/// those squares (in either direction).
-pub struct Steering {
+/// One walk steered through `goals` (move index from 0, square index, in move order): a
+/// complete knight's path as square indices, or `None` when the board is over
+/// [`MAX_SQUARES`], a dead end could not be turned, or `deadline` passed; and the work done
+/// (squares visited and moved by rotations). "In time" uses the knight distance on an
+/// unbounded board ([`knight_distance`]), a lower bound, so near the edges a walk may take a
+/// move that turns out too slow; the rotation search mends what the walk misses.
+///
+/// ```
+/// use knights_tour::board::Board;
+/// use knights_tour::solve::{rng_from_seed, steered};
+/// let board = Board::new(12, 12).unwrap();
+/// // Move 1 on a1 and move 144 on l12.
+/// let goals = [(0, 0), (143, 143)];
+/// let mut rng = rng_from_seed(1);
+/// let path = (0..10).find_map(|_| steered::walk(board, &goals, None, &mut rng).0).unwrap();
+/// assert_eq!(path.len(), 144);
+/// assert_eq!(path[0], 0);
+/// ```
+pub fn walk(
     board: Board,
-    /// `tables[k]`: distances from the square of the `k`-th goal in move order.
-    tables: Vec<Vec<u16>>,
-}
-
-impl Steering {
-    /// Tables for `goals` (move index from 0, square index) in move order; `None` when the board
-    /// or the tables would be too large ([`MAX_SQUARES`]).
-    ///
-    /// ```
-    /// use knights_tour::board::Board;
-    /// use knights_tour::solve::steered::Steering;
-    /// let board = Board::new(8, 8).unwrap();
-    /// assert!(Steering::new(board, &[(0, 0), (63, 7)]).is_some());
-    /// assert!(Steering::new(board, &[]).is_none());
-    /// ```
-    pub fn new(board: Board, goals: &[(usize, u32)]) -> Option<Steering> {
-        let n = board.len();
-        if goals.is_empty() || n > MAX_SQUARES || goals.len().saturating_mul(n) > MAX_TABLE {
-            return None;
-        }
-        let tables = goals
-            .iter()
-            .map(|&(_, s)| distances_from(board, s))
-            .collect();
-        Some(Steering { board, tables })
+    goals: &[(usize, u32)],
+    deadline: Option<Instant>,
+    rng: &mut Rng,
+) -> (Option<Vec<u32>>, u64) {
+    if goals.is_empty() || board.len() > MAX_SQUARES {
+        return (None, 0);
     }
-
-    /// One steered walk through `goals`, the goals [`Steering::new`] was given, or their
-    /// mirror when `reversed` (move `i` becoming `n - 1 - i`, the goals in the other order): a
-    /// complete knight's path as square indices, or `None` when a dead end could not be turned
-    /// or `deadline` passed; and the work done (squares visited and moved by rotations).
-    ///
-    /// ```
-    /// use knights_tour::board::Board;
-    /// use knights_tour::solve::rng_from_seed;
-    /// use knights_tour::solve::steered::Steering;
-    /// let board = Board::new(12, 12).unwrap();
-    /// // Move 1 on a1 and move 144 on l12.
-    /// let goals = [(0, 0), (143, 143)];
-    /// let steering = Steering::new(board, &goals).unwrap();
-    /// let mut rng = rng_from_seed(1);
-    /// let path = (0..10).find_map(|_| steering.walk(&goals, false, None, &mut rng).0).unwrap();
-    /// assert_eq!(path.len(), 144);
-    /// assert_eq!(path[0], 0);
-    /// ```
-    pub fn walk(
-        &self,
-        goals: &[(usize, u32)],
-        reversed: bool,
-        deadline: Option<Instant>,
-        rng: &mut Rng,
-    ) -> (Option<Vec<u32>>, u64) {
-        let g = self.tables.len();
-        if goals.len() != g {
-            return (None, 0);
-        }
-        let table = |k: usize| &self.tables[if reversed { g - 1 - k } else { k }];
-        let mut walk = Walk::new(self.board, goals);
-        let path = walk.run(&table, deadline, rng);
-        (path, walk.work)
-    }
+    let mut walk = Walk::new(board, goals);
+    let path = walk.run(deadline, rng);
+    (path, walk.work)
 }
 
 /// A walk under way: the path, where each square is on it, and each free square's free
@@ -156,16 +119,22 @@ impl<'a> Walk<'a> {
         }
     }
 
+    /// Knight moves from `x` to `y` on an unbounded board.
+    fn distance(&self, x: u32, y: u32) -> usize {
+        let (a, b) = (self.board.square_at(x), self.board.square_at(y));
+        knight_distance(a.row.abs_diff(b.row), a.col.abs_diff(b.col)) as usize
+    }
+
     /// The first square: the first goal's when it is move 1, otherwise a random free square
     /// from which the first goal's square can be reached by its move.
-    fn start(&self, first: &[u16], rng: &mut Rng) -> Option<u32> {
+    fn start(&self, rng: &mut Rng) -> Option<u32> {
         let (p0, s0) = self.goals[0];
         if p0 == 0 {
             return Some(s0);
         }
         let options: Vec<u32> = (0..self.board.len() as u32)
             .filter(|&x| {
-                let d = first[x as usize] as usize;
+                let d = self.distance(x, s0);
                 d <= p0 && d % 2 == p0 % 2 && self.goal_at[x as usize] == u32::MAX
             })
             .collect();
@@ -174,14 +143,9 @@ impl<'a> Walk<'a> {
             .copied()
     }
 
-    fn run<'t>(
-        &mut self,
-        table: &dyn Fn(usize) -> &'t Vec<u16>,
-        deadline: Option<Instant>,
-        rng: &mut Rng,
-    ) -> Option<Vec<u32>> {
+    fn run(&mut self, deadline: Option<Instant>, rng: &mut Rng) -> Option<Vec<u32>> {
         let n = self.board.len();
-        let start = self.start(table(0), rng)?;
+        let start = self.start(rng)?;
         self.visit(start);
         self.work = 1;
         let (rows, cols) = (i64::from(self.board.rows()), i64::from(self.board.cols()));
@@ -212,10 +176,9 @@ impl<'a> Walk<'a> {
                 !self.on[y as usize]
                     && (at == u32::MAX || at as usize <= next || self.ways[y as usize] <= 1)
             }));
-            if let Some(&(p, _)) = self.goals.get(gi) {
-                let to_goal = table(gi);
+            if let Some(&(p, goal)) = self.goals.get(gi) {
                 let in_time =
-                    |y: u32| self.ways[y as usize] <= 1 || to_goal[y as usize] as usize <= p - next;
+                    |y: u32| self.ways[y as usize] <= 1 || self.distance(y, goal) <= p - next;
                 if moves.iter().any(|&y| in_time(y)) {
                     moves.retain(|&y| in_time(y));
                 }
@@ -260,22 +223,4 @@ impl<'a> Walk<'a> {
         }
         Some((len - i) as u64)
     }
-}
-
-/// Knight distances on the empty board from `from` (saturating at `u16::MAX`).
-fn distances_from(board: Board, from: u32) -> Vec<u16> {
-    let mut d = vec![u16::MAX; board.len()];
-    let mut queue = std::collections::VecDeque::from([from]);
-    d[from as usize] = 0;
-    while let Some(x) = queue.pop_front() {
-        let next = d[x as usize].saturating_add(1);
-        for y in board.knight_moves(board.square_at(x)) {
-            let y = board.index(y) as usize;
-            if d[y] == u16::MAX {
-                d[y] = next;
-                queue.push_back(y as u32);
-            }
-        }
-    }
-    d
 }
