@@ -21,7 +21,10 @@
 //! `last`) makes one of each request's 12 constraints the source tour's first (or last) square,
 //! so that every request has a fixed end, which random sampling gives only now and then;
 //! `REQUESTS_DUMP=DIR` writes every constrained request sent into DIR as a `--constraints`
-//! file for `generate`, its command line on the first line, to look at one request alone.
+//! file for `generate`, its command line on the first line, to look at one request alone;
+//! `REQUESTS_RUNS=K` sends every request K times, each run with its own seed for the runner, and
+//! counts runs (answered/sent, median over all runs): a group's figures over one run each are a
+//! draw.
 
 use std::time::{Duration, Instant};
 
@@ -40,6 +43,10 @@ struct Figures {
     run: bool,
     /// Print every request with its time.
     verbose: bool,
+    /// Runs of each request, each with its own seed for the runner (`REQUESTS_RUNS`, 1 by
+    /// default): one run of a randomised search is a draw, and a group's median over one run
+    /// each moves by seconds from one seed to the next.
+    runs: u64,
     sent: usize,
     answered: usize,
     slowest: Duration,
@@ -57,6 +64,13 @@ impl Figures {
         if let Some(dir) = std::env::var_os("REQUESTS_DUMP") {
             dump(req, seed, std::path::Path::new(&dir));
         }
+        for r in 0..self.runs {
+            self.send_once(req, plan, seed.wrapping_add(r * RUN_SEED_STEP));
+        }
+    }
+
+    /// One run of `req` with the runner's generator seeded with `seed`.
+    fn send_once(&mut self, req: &Request, plan: &Plan, seed: u64) {
         let started = Instant::now();
         let outcome = run(req, plan, &mut rng_from_seed(seed), &mut |_| {});
         let took = started.elapsed();
@@ -96,6 +110,11 @@ impl Figures {
         Figures {
             run: only.as_deref().is_none_or(|o| o == kind),
             verbose: std::env::var_os("REQUESTS_VERBOSE").is_some(),
+            runs: std::env::var("REQUESTS_RUNS")
+                .ok()
+                .and_then(|r| r.parse().ok())
+                .unwrap_or(1)
+                .max(1),
             ..Figures::default()
         }
     }
@@ -118,6 +137,10 @@ impl Figures {
         );
     }
 }
+
+/// How far apart the runner's seeds of one request's runs are (`REQUESTS_RUNS`): far from the
+/// next request's seed, which is one more.
+const RUN_SEED_STEP: u64 = 1_000_003;
 
 /// Write a constrained request to `dir` as a `--constraints` file, named after its board,
 /// constraint count and seed, whose first line is the `generate` command that sends it
