@@ -379,7 +379,8 @@ const STEER_TRIES: u32 = 4;
 
 /// A complete path and where each square is on it.
 struct State {
-    cols: u32,
+    /// Row and column of a square index, without a hardware division.
+    grid: Grid,
     path: Vec<u32>,
     pos: Vec<u32>,
     /// Squares looked at, the search's nodes.
@@ -395,7 +396,7 @@ impl State {
             pos[s as usize] = i as u32;
         }
         State {
-            cols: board.cols(),
+            grid: Grid::new(board),
             path,
             pos,
             work: 0,
@@ -405,11 +406,10 @@ impl State {
 
     /// The squares a knight's move from `s`.
     fn neighbours(&self, s: u32) -> impl Iterator<Item = usize> + '_ {
-        let (r, c) = ((s / self.cols) as i64, (s % self.cols) as i64);
-        let (rows, cols) = (
-            (self.path.len() as u32 / self.cols) as i64,
-            self.cols as i64,
-        );
+        let g = self.grid;
+        let (r, c) = g.row_col(s);
+        let (r, c) = (i64::from(r), i64::from(c));
+        let (rows, cols) = (i64::from(g.rows), i64::from(g.cols));
         KNIGHT.iter().filter_map(move |&(dr, dc)| {
             let (r2, c2) = (r + dr, c + dc);
             (r2 >= 0 && c2 >= 0 && r2 < rows && c2 < cols).then(|| (r2 * cols + c2) as usize)
@@ -417,8 +417,8 @@ impl State {
     }
 
     fn adjacent(&self, s: u32, t: u32) -> bool {
-        let (r1, c1) = (s / self.cols, s % self.cols);
-        let (r2, c2) = (t / self.cols, t % self.cols);
+        let (r1, c1) = self.grid.row_col(s);
+        let (r2, c2) = self.grid.row_col(t);
         let (dr, dc) = (r1.abs_diff(r2), c1.abs_diff(c2));
         (dr == 1 && dc == 2) || (dr == 2 && dc == 1)
     }
@@ -729,6 +729,44 @@ impl State {
     }
 }
 
+/// A board's shape, with the row and column of a square index found by a multiplication
+/// instead of a division (Lemire, Kaser and Kurz, "Faster remainder by direct computation",
+/// 2019: exact for every 32-bit index and divisor). The search looks at the neighbours of
+/// thousands of squares for each reversal it makes; on the 130x144 request of the `requests`
+/// example (40 constraints), a billion squares' work took 6.8 s where it took 7.5 s with the
+/// division, the same work and the same tours.
+#[derive(Clone, Copy)]
+struct Grid {
+    rows: u32,
+    cols: u32,
+    /// `2^64 / cols` rounded up (0 for one column, where the index is the row).
+    inverse: u64,
+}
+
+impl Grid {
+    fn new(board: Board) -> Grid {
+        let cols = board.cols();
+        Grid {
+            rows: board.rows(),
+            cols,
+            inverse: if cols > 1 {
+                u64::MAX / u64::from(cols) + 1
+            } else {
+                0
+            },
+        }
+    }
+
+    #[inline]
+    fn row_col(&self, s: u32) -> (u32, u32) {
+        if self.cols == 1 {
+            return (s, 0);
+        }
+        let row = ((u128::from(self.inverse) * u128::from(s)) >> 64) as u32;
+        (row, s - row * self.cols)
+    }
+}
+
 const KNIGHT: [(i64, i64); 8] = [
     (1, 2),
     (2, 1),
@@ -797,6 +835,41 @@ impl Shift {
 mod tests {
     use super::*;
     use crate::solve::rng_from_seed;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn grid_rows_and_columns_match_division(rows in 1u32..5000, cols in 1u32..5000, pick in any::<u32>()) {
+            let board = Board::new(rows, cols).unwrap();
+            let grid = Grid::new(board);
+            let n = rows * cols;
+            for s in [0, n - 1, pick % n, n / 2, cols - 1, cols.min(n - 1)] {
+                prop_assert_eq!(grid.row_col(s), (s / cols, s % cols));
+            }
+        }
+    }
+
+    #[test]
+    fn grid_is_exact_on_the_largest_boards() {
+        for (rows, cols) in [
+            (5000, 5000),
+            (24, 1 << 20),
+            (1 << 20, 23),
+            (1, 1 << 20),
+            (4095, 1 << 20),
+            (1 << 20, 4095),
+        ] {
+            let grid = Grid::new(Board::new(rows, cols).unwrap());
+            let n = rows * cols;
+            for s in (0..n).step_by(99_991).chain([n - 1, n - 2]) {
+                assert_eq!(
+                    grid.row_col(s),
+                    (s / cols, s % cols),
+                    "{rows}x{cols} at {s}"
+                );
+            }
+        }
+    }
 
     fn is_knights_path(st: &State) -> bool {
         st.path.windows(2).all(|w| st.adjacent(w[0], w[1]))
