@@ -76,6 +76,17 @@ const SEGMENT_ROUND_GROWTH: u64 = 4;
 const DENSE_SEGMENT_FIRST_CAP: u64 =
     FIRST_SEGMENT_ROUND_NODES * SEGMENT_ROUND_GROWTH * SEGMENT_ROUND_GROWTH;
 
+/// Boards beyond this many squares, when the rotation search runs, get no segment search.
+/// Its nodes cost more the bigger the board, so the node caps that share a round between the
+/// two gave it most of the time there: on the `requests` example's 130x144 request with 40
+/// constraints (10 s), 2.4 s of the first round and 4.5 s of the second, where the rotation
+/// search had 3.1 s in all. It answered none of the table's requests on such boards: without
+/// it, at seeds 2026 and 7, the 12-, 20- and 40-constraint groups and the `constraints` group
+/// were answered as before or better (40 constraints: 10 of 12 at seed 2026, from 9; 8 of 12
+/// at seed 7, as before); through the CLI its 24 requests at those seeds, `--seed 1..3`, were
+/// answered 55 times in 72, from 48.
+const SEGMENTS_BESIDE_ROTATIONS_MAX_SQUARES: usize = 4096;
+
 /// Boards up to this many squares get Warnsdorff attempts first under `--method auto`; on
 /// bigger ones Warnsdorff's random ties mostly fail, so construction comes first.
 pub const WARNSDORFF_MAX_SQUARES: usize = 10_000;
@@ -693,7 +704,8 @@ impl Run<'_, '_> {
     /// search (which grows every piece at once and also proves "no tour") with its deepest
     /// position repaired region by region; otherwise the rotation search ([`rotations`]),
     /// which rearranges a whole tour and meets long pieces on big boards (the first round
-    /// gives it [`FIRST_ROTATION_WORK`]).
+    /// gives it [`FIRST_ROTATION_WORK`]), beside which the segment search sits out on boards
+    /// over [`SEGMENTS_BESIDE_ROTATIONS_MAX_SQUARES`].
     fn by_segments(&mut self) -> Step {
         self.progress("searching segment by segment");
         let mut cap = FIRST_SEGMENT_ROUND_NODES;
@@ -816,7 +828,9 @@ impl Run<'_, '_> {
             // the segment search held. 38 runs of dense requests through the CLI (10 s limit):
             // 31 met either way, median 3.2 s with the whole round, 2.2 s with a quarter. It
             // joins from [`DENSE_SEGMENT_FIRST_CAP`] on.
-            if !dense || cap >= DENSE_SEGMENT_FIRST_CAP {
+            let beside_rotations = rotations.is_some()
+                && self.request.board.len() > SEGMENTS_BESIDE_ROTATIONS_MAX_SQUARES;
+            if (!dense || cap >= DENSE_SEGMENT_FIRST_CAP) && !beside_rotations {
                 let segment_nodes = if dense { cap / 4 } else { cap };
                 let (result, nodes) = segments::solve(
                     self.request,
