@@ -740,6 +740,8 @@ impl Run<'_, '_> {
                 self.rng,
             )
         });
+        let segments_sit_out =
+            rotations.is_some() && self.request.board.len() > SEGMENTS_BESIDE_ROTATIONS_MAX_SQUARES;
         let mut first = true;
         loop {
             if let Some(ending) = self.out_of_budget() {
@@ -828,9 +830,7 @@ impl Run<'_, '_> {
             // the segment search held. 38 runs of dense requests through the CLI (10 s limit):
             // 31 met either way, median 3.2 s with the whole round, 2.2 s with a quarter. It
             // joins from [`DENSE_SEGMENT_FIRST_CAP`] on.
-            let beside_rotations = rotations.is_some()
-                && self.request.board.len() > SEGMENTS_BESIDE_ROTATIONS_MAX_SQUARES;
-            if (!dense || cap >= DENSE_SEGMENT_FIRST_CAP) && !beside_rotations {
+            if (!dense || cap >= DENSE_SEGMENT_FIRST_CAP) && !segments_sit_out {
                 let segment_nodes = if dense { cap / 4 } else { cap };
                 let (result, nodes) = segments::solve(
                     self.request,
