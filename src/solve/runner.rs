@@ -80,10 +80,10 @@ const DENSE_SEGMENT_FIRST_CAP: u64 =
 /// Its nodes cost more the bigger the board, so the node caps that share a round between the
 /// two gave it most of the time there: on the `requests` example's 130x144 request with 40
 /// constraints (10 s), 2.4 s of the first round and 4.5 s of the second, where the rotation
-/// search had 3.1 s in all. It answered none of the table's requests on such boards: without
-/// it, at seeds 2026 and 7, the 12-, 20- and 40-constraint groups and the `constraints` group
-/// were answered as before or better (40 constraints: 10 of 12 at seed 2026, from 9; 8 of 12
-/// at seed 7, as before); through the CLI its 24 requests at those seeds, `--seed 1..3`, were
+/// search had 3.1 s in all. Without it on such boards no request of the table was lost: at
+/// seeds 2026 and 7 the 12-, 20- and 30-constraint groups and the `constraints` group were
+/// answered as before, 40 constraints 10 of 12 at seed 2026 (from 9) and 8 of 12 at seed 7
+/// (as before); through the CLI those 24 forty-constraint requests, `--seed 1..3`, were
 /// answered 55 times in 72, from 48.
 const SEGMENTS_BESIDE_ROTATIONS_MAX_SQUARES: usize = 4096;
 
