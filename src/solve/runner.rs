@@ -76,16 +76,18 @@ const SEGMENT_ROUND_GROWTH: u64 = 4;
 const DENSE_SEGMENT_FIRST_CAP: u64 =
     FIRST_SEGMENT_ROUND_NODES * SEGMENT_ROUND_GROWTH * SEGMENT_ROUND_GROWTH;
 
-/// Boards beyond this many squares, when the rotation search runs, get no segment search.
-/// Its nodes cost more the bigger the board, so the node caps that share a round between the
-/// two gave it most of the time there: on the `requests` example's 130x144 request with 40
-/// constraints (10 s), 2.4 s of the first round and 4.5 s of the second, where the rotation
-/// search had 3.1 s in all. Without it on such boards no request of the table was lost: at
-/// seeds 2026 and 7 the 12-, 20- and 30-constraint groups and the `constraints` group were
-/// answered as before, 40 constraints 10 of 12 at seed 2026 (from 9) and 8 of 12 at seed 7
-/// (as before); through the CLI those 24 forty-constraint requests, `--seed 1..3`, were
-/// answered 55 times in 72, from 48.
-const SEGMENTS_BESIDE_ROTATIONS_MAX_SQUARES: usize = 4096;
+/// Boards beyond this many squares, when the rotation search runs, get no segment search and
+/// no capped exhaustive search: the rotation search runs alone. Their nodes cost more the
+/// bigger the board, so the node caps that share a round gave them most of the time there. On
+/// the `requests` example's 130x144 request with 40 constraints (10 s) the segment search took
+/// 2.4 s of the first round and 4.5 s of the second, where the rotation search had 3.1 s in
+/// all; without it no request of the table was lost (at seeds 2026 and 7 the 12-, 20- and
+/// 30-constraint groups and the `constraints` group answered as before; the 24
+/// forty-constraint requests through the CLI, `--seed 1..3`, 55 times in 72, from 48). On its
+/// 40x148 request the exhaustive search then took 4.7 s of 10 (65,536 nodes in 1.25 s in the
+/// first round): without it, through the CLI, `--seed 1..7`, 40x148 was answered 6 times in 7
+/// (from 2), the other 12 requests over 4,096 squares 30 times in 36 (`--seed 1..3`) as before.
+const SEARCHES_BESIDE_ROTATIONS_MAX_SQUARES: usize = 4096;
 
 /// Boards up to this many squares get Warnsdorff attempts first under `--method auto`; on
 /// bigger ones Warnsdorff's random ties mostly fail, so construction comes first.
@@ -705,7 +707,7 @@ impl Run<'_, '_> {
     /// position repaired region by region; otherwise the rotation search ([`rotations`]),
     /// which rearranges a whole tour and meets long pieces on big boards (the first round
     /// gives it [`FIRST_ROTATION_WORK`]), beside which the segment search sits out on boards
-    /// over [`SEGMENTS_BESIDE_ROTATIONS_MAX_SQUARES`].
+    /// over [`SEARCHES_BESIDE_ROTATIONS_MAX_SQUARES`], as does the exhaustive search.
     fn by_segments(&mut self) -> Step {
         self.progress("searching segment by segment");
         let mut cap = FIRST_SEGMENT_ROUND_NODES;
@@ -740,8 +742,9 @@ impl Run<'_, '_> {
                 self.rng,
             )
         });
-        let segments_sit_out =
-            rotations.is_some() && self.request.board.len() > SEGMENTS_BESIDE_ROTATIONS_MAX_SQUARES;
+        let rotations_alone = !small
+            || (rotations.is_some()
+                && self.request.board.len() > SEARCHES_BESIDE_ROTATIONS_MAX_SQUARES);
         let mut first = true;
         loop {
             if let Some(ending) = self.out_of_budget() {
@@ -803,9 +806,9 @@ impl Run<'_, '_> {
                 }
             }
             first = false;
-            if !small {
-                // The rotation search alone: eight tours found again mean it only repeats
-                // itself, as below.
+            if rotations_alone {
+                // Eight tours found again mean the rotation search only repeats itself, as
+                // below.
                 if repeats >= 8 {
                     return Step::Repeats;
                 }
@@ -830,7 +833,7 @@ impl Run<'_, '_> {
             // the segment search held. 38 runs of dense requests through the CLI (10 s limit):
             // 31 met either way, median 3.2 s with the whole round, 2.2 s with a quarter. It
             // joins from [`DENSE_SEGMENT_FIRST_CAP`] on.
-            if (!dense || cap >= DENSE_SEGMENT_FIRST_CAP) && !segments_sit_out {
+            if !dense || cap >= DENSE_SEGMENT_FIRST_CAP {
                 let segment_nodes = if dense { cap / 4 } else { cap };
                 let (result, nodes) = segments::solve(
                     self.request,
