@@ -6,9 +6,11 @@
 //! `vb`, `va` from `v(b+1)`; a stretch at either end of the path needs only its inner side).
 //! Reversing moves every square inside to `a + b - i`. So a square can be carried to any move
 //! without ever leaving the set of complete paths; the constraints are met one at a time in
-//! move order, each freezing the path up to its move. Attempts alternate between move order and
-//! its reverse (the tour walked from its last move), since the goals an attempt fails on are
-//! its late ones, in what the frozen prefix leaves of the board.
+//! move order, each freezing the path up to its move. A goal that cannot be met sends the
+//! search back to the latest piece next to its square, the one that walled it in
+//! (conflict-directed backjumping). Attempts alternate between move order and its reverse
+//! (the tour walked from its last move), since the goals an attempt fails on are its late
+//! ones, in what the frozen prefix leaves of the board.
 //!
 //! The segment search ([`segments`](super::segments)) grows the tour and has to leave the rest
 //! of the board coverable; on boards of thousands of squares it dies when two constrained moves
@@ -506,13 +508,12 @@ impl State {
         let mut seen = HashSet::from([goals[g].1]);
         let mut ring = vec![goals[g].1];
         for _ in 0..CULPRIT_RADIUS {
-            let next: Vec<u32> = ring
+            ring = ring
                 .iter()
                 .flat_map(|&x| self.neighbours(x))
                 .map(|t| t as u32)
                 .filter(|&t| seen.insert(t))
                 .collect();
-            ring = next;
         }
         seen.iter()
             .map(|&x| self.pos[x as usize] as usize)
