@@ -196,6 +196,11 @@ impl<'a> Repair<'a> {
     /// request's own), and search that part again with every other move fixed; keep the
     /// deeper position of the two, and grow the radius, or start afresh, when repairs stop
     /// going deeper. A tour when one is found.
+    ///
+    /// The free square is drawn uniformly. Drawing three and keeping the one with the fewest
+    /// free neighbours (where the search is walled in) met 62 of the 64 runs of the
+    /// `requests` example's 80-constraint requests (seed 2026; CLI `--seed 1..8`, 10 s),
+    /// median 1.07 s; the most free neighbours 58, median 0.81 s; a uniform draw 63, 0.72 s.
     fn repair(&mut self, placed: Vec<Constraint>, budget: &Budget, rng: &mut Rng) -> (Search, u64) {
         let board = self.req.board;
         let mut taken = vec![false; board.len()];
