@@ -53,11 +53,35 @@ const FAR: u32 = u32::MAX / 4;
 pub const TABLE_MAX_SQUARES: usize = 1600;
 
 /// Boards up to this many squares have their regions counted at every node (a pass over the
-/// board); larger ones only around the square just taken. On the `requests` example's eight
-/// 80-constraint requests (seed 2026; CLI `--seed 1..8`, 10 s), 0 (never a whole pass) met 63
-/// of 64 with a median of 1.01 s, where 1,024 met 63 in 0.72 s; 4,096 met 64 in 0.71 s, its
-/// three boards over 1,024 squares faster on one and slower on two.
+/// free squares); larger ones only around the square just taken, up to
+/// [`LOCAL_REGION_LIMIT`] squares ([`Joint::check_regions_near`]), except narrow ones
+/// ([`regions_every_node`]). On the `requests` example's eight 80-constraint requests (seed
+/// 2026; CLI `--seed 1..8`, 10 s), 0 (never a whole pass) met 63 of 64 with a median of
+/// 1.01 s, where 1,024 met 63 in 0.72 s. At 4,096 the boards over 1,024 squares and 27 to 42
+/// a side (42x32 at seed 2026, 36x39 and 60x38 at seed 7; `--seed 1..6`) took 1.97, 1.01
+/// and 1.04 s (medians), where the local check took 1.29, 0.56 and 0.63 s: on boards that
+/// are not narrow, the whole pass costs more than it saves.
 const REGIONS_EVERY_NODE_MAX_SQUARES: usize = 1024;
+
+/// Boards whose short side is at most this many squares have their regions counted at every
+/// node up to [`NARROW_REGIONS_MAX_SQUARES`] squares: a piece that crosses a narrow board cuts
+/// it in two, and the part cut off is most often larger than [`LOCAL_REGION_LIMIT`] squares,
+/// which the local check does not see. The `requests` example's dense 40-constraint requests on
+/// narrow boards of 1,024 to 2,000 squares (14x97, 105x19, 22x64 at seed 2026; 103x13, 108x10
+/// at seed 7; CLI `--seed 1..4`, 10 s) met 12 of 20 with the local check (14x97 none, 103x13
+/// and 108x10 two of four) and 19 of 20 with the whole pass, median 0.86 s.
+const NARROW_MAX_SIDE: u32 = 24;
+
+/// The largest narrow board ([`NARROW_MAX_SIDE`]) whose regions are counted at every node.
+const NARROW_REGIONS_MAX_SQUARES: usize = 4096;
+
+/// Whether the regions of `board` are counted at every node, not only near the square just
+/// taken ([`REGIONS_EVERY_NODE_MAX_SQUARES`], [`NARROW_MAX_SIDE`]).
+fn regions_every_node(board: Board) -> bool {
+    let n = board.len();
+    n <= REGIONS_EVERY_NODE_MAX_SQUARES
+        || (board.rows().min(board.cols()) <= NARROW_MAX_SIDE && n <= NARROW_REGIONS_MAX_SQUARES)
+}
 
 /// The coverage rule runs when the pieces average at most this many squares: each piece keeps
 /// the squares matched to it, re-checked whenever it grows, which costs about as many distance
@@ -619,7 +643,7 @@ impl Joint {
             zeros: SparseSet::new(n),
             ones: SparseSet::new(n),
             cover: None,
-            regions_every_node: n <= REGIONS_EVERY_NODE_MAX_SQUARES,
+            regions_every_node: regions_every_node(board),
             last_gap: None,
             mark: vec![0; n],
             stamp: 0,
