@@ -51,6 +51,25 @@ fn sampled(board: Board, count: usize, seed: u64) -> Request {
     }
 }
 
+/// A request for an open tour on `board` with the constraints written `k@square`, apart by
+/// spaces, as the `requests` example prints them.
+fn request(board: Board, pairs: &str) -> Request {
+    let constraints = pairs
+        .split_whitespace()
+        .map(|pair| {
+            let (k, sq) = pair.split_once('@').unwrap();
+            Constraint {
+                move_number: k.parse().unwrap(),
+                square: board.parse_square(sq).unwrap(),
+            }
+        })
+        .collect();
+    Request {
+        constraints,
+        ..Request::open(board)
+    }
+}
+
 /// The tour meets the request and the verifier calls it a complete tour.
 fn assert_checked(req: &Request, tour: &Tour) {
     assert!(req.is_satisfied_by(tour));
@@ -178,22 +197,10 @@ fn impossible_constraints_are_proved_so() {
 /// runner, which tries the joint search on dense requests.
 #[test]
 fn the_thirty_by_five_request_is_met() {
-    let board = Board::new(30, 5).unwrap();
-    let constraints =
-        "1@a15 149@a25 47@a9 120@d5 14@e20 135@c21 35@c19 89@b30 74@c14 49@a5 96@c30 127@b10"
-            .split_whitespace()
-            .map(|pair| {
-                let (k, sq) = pair.split_once('@').unwrap();
-                Constraint {
-                    move_number: k.parse().unwrap(),
-                    square: board.parse_square(sq).unwrap(),
-                }
-            })
-            .collect();
-    let req = Request {
-        constraints,
-        ..Request::open(board)
-    };
+    let req = request(
+        Board::new(30, 5).unwrap(),
+        "1@a15 149@a25 47@a9 120@d5 14@e20 135@c21 35@c19 89@b30 74@c14 49@a5 96@c30 127@b10",
+    );
     let plan = Plan {
         max_nodes: Some(100_000_000),
         timeout: None,
@@ -211,25 +218,13 @@ fn the_thirty_by_five_request_is_met() {
 /// in 3,000,000.
 #[test]
 fn the_repair_search_meets_a_dense_request_on_a_narrow_board() {
-    let board = Board::new(108, 10).unwrap();
-    let constraints = "708@j44 162@b108 735@a52 430@j16 849@i62 16@d92 216@b60 636@i33 842@h64 \
-        15@f91 156@h108 22@h90 1044@d88 288@c1 1077@d89 367@f13 826@h60 836@a63 387@a16 \
-        573@e36 792@j58 411@b11 224@b56 846@i57 236@b44 560@i31 381@e14 498@j20 557@c32 \
-        531@c28 1029@b81 901@b67 99@f105 904@d72 191@h79 767@c56 487@c24 575@h37 552@a29 \
-        1046@a87"
-        .split_whitespace()
-        .map(|pair| {
-            let (k, sq) = pair.split_once('@').unwrap();
-            Constraint {
-                move_number: k.parse().unwrap(),
-                square: board.parse_square(sq).unwrap(),
-            }
-        })
-        .collect();
-    let req = Request {
-        constraints,
-        ..Request::open(board)
-    };
+    let req = request(
+        Board::new(108, 10).unwrap(),
+        "708@j44 162@b108 735@a52 430@j16 849@i62 16@d92 216@b60 636@i33 842@h64 15@f91 \
+         156@h108 22@h90 1044@d88 288@c1 1077@d89 367@f13 826@h60 836@a63 387@a16 573@e36 \
+         792@j58 411@b11 224@b56 846@i57 236@b44 560@i31 381@e14 498@j20 557@c32 531@c28 \
+         1029@b81 901@b67 99@f105 904@d72 191@h79 767@c56 487@c24 575@h37 552@a29 1046@a87",
+    );
     match repair::solve(&req, &Budget::nodes(1_000_000), &mut rng_from_seed(2)) {
         (Search::Found(tour), nodes) => {
             assert!(nodes < 1_000_000);
