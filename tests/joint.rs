@@ -10,7 +10,7 @@ use knights_tour::board::Board;
 use knights_tour::solve::backtrack::{self, Search};
 use knights_tour::solve::runner::run;
 use knights_tour::solve::{
-    joint, repair, rng_from_seed, Budget, Constraint, Ending, Plan, Request,
+    constraints, joint, repair, rng_from_seed, Budget, Constraint, Ending, Plan, Request,
 };
 use knights_tour::tour::Tour;
 use proptest::prelude::*;
@@ -52,20 +52,14 @@ fn sampled(board: Board, count: usize, seed: u64) -> Request {
 }
 
 /// A request for an open tour on `board` with the constraints written `k@square`, apart by
-/// spaces, as the `requests` example prints them.
+/// spaces, as the `requests` example prints them; read by the `--constraints` file parser.
 fn request(board: Board, pairs: &str) -> Request {
-    let constraints = pairs
+    let lines: Vec<String> = pairs
         .split_whitespace()
-        .map(|pair| {
-            let (k, sq) = pair.split_once('@').unwrap();
-            Constraint {
-                move_number: k.parse().unwrap(),
-                square: board.parse_square(sq).unwrap(),
-            }
-        })
+        .map(|p| p.replace('@', " "))
         .collect();
     Request {
-        constraints,
+        constraints: constraints::parse(board, &lines.join("\n")).expect("k@square pairs"),
         ..Request::open(board)
     }
 }
