@@ -35,6 +35,15 @@ use crate::solve::{warnsdorff::Warnsdorff, Budget, Request, Rng, Tiebreak};
 use crate::tour::Tour;
 
 /// Moves tried to bring one constrained square to its move before the one before it is freed.
+/// On the five requests of [`RETRIES`], seeds 1-4: 400 met 14 of 20 and 800 met 13; an
+/// attempt's [`WORK_PER_SQUARE`] of 10,000 or 40,000 met 15 and 14 (as good as the same
+/// settings run twice, so left as they are).
+///
+/// Two other ideas measured there and dropped: when hardly any reversal carries the square
+/// (mostly so on those boards: a reversal inside the path needs two knight's moves to line
+/// up), turning the free end only towards ends from which one does met 10 of 20; starting each
+/// other attempt from the last failed one's path walked backwards, instead of a new steered
+/// walk, met 9 of 20.
 const STEPS_PER_GOAL: u32 = 400;
 
 /// What a later goal's square left at or before the goal's move costs, in moves off target.
@@ -71,6 +80,9 @@ const NEAR: usize = 64;
 /// 3 of 25, 1 met 9 of 25, 0 met none of 15 (seeds 3-5); 150 steps a goal with 1 met 6 of 15
 /// (seeds 3-5). The 20-constraint group's nine sparse requests, seeds 1-2, were all met with 2
 /// and with 1 (median 0.31 s and 0.47 s). An attempt stuck on a late goal goes back sooner.
+/// Measured again once a retry reshaped the goal's own piece ([`SCRAMBLES`]), on the five sparse
+/// 40-constraint requests missed at seed 2026 or 7 (40x148, 90x75, 113x91, 69x149, 107x122),
+/// CLI, 10 s, seeds 1-4: 0 met 3 of 20, 1 met 14, 2 met 11.
 const RETRIES: u32 = 1;
 
 /// Knight's moves around a goal's square within which the backtracking looks for the piece to
