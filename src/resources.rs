@@ -7,7 +7,7 @@
 //! rust_xlsxwriter's packager does under a tight `ulimit -v`. Neither can come back as an error
 //! from deep inside a writer, so [`install`] catches both where they end the run: a SIGABRT
 //! handler and a panic hook remove the temp files being written, say what ran out, and exit
-//! with [`exit_codes::ERROR`](crate::exit_codes::ERROR). Allocations that can fail
+//! with [`exit_codes::ERROR`]. Allocations that can fail
 //! (`try_reserve`) still return their error to the code that asked.
 
 use std::io::Write;

@@ -18,7 +18,7 @@ use super::DrawOptions;
 /// Elements, by class: `board` (the squares), `unvisited` (one path greying the squares a
 /// partial tour never reached), `numbers` (a group of `<text>`, where legible), `closing` (the
 /// move back to the start of a closed tour), `path` (a `<polyline>` through the square
-/// centres in move order: its points are [`Geometry::square_centre`] of each square, rounded
+/// centres in move order: its points are [`Geometry::square_centre`](super::geometry::Geometry::square_centre) of each square, rounded
 /// to 0.01 px), `start`, `end` and `stuck` (markers).
 ///
 /// ```

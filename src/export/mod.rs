@@ -3,7 +3,7 @@
 //! documents ([`json`]) and the writer that streams tours as they are found ([`stream`]).
 //!
 //! The grid forms take the *numbering* (move number by square, 0 where unvisited) rather than
-//! a [`Tour`], so that a huge constructed tour can be streamed from the 4-bytes-a-square array
+//! a [`Tour`](crate::tour::Tour), so that a huge constructed tour can be streamed from the 4-bytes-a-square array
 //! the constructor builds, without a second copy.
 
 pub mod format;

@@ -20,7 +20,7 @@
 //! exhaustive; the runner keeps the other searches beside it.
 //!
 //! An attempt starts from a walk steered through the constraints
-//! ([`steered`](super::steered)), which meets many of them at once and covers the board in the
+//! ([`steered`]), which meets many of them at once and covers the board in the
 //! order they imply; a plain Warnsdorff path when no steered walk completes.
 
 use std::collections::HashSet;
@@ -119,7 +119,7 @@ pub fn supports(req: &Request) -> bool {
 pub const MAX_SQUARES: usize = 25_000_000;
 
 /// Copies of the search the runner races ([`Lanes`](super::lanes::Lanes)) on `board`: one
-/// above [`TWO_LANES_MAX_SQUARES`], so that two attempts' memory stays small.
+/// above `TWO_LANES_MAX_SQUARES` (4,000,000), so that two attempts' memory stays small.
 ///
 /// ```
 /// use knights_tour::board::Board;
@@ -161,7 +161,7 @@ pub fn solve(req: &Request, budget: &Budget, rng: &mut Rng) -> (Search, u64) {
 
 /// [`solve`], its first attempt walking the tour the other way when `turned` (attempts
 /// alternate between meeting the goals from move 1 and from the last move,
-/// [`first_reversed`]). The runner races two [`Rotations`], one turned.
+/// `first_reversed`). The runner races two [`Rotations`], one turned.
 ///
 /// ```
 /// use knights_tour::board::Board;

@@ -3,7 +3,7 @@
 //! small node cap, and a segment that cannot be finished is retried with other random ties, then
 //! the segment before it is redone.
 //!
-//! One depth-first search over the whole tour (the [`backtrack`] search) keeps the same pruning
+//! One depth-first search over the whole tour (the [`backtrack`](super::backtrack) search) keeps the same pruning
 //! rules but backtracks chronologically: when the knight cannot reach the next constrained
 //! square in time, or leaves a region it can no longer cover, the cause lies hundreds of moves
 //! back and the search is lost in the subtrees in between. Measured on 12 constraints sampled
@@ -11,7 +11,7 @@
 //! random start with 10^5 nodes, that search found a tour in 0 to 18 of 20 restarts depending
 //! on the request, and none in 7 of the 20 requests; segments found all 20 within 3 s each.
 //!
-//! Every segment is searched by the [`backtrack`] engine with its pruning intact (constrained
+//! Every segment is searched by the [`backtrack`](super::backtrack) engine with its pruning intact (constrained
 //! squares kept free until their move, the next one within reach in time, the unvisited squares
 //! connected, no stranded square), so a segment's end is a position from which a tour may still
 //! exist. Within a segment the knight follows Warnsdorff's rule, heads for the segment's end

@@ -39,7 +39,7 @@ const CLOCK_STEP: u64 = 4096;
 /// complete knight's path as square indices, or `None` when the board is over
 /// [`MAX_SQUARES`], a dead end could not be turned, or `deadline` passed; and the work done
 /// (squares visited and moved by rotations). "In time" uses the knight distance on an
-/// unbounded board ([`knight_distance`]), a lower bound, so near the edges a walk may take a
+/// unbounded board (`knight_distance`), a lower bound, so near the edges a walk may take a
 /// move that turns out too slow; the rotation search mends what the walk misses.
 ///
 /// ```

@@ -7,7 +7,7 @@
 //! Workbook stream is read here first, the way calamine walks it (the globals, then each sheet
 //! from the position its BoundSheet8 record gives), and refused when a DIMENSIONS record is
 //! impossible or too large, when a cell lies outside an xls sheet, when it lists more than
-//! [`MAX_SHEETS`] sheets, or when the sheets' extents add up past [`MAX_DENSE_CELLS`]. The OLE tables are checked first ([`Ole`]), whatever the
+//! [`MAX_SHEETS`] sheets, or when the sheets' extents add up past [`MAX_DENSE_CELLS`]. The OLE tables are checked first (`Ole`), whatever the
 //! file's size.
 
 use std::io::{Read, Seek};

@@ -16,7 +16,7 @@
 //! **Bounds.** The parser is `csv-core`, the `csv` crate's own, driven one field at a time
 //! into a fixed buffer: no row or field is ever held whole. Every field, empty ones included,
 //! counts against the sheet's cell caps, text fields' bytes against its text cap, a text field
-//! keeps at most [`MAX_TEXT_KEPT`](super::budget::MAX_TEXT_KEPT) bytes, and at most
+//! keeps at most [`MAX_TEXT_KEPT`] bytes, and at most
 //! [`MAX_TEXT_INPUT_BYTES`] are read.
 
 use std::io::{Read, Seek, SeekFrom};

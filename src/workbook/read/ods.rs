@@ -3,7 +3,7 @@
 //! calamine is not used for ods: version 0.38 fails on whitespace between cells (Gnumeric
 //! indents its `content.xml`; see `docs/upstream.md`), reads `META-INF/manifest.xml` whole
 //! whatever its size, and expands every sheet densely. Here `content.xml` is streamed through
-//! the scanner the xlsx sheets use ([`Scanner`]), through [`Capped`], under the reading budget,
+//! the scanner the xlsx sheets use (`Scanner`), through `Capped`, under the reading budget,
 //! and nothing else in the package is read (the manifest only when `content.xml` is not XML, to
 //! tell an encrypted file from a damaged one, and then at most [`MAX_MANIFEST_BYTES`]).
 //!

@@ -10,7 +10,7 @@
 //! [`MAX_RECORD_BYTES`], when a part holds more than [`MAX_PART_RECORDS`] records, when the
 //! shared strings pass [`MAX_DISTINCT_STRINGS`] or [`MAX_STRING_BYTES`], the cell formats
 //! [`MAX_CELL_FORMATS`], the sheets [`MAX_SHEETS`], or when what calamine would keep passes
-//! the workbook's [`OpenCost`]. Every sheet is walked when the workbook opens (calamine holds
+//! the workbook's `OpenCost`. Every sheet is walked when the workbook opens (calamine holds
 //! the file from then on), and its verdict kept for when it is read.
 
 use std::collections::HashMap;

@@ -10,7 +10,7 @@
 //!   unreadable grey), a frozen header and an autofilter, each row of a partial or invalid
 //!   board linked to its marked sheet. Beside the table, the totals per verdict and a column
 //!   chart of them.
-//! - One marked sheet per partial or invalid board (see [`marked`]), in the order of the
+//! - One marked sheet per partial or invalid board (see `marked`), in the order of the
 //!   rows: the board as the person typed it at C3 with rank and file labels, each problem's
 //!   cells filled by kind with a note in plain words, the path drawn up to the first break,
 //!   and a failed attempt's reachable squares. The only numbers on a marked sheet are the
