@@ -42,6 +42,23 @@ use crate::solve::backtrack::{knight_distance, neighbour_arrays, Search};
 use crate::solve::{Budget, Constraint, Meter, Request, Rng, METER_STEP};
 use crate::tour::Tour;
 
+mod regions;
+
+use regions::{Graph, Regions};
+
+/// The knight's graph and free squares of a [`Joint`], for its [`Regions`] (a macro, not a
+/// method, so that the regions can be borrowed mutably beside it).
+macro_rules! graph {
+    ($joint:expr) => {
+        Graph {
+            nbr: &$joint.nbr,
+            nbr_len: &$joint.nbr_len,
+            time: &$joint.time,
+            class_of: &$joint.class_of,
+        }
+    };
+}
+
 /// "No square" / "no move" in the dense tables.
 const NONE: u32 = u32::MAX;
 
@@ -52,46 +69,10 @@ const FAR: u32 = u32::MAX / 4;
 /// 2.5 MB at the limit, built in milliseconds); larger ones use the infinite board's distance.
 pub const TABLE_MAX_SQUARES: usize = 1600;
 
-/// Boards up to this many squares have their regions counted at every node (a pass over the
-/// free squares); larger ones only around the square just taken, up to
-/// [`LOCAL_REGION_LIMIT`] squares ([`Joint::check_regions_near`]), except narrow ones
-/// ([`regions_every_node`]). On the `requests` example's eight 80-constraint requests (seed
-/// 2026; CLI `--seed 1..8`, 10 s), 0 (never a whole pass) met 63 of 64 with a median of
-/// 1.01 s, where 1,024 met 63 in 0.72 s. At 4,096 the boards over 1,024 squares and 27 to 42
-/// a side (42x32 at seed 2026, 36x39 and 60x38 at seed 7; `--seed 1..6`) took 1.97, 1.01
-/// and 1.04 s (medians), where the local check took 1.29, 0.56 and 0.63 s: on boards that
-/// are not narrow, the whole pass costs more than it saves.
-const REGIONS_EVERY_NODE_MAX_SQUARES: usize = 1024;
-
-/// Boards whose short side is at most this many squares have their regions counted at every
-/// node up to [`NARROW_REGIONS_MAX_SQUARES`] squares: a piece that crosses a narrow board cuts
-/// it in two, and the part cut off is most often larger than [`LOCAL_REGION_LIMIT`] squares,
-/// which the local check does not see. The `requests` example's dense 40-constraint requests on
-/// narrow boards of 1,024 to 2,000 squares (14x97, 105x19, 22x64 at seed 2026; 103x13, 108x10
-/// at seed 7; CLI `--seed 1..4`, 10 s) met 12 of 20 with the local check (14x97 none, 103x13
-/// and 108x10 two of four) and 19 of 20 with the whole pass, median 0.86 s.
-const NARROW_MAX_SIDE: u32 = 24;
-
-/// The largest narrow board ([`NARROW_MAX_SIDE`]) whose regions are counted at every node.
-const NARROW_REGIONS_MAX_SQUARES: usize = 4096;
-
-/// Whether the regions of `board` are counted at every node, not only near the square just
-/// taken ([`REGIONS_EVERY_NODE_MAX_SQUARES`], [`NARROW_MAX_SIDE`]).
-fn regions_every_node(board: Board) -> bool {
-    let n = board.len();
-    n <= REGIONS_EVERY_NODE_MAX_SQUARES
-        || (board.rows().min(board.cols()) <= NARROW_MAX_SIDE && n <= NARROW_REGIONS_MAX_SQUARES)
-}
-
 /// The coverage rule runs when the pieces average at most this many squares: each piece keeps
 /// the squares matched to it, re-checked whenever it grows, which costs about as many distance
 /// lookups as a piece is long.
 pub const COVERAGE_MAX_PIECE: usize = 160;
-
-/// How many squares the local region check explores around the square just taken before it
-/// gives up (a region that large is left to later checks). 48 gave the same figures as 96 on
-/// the 80-constraint requests above (`--seed 1..4`: 31 of 32 either way).
-const LOCAL_REGION_LIMIT: usize = 96;
 
 /// Whether the joint search takes `req`: an open tour with at least one fixed square (a closed
 /// tour, or one with nothing fixed, is left to the other searches).
@@ -505,6 +486,23 @@ struct Frame {
     conflict: Conflict,
 }
 
+/// Why the regions rule failed ([`Joint::regions_fill`]).
+enum Fill {
+    /// A piece has no region next to both its ends.
+    Everything,
+    /// These regions cannot be filled, in the order of their ids.
+    Regions(Vec<(u32, Shortfall)>),
+}
+
+/// How a region cannot be filled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Shortfall {
+    /// Fewer squares of a colour can come into it than it holds.
+    TooFew,
+    /// The pieces that can go nowhere else bring more squares of a colour than it holds.
+    TooMany,
+}
+
 /// What [`Joint::evaluate`] found at a node.
 enum Node {
     /// Every move is placed.
@@ -554,14 +552,11 @@ struct Joint {
     ones: SparseSet,
     /// Which piece takes each free square (the coverage rule), when it runs.
     cover: Option<Cover>,
-    regions_every_node: bool,
+    /// The regions of the free squares, kept up to date take by take (`None` only while the
+    /// search is being set up, or lent out).
+    regions: Option<Regions>,
     /// The piece of the last move placed.
     last_gap: Option<usize>,
-    /// Scratch for breadth-first searches.
-    mark: Vec<u32>,
-    stamp: u32,
-    queue: Vec<u32>,
-    region_of: Vec<u32>,
     /// Secondary order of squares for [`Order::Fixed`] (farther from the centre first).
     tie_key: Vec<u32>,
     order: Order,
@@ -643,12 +638,8 @@ impl Joint {
             zeros: SparseSet::new(n),
             ones: SparseSet::new(n),
             cover: None,
-            regions_every_node: regions_every_node(board),
+            regions: None,
             last_gap: None,
-            mark: vec![0; n],
-            stamp: 0,
-            queue: Vec::with_capacity(n),
-            region_of: vec![NONE; n],
             tie_key: centre_keys(board),
             order: Order::Fixed,
             frames: Vec::new(),
@@ -701,6 +692,7 @@ impl Joint {
                 joint.note_ways(s, c);
             }
         }
+        joint.regions = Some(Regions::new(&graph!(joint)));
         let pieces = joint.gaps.len().max(1);
         if n / pieces <= COVERAGE_MAX_PIECE {
             let cover = Cover::new(&joint);
@@ -793,6 +785,9 @@ impl Joint {
         self.sq[t as usize] = s;
         self.time[s as usize] = t;
         self.free.remove(s);
+        if let Some(regions) = self.regions.as_mut() {
+            regions.take(&graph!(self), s);
+        }
         self.level[t as usize] = level;
         if let Some(cover) = &mut self.cover {
             cover.taken(s);
@@ -840,6 +835,9 @@ impl Joint {
         }
         self.time[s as usize] = 0;
         self.free.insert(s);
+        if let Some(regions) = self.regions.as_mut() {
+            regions.give_back(&graph!(self), s);
+        }
         if let Some(cover) = &mut self.cover {
             cover.pending.push(s);
         }
@@ -1101,15 +1099,6 @@ impl Joint {
         to_lo + to_hi <= span
     }
 
-    fn next_stamp(&mut self) -> u32 {
-        if self.stamp >= u32::MAX - 1 {
-            self.mark.fill(0);
-            self.stamp = 0;
-        }
-        self.stamp += 1;
-        self.stamp
-    }
-
     /// Colour counts of the moves strictly between `f` and `g`: (move 1's colour, the other).
     fn colour_counts(&self, f: u32, g: u32) -> (u32, u32) {
         // Moves f+1 ..= g-1; odd moves have move 1's colour.
@@ -1125,73 +1114,68 @@ impl Joint {
     /// The regions rule over the whole board: every region of free squares is filled exactly,
     /// colour by colour, by the pieces that can enter it.
     fn check_regions(&mut self) -> Result<(), Conflict> {
-        let stamp = self.next_stamp();
-        let mut sizes: Vec<[u32; 2]> = Vec::new();
-        let mut starts: Vec<u32> = Vec::new();
-        self.queue.clear();
-        for i in 0..self.free.items.len() {
-            let s = self.free.items[i];
-            if self.mark[s as usize] == stamp {
-                continue;
-            }
-            let id = sizes.len() as u32;
-            starts.push(self.queue.len() as u32);
-            let mut size = [0u32; 2];
-            let mut head = self.queue.len();
-            self.queue.push(s);
-            self.mark[s as usize] = stamp;
-            while head < self.queue.len() {
-                let v = self.queue[head];
-                head += 1;
-                self.region_of[v as usize] = id;
-                size[self.class(v)] += 1;
-                let b = 8 * v as usize;
-                for i in 0..self.nbr_len[v as usize] as usize {
-                    let w = self.nbr[b + i];
-                    if self.time[w as usize] == 0 && self.mark[w as usize] != stamp {
-                        self.mark[w as usize] = stamp;
-                        self.queue.push(w);
-                    }
-                }
-            }
-            sizes.push(size);
-        }
-        starts.push(self.queue.len() as u32);
-        self.regions_fill(&sizes, &starts)
+        let Some(mut regions) = self.regions.take() else {
+            return Ok(());
+        };
+        let result = self.check_all_regions(&mut regions);
+        self.regions = Some(regions);
+        result
     }
 
-    /// The regions rule for the regions given by `region_of` (ids `0..sizes.len()`, their
-    /// squares `queue[starts[i]..starts[i + 1]]`). Free squares of no listed region (their id
-    /// [`NONE`]) may belong to regions not listed, which pieces next to them may enter.
-    fn regions_fill(&self, sizes: &[[u32; 2]], starts: &[u32]) -> Result<(), Conflict> {
-        let regions = sizes.len();
-        if regions == 0 {
-            return Ok(());
+    fn check_all_regions(&self, regions: &mut Regions) -> Result<(), Conflict> {
+        let failing = match self.regions_fill(regions) {
+            Ok(()) => return Ok(()),
+            Err(Fill::Everything) => return Err(Conflict::everything(self.frames.len() as u32)),
+            Err(Fill::Regions(failing)) => failing,
+        };
+        // The failing region met first in the free squares' order (the order in which a pass
+        // over them found the regions before they were kept up to date), so that the search
+        // takes the course it took then.
+        let first = self.free.items.iter().find_map(|&s| {
+            let r = regions.of(s);
+            failing.iter().find(|f| f.0 == r).map(|f| (s, f.1))
+        });
+        let Some((s, kind)) = first else {
+            return Err(Conflict::everything(self.frames.len() as u32));
+        };
+        match kind {
+            Shortfall::TooFew => {
+                // Too few squares can come into the region: that holds while the squares
+                // around it stay as they are (and so the piece ends next to it).
+                let mut raw = Vec::new();
+                for &v in regions.squares(&graph!(self), s) {
+                    self.ways_reason(v, &mut raw);
+                }
+                Err(Conflict::of(raw))
+            }
+            Shortfall::TooMany => Err(Conflict::everything(self.frames.len() as u32)),
         }
-        let mut possible = vec![[0u32; 2]; regions];
-        let mut forced = vec![[0u32; 2]; regions];
+    }
+
+    /// The regions rule: every region can be filled exactly, colour by colour, by the pieces
+    /// that can enter it (those with both ends next to it). Otherwise either a piece next to
+    /// no region, or the regions that fail, in the order of their ids.
+    fn regions_fill(&self, regions: &Regions) -> Result<(), Fill> {
+        let sizes = regions.sizes();
+        let count_of_regions = sizes.len();
+        let mut possible = vec![[0u32; 2]; count_of_regions];
+        let mut forced = vec![[0u32; 2]; count_of_regions];
         for gap in &self.gaps {
             if gap.open() == 0 {
                 continue;
             }
-            // The regions next to one end of the piece, and whether an unlisted one is.
-            let side = |t: u32| -> Option<([u32; 8], bool)> {
+            // The regions next to one end of the piece (none for a free start or end).
+            let side = |t: u32| -> Option<[u32; 8]> {
                 if t == 0 || t > self.n {
                     return None;
                 }
                 let mut ids = [NONE; 8];
-                let mut unlisted = false;
                 for (k, &w) in self.neighbours(self.sq[t as usize]).iter().enumerate() {
                     if self.time[w as usize] == 0 {
-                        let id = self.region_of[w as usize];
-                        if (id as usize) < regions {
-                            ids[k] = id;
-                        } else {
-                            unlisted = true;
-                        }
+                        ids[k] = regions.of(w);
                     }
                 }
-                Some((ids, unlisted))
+                Some(ids)
             };
             let mut options = [NONE; 8];
             let mut count = 0;
@@ -1201,119 +1185,40 @@ impl Joint {
                     count += 1;
                 }
             };
-            let unlisted = match (side(gap.f), side(gap.g)) {
-                (Some((a, ua)), Some((b, ub))) => {
-                    a.iter().filter(|id| b.contains(id)).for_each(|&id| add(id));
-                    ua && ub
-                }
-                (Some((a, u)), None) | (None, Some((a, u))) => {
-                    a.iter().for_each(|&id| add(id));
-                    u
-                }
-                (None, None) => true,
-            };
+            match (side(gap.f), side(gap.g)) {
+                (Some(a), Some(b)) => a.iter().filter(|id| b.contains(id)).for_each(|&id| add(id)),
+                (Some(a), None) | (None, Some(a)) => a.iter().for_each(|&id| add(id)),
+                (None, None) => continue, // free at both ends: anywhere
+            }
             if count == 0 {
-                if !unlisted {
-                    // No region next to both ends: the piece cannot be finished.
-                    return Err(Conflict::everything(self.frames.len() as u32));
-                }
-                continue;
+                // No region next to both ends: the piece cannot be finished.
+                return Err(Fill::Everything);
             }
             let (odd, even) = self.colour_counts(gap.f, gap.g);
             for &id in &options[..count] {
                 possible[id as usize][0] += odd;
                 possible[id as usize][1] += even;
             }
-            if count == 1 && !unlisted {
+            if count == 1 {
                 let id = options[0] as usize;
                 forced[id][0] += odd;
                 forced[id][1] += even;
             }
         }
-        for r in 0..regions {
+        let mut failing = Vec::new();
+        for r in 0..count_of_regions {
             let size = sizes[r];
             if possible[r][0] < size[0] || possible[r][1] < size[1] {
-                // Too few squares can come into the region: that holds while the squares
-                // around it stay as they are (and so the piece ends next to it).
-                let mut raw = Vec::new();
-                let squares = &self.queue[starts[r] as usize..starts[r + 1] as usize];
-                for &v in squares {
-                    self.ways_reason(v, &mut raw);
-                }
-                return Err(Conflict::of(raw));
-            }
-            if forced[r][0] > size[0] || forced[r][1] > size[1] {
-                return Err(Conflict::everything(self.frames.len() as u32));
+                failing.push((r as u32, Shortfall::TooFew));
+            } else if forced[r][0] > size[0] || forced[r][1] > size[1] {
+                failing.push((r as u32, Shortfall::TooMany));
             }
         }
-        Ok(())
-    }
-
-    /// The regions rule near the square `s` just taken: the free squares next to it are
-    /// explored up to [`LOCAL_REGION_LIMIT`] squares each, and the regions found whole are
-    /// checked.
-    fn check_regions_near(&mut self, s: u32) -> Result<(), Conflict> {
-        if self.stamp > u32::MAX - 16 {
-            self.mark.fill(0);
-            self.stamp = 0;
+        if failing.is_empty() {
+            Ok(())
+        } else {
+            Err(Fill::Regions(failing))
         }
-        let base = self.stamp + 1;
-        let mut sizes: Vec<[u32; 2]> = Vec::new();
-        let mut starts: Vec<u32> = Vec::new();
-        self.queue.clear();
-        for k in 0..self.nbr_len[s as usize] as usize {
-            let f = self.nbr[8 * s as usize + k];
-            if self.time[f as usize] != 0 || self.mark[f as usize] >= base {
-                continue;
-            }
-            let this = self.next_stamp();
-            let begin = self.queue.len();
-            self.queue.push(f);
-            self.mark[f as usize] = this;
-            let mut head = begin;
-            let mut whole = true;
-            'bfs: while head < self.queue.len() {
-                if self.queue.len() - begin > LOCAL_REGION_LIMIT {
-                    whole = false;
-                    break;
-                }
-                let v = self.queue[head];
-                head += 1;
-                let b = 8 * v as usize;
-                for i in 0..self.nbr_len[v as usize] as usize {
-                    let w = self.nbr[b + i];
-                    if self.time[w as usize] != 0 || self.mark[w as usize] == this {
-                        continue;
-                    }
-                    if self.mark[w as usize] >= base {
-                        whole = false; // an earlier search's region, too large to list
-                        break 'bfs;
-                    }
-                    self.mark[w as usize] = this;
-                    self.queue.push(w);
-                }
-            }
-            if !whole {
-                self.queue.truncate(begin);
-                continue;
-            }
-            let id = sizes.len() as u32;
-            let mut size = [0u32; 2];
-            for i in begin..self.queue.len() {
-                let v = self.queue[i];
-                self.region_of[v as usize] = id;
-                size[self.class(v)] += 1;
-            }
-            starts.push(begin as u32);
-            sizes.push(size);
-        }
-        starts.push(self.queue.len() as u32);
-        let result = self.regions_fill(&sizes, &starts);
-        for i in 0..self.queue.len() {
-            let v = self.queue[i];
-            self.region_of[v as usize] = NONE;
-        }
-        result
     }
 
     /// The candidates for the next move of piece `gi` at its front (`front`) or back, in
@@ -1423,15 +1328,8 @@ impl Joint {
         if let Err(c) = self.rematch() {
             return Node::Dead(c);
         }
-        if self.regions_every_node {
-            if let Err(c) = self.check_regions() {
-                return Node::Dead(c);
-            }
-        } else if let Some(t) = self.last_move() {
-            let s = self.sq[t as usize];
-            if let Err(c) = self.check_regions_near(s) {
-                return Node::Dead(c);
-            }
+        if let Err(c) = self.check_regions() {
+            return Node::Dead(c);
         }
         // Fail first: the end with the fewest candidates.
         let mut best: Option<(u8, u32, u32, usize, bool)> = None;
@@ -1477,11 +1375,6 @@ impl Joint {
             len,
             excluded: Conflict::of(raw),
         }
-    }
-
-    /// The move placed last (the top frame's), if any.
-    fn last_move(&self) -> Option<u32> {
-        self.frames.last().map(|f| f.t)
     }
 
     /// Moves to spare in piece `gi` (its length beyond the distance between its ends).
