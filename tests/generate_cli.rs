@@ -599,16 +599,7 @@ fn a_search_stopped_by_the_timeout_before_any_tour_says_one_may_exist() {
     // 100x100: a 30x30 request like this one was met within the millisecond a third of the
     // time once the rotation search alternated ways, so the test failed at random.
     let wd = WorkDir::new();
-    wd.generate(&["--size", "100", "--seed", "3", "-o", "t.json"])
-        .assert()
-        .success();
-    let v: Value = serde_json::from_str(&wd.read("t.json")).unwrap();
-    let path = v["path"].as_array().unwrap();
-    let lines: String = [1, 500, 2000, 4000, 7777, 10000]
-        .iter()
-        .map(|&k| format!("{k} {}\n", path[k - 1].as_str().unwrap()))
-        .collect();
-    std::fs::write(wd.path("c.txt"), lines).unwrap();
+    constraints_from_a_tour(&wd, "100", |_| [1, 500, 2000, 4000, 7777, 10000].to_vec());
     for out in ["x.xlsx", "x.csv"] {
         let said = wd
             .generate(&[
@@ -718,16 +709,7 @@ fn a_dense_request_on_a_big_board_stops_at_the_timeout() {
     // 1,000 constraints on 200x200: the joint search's first matching of the squares to the
     // pieces took 3.4 s (release) before it read the clock, and `--timeout 1` ran 12 s.
     let wd = WorkDir::new();
-    wd.generate(&["--size", "200", "--seed", "3", "-o", "t.json"])
-        .assert()
-        .success();
-    let v: Value = serde_json::from_str(&wd.read("t.json")).unwrap();
-    let path = v["path"].as_array().unwrap();
-    let lines: String = (1..=path.len())
-        .step_by(40)
-        .map(|k| format!("{k} {}\n", path[k - 1].as_str().unwrap()))
-        .collect();
-    std::fs::write(wd.path("c.txt"), lines).unwrap();
+    constraints_from_a_tour(&wd, "200", |n| (1..=n).step_by(40).collect());
     let started = std::time::Instant::now();
     let out = wd
         .generate(&[
@@ -751,4 +733,19 @@ fn a_dense_request_on_a_big_board_stops_at_the_timeout() {
         "{said}"
     );
     assert!(took.as_secs_f64() < 10.0, "took {took:?}");
+}
+
+/// `c.txt` in `wd`: "move k on X" constraints taken from the tour `generate --seed 3` writes
+/// on a `size` board, at the move numbers `moves` picks (given the tour's length).
+fn constraints_from_a_tour(wd: &WorkDir, size: &str, moves: impl Fn(usize) -> Vec<usize>) {
+    wd.generate(&["--size", size, "--seed", "3", "-o", "t.json"])
+        .assert()
+        .success();
+    let v: Value = serde_json::from_str(&wd.read("t.json")).unwrap();
+    let path = v["path"].as_array().unwrap();
+    let lines: String = moves(path.len())
+        .iter()
+        .map(|&k| format!("{k} {}\n", path[k - 1].as_str().unwrap()))
+        .collect();
+    std::fs::write(wd.path("c.txt"), lines).unwrap();
 }
