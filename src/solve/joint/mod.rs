@@ -581,8 +581,9 @@ struct Joint {
 
 impl Joint {
     /// The search for `req` (which [`supports`]); `None` when the constraints alone rule out
-    /// every tour (contradictions, colours, distances; a square out of everyone's reach is found at the first node). The
-    /// distance table is the one in `distances` when that is for this board.
+    /// every tour (contradictions, colours, distances; a square out of everyone's reach is
+    /// found at the first node). The distance table is the one in `distances` when that is for
+    /// this board.
     fn new(req: &Request, distances: &Distances) -> Option<Joint> {
         let board = req.board;
         let n = board.len();

@@ -11,8 +11,7 @@
 //! The search takes the same course as with the pass: the same nodes, the same tours (checked
 //! on 30 dense requests, three seeds each), in three quarters of the time.
 
-/// "No region" / "not seen".
-const NONE: u32 = u32::MAX;
+use super::NONE;
 
 /// The knight's graph of a board and which squares are free: the joint search's own arrays.
 pub(super) struct Graph<'a> {
