@@ -716,7 +716,12 @@ impl Joint {
         Some(joint)
     }
 
-    /// Lower bound on the knight distance from `a` to `b` ([`FAR`] when unreachable).
+    /// Lower bound on the knight distance from `a` to `b` ([`FAR`] when unreachable). The
+    /// distance is symmetric, and the table is read along `a`'s row: callers put the square
+    /// that stays fixed over a loop (a piece's end) first, so that the loop reads one row.
+    /// With the varying square first, every read fell in another row of a table of up to
+    /// 2.5 MB (cachegrind, 25x59 and 32x39 with 80 constraints: 17% fewer first-level data
+    /// cache misses this way round, the same instructions).
     #[inline]
     fn dist(&self, a: u32, b: u32) -> u32 {
         if !self.table.is_empty() {
@@ -908,7 +913,7 @@ impl Joint {
         let g = self.gaps[h].g;
         g > 1
             && self.board.square_at(x).is_corner_colour() == self.first_colour
-            && self.dist(x, self.sq[g as usize]) < g
+            && self.dist(self.sq[g as usize], x) < g
     }
 
     /// Whether the free square `x` may still be move n.
@@ -936,7 +941,7 @@ impl Joint {
         let to_back = if gap.g > self.n {
             1
         } else {
-            self.dist(v, self.sq[gap.g as usize])
+            self.dist(self.sq[gap.g as usize], v)
         };
         let need = to_front + to_back;
         let span = if gap.f == 0 || gap.g > self.n {
@@ -1147,7 +1152,7 @@ impl Joint {
         let to_hi = if gap.hi > n {
             1
         } else {
-            self.dist(v, self.sq[gap.hi as usize])
+            self.dist(self.sq[gap.hi as usize], v)
         };
         let span = if gap.lo == 0 || gap.hi > n {
             span + 1
@@ -1308,7 +1313,7 @@ impl Joint {
                 continue;
             }
             if let Some(o) = other {
-                if self.dist(w, o) > left {
+                if self.dist(o, w) > left {
                     by_distance = true;
                     continue;
                 }
