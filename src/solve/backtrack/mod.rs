@@ -34,7 +34,7 @@ use crate::solve::{Request, Rng};
 use crate::tour::Tour;
 pub(crate) use engine::Limits;
 use engine::{Engine, Stop};
-pub(crate) use plan::{knight_distance, neighbour_arrays};
+pub(crate) use plan::{knight_distance, neighbour_arrays, rank};
 use plan::{Plan, TieOrder};
 
 pub use crate::solve::Budget;

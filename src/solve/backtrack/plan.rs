@@ -292,7 +292,7 @@ fn tie_keys(board: Board, fixed_end: u32, order: TieOrder) -> Vec<u32> {
 }
 
 /// Replace values by their rank (0 for the smallest), keeping ties equal.
-fn rank(raw: &[(i64, i64)]) -> Vec<u32> {
+pub(crate) fn rank<T: Ord + Clone>(raw: &[T]) -> Vec<u32> {
     let mut sorted = raw.to_vec();
     sorted.sort_unstable();
     sorted.dedup();

@@ -38,7 +38,7 @@ use std::time::Instant;
 use rand::Rng as _;
 
 use crate::board::Board;
-use crate::solve::backtrack::{knight_distance, neighbour_arrays, Search};
+use crate::solve::backtrack::{knight_distance, neighbour_arrays, rank, Search};
 use crate::solve::{Budget, Constraint, Meter, Request, Rng, METER_STEP};
 use crate::tour::Tour;
 
@@ -1739,12 +1739,7 @@ fn centre_keys(board: Board) -> Vec<u32> {
             -(dr * dr + dc * dc)
         })
         .collect();
-    let mut sorted = far.clone();
-    sorted.sort_unstable();
-    sorted.dedup();
-    far.iter()
-        .map(|v| sorted.partition_point(|x| x < v) as u32)
-        .collect()
+    rank(&far)
 }
 
 #[cfg(test)]
