@@ -1107,16 +1107,56 @@ impl Joint {
 
     /// Every free square `v` and piece `gi` that could ever take it, pieces in order.
     fn each_cover_pair(&self, mut pair: impl FnMut(u32, u32)) {
+        let (n, cols) = (self.n as usize, self.board.cols());
         for (gi, gap) in self.gaps.iter().enumerate() {
-            for v in self.near_piece(gap) {
-                if self.is_free(v) && self.could_ever_cover(gap, v) {
-                    pair(v, gi as u32);
+            let ((r0, r1), (c0, c1)) = self.near_piece(gap);
+            let gi = gi as u32;
+            // With the distance table, a pass over the box reads the rows of the piece's ends
+            // (an unreachable square, 255, never passes); otherwise `could_ever_cover` decides.
+            let row = |t: u32| {
+                ((1..=self.n).contains(&t) && !self.table.is_empty()).then(|| {
+                    let a = self.sq[t as usize] as usize * n;
+                    &self.table[a..a + n]
+                })
+            };
+            let (lo_row, hi_row) = (row(gap.lo), row(gap.hi));
+            let moves = gap.hi - gap.lo;
+            let within = |d: u8| d != u8::MAX && u32::from(d) <= moves;
+            for r in r0..r1 {
+                let (a, b) = ((r * cols + c0) as usize, (r * cols + c1) as usize);
+                let free = self.time[a..b].iter().map(|&t| t == 0);
+                let mut report = |i: usize| pair((a + i) as u32, gi);
+                match (lo_row, hi_row) {
+                    (Some(x), Some(y)) => {
+                        let near = x[a..b].iter().zip(&y[a..b]).map(|(&dx, &dy)| {
+                            within(dx) && within(dy) && u32::from(dx) + u32::from(dy) <= moves
+                        });
+                        free.zip(near).enumerate().for_each(|(i, (f, n))| {
+                            if f && n {
+                                report(i);
+                            }
+                        });
+                    }
+                    (Some(x), None) | (None, Some(x)) if gap.lo == 0 || gap.hi > self.n => {
+                        free.zip(&x[a..b]).enumerate().for_each(|(i, (f, &d))| {
+                            if f && within(d) {
+                                report(i);
+                            }
+                        });
+                    }
+                    _ => {
+                        for v in a as u32..b as u32 {
+                            if self.is_free(v) && self.could_ever_cover(gap, v) {
+                                pair(v, gi);
+                            }
+                        }
+                    }
                 }
             }
         }
     }
 
-    /// A box of squares holding every square `gap` could ever take
+    /// The rows and columns (half-open ranges) of a box holding every square `gap` could ever take
     /// ([`Joint::could_ever_cover`]): a knight's move changes a row or a column by two at most,
     /// so a square `dr` rows from a placed end is at least `dr / 2` (rounded up) moves from it,
     /// and the rows (and likewise the columns) whose distances to the placed ends add up to
@@ -1126,7 +1166,7 @@ impl Joint {
     /// squares wide one around one end: the repair search builds a joint search per repair,
     /// and with boxes around one end, building the lists was a fifth of its time (perf, 21x37
     /// and 25x59 with 80 constraints, repairs of 500 nodes).
-    fn near_piece(&self, gap: &Gap) -> impl Iterator<Item = u32> + '_ {
+    fn near_piece(&self, gap: &Gap) -> ((u32, u32), (u32, u32)) {
         let (rows, cols) = (self.board.rows(), self.board.cols());
         let moves = gap.hi - gap.lo;
         let placed = |t: u32| {
@@ -1135,7 +1175,7 @@ impl Joint {
                 .then(|| self.board.square_at(self.sq[t as usize]))
         };
         let ends = [placed(gap.lo), placed(gap.hi)];
-        let ((r0, r1), (c0, c1)) = if moves < TABLE_SATURATES && ends.iter().any(Option::is_some) {
+        if moves < TABLE_SATURATES && ends.iter().any(Option::is_some) {
             let ends = ends.iter().flatten();
             (
                 axis_range(rows, moves, ends.clone().map(|e| e.row)),
@@ -1143,8 +1183,7 @@ impl Joint {
             )
         } else {
             ((0, rows), (0, cols)) // the whole board
-        };
-        (r0..r1).flat_map(move |r| (c0..c1).map(move |c| r * cols + c))
+        }
     }
 
     /// Whether the piece could take `v` with nothing of it placed yet.
