@@ -24,10 +24,18 @@ use crate::solve::backtrack::Search;
 use crate::solve::joint::{self, Distances};
 use crate::solve::{Budget, Constraint, Request, Rng};
 
-/// Node cap of each repair, and of the first fresh joint search. Measured on the 80-constraint
-/// group's seven requests the runner missed (seeds 1-3, 10 s each, the schedule below): caps
-/// of 3,000, 5,000 and 10,000 nodes met 14, 18 and 16 of 21.
-const REPAIR_NODES: u64 = 5000;
+/// Node cap of each repair. Most repairs are refuted within a few dozen nodes, and a repair
+/// still searching after a few hundred rarely goes deeper: with positions a little shallower
+/// kept ([`KEPT_SHALLOWER`]), the 80-constraint group's 8 requests (one copy of the search,
+/// 2 s each, 64 runs with seeds 9-16) were met 45 times with caps of 5,000 nodes, 52 with
+/// 1,000, 55 with 500 and 51 with 300 (seeds 1-8: 52 with 1,000, 54 with 500).
+const REPAIR_NODES: u64 = 500;
+
+/// Node cap of the first fresh joint search (each later one gets more, by
+/// [`START_GROWTH_DIVISOR`]): the first deepest position comes from it. Measured with repairs of
+/// 5,000 nodes on the 80-constraint group's seven requests the runner missed (seeds 1-3, 10 s
+/// each, the schedule below): 3,000, 5,000 and 10,000 nodes met 14, 18 and 16 of 21.
+const FIRST_START_NODES: u64 = 5000;
 
 /// Repairs take back the moves within this many knight moves of the free square first, and at
 /// most [`LAST_RADIUS`]. From 2 (up to 5, 10 tries a radius) 12 of the 21 were met, where this
@@ -159,7 +167,7 @@ impl<'a> Repair<'a> {
             radius: FIRST_RADIUS,
             stale: 0,
             sweeps: 0,
-            start_nodes: REPAIR_NODES,
+            start_nodes: FIRST_START_NODES,
             best: 0,
         }
     }
