@@ -6,7 +6,7 @@
 //! keeps the deepest position the joint search reached, takes back every move placed near one
 //! square still free there (the constrained moves stay), and lets the joint search fill that
 //! part again with every other move held as a constraint: a small, dense request, answered or
-//! refuted in a few thousand nodes. A deeper position is kept, and so is one a little shallower
+//! refuted in a few hundred nodes. A deeper position is kept, and so is one a little shallower
 //! than the deepest so far (threshold accepting, Dueck and Scheuer, 1990), so that the search
 //! moves on instead of repairing one position until the radius grows; when several repairs in
 //! a row do not go deeper than the deepest so far the region grows, and after a few sweeps of
@@ -59,8 +59,8 @@ const SWEEPS_PER_START: u32 = 3;
 /// deepest, a different position to repair next. Measured with the 80-constraint group's 8
 /// requests, 12 seeds each, 400,000 nodes (one copy of the search, not the runner's lanes):
 /// keeping only positions as deep as the one repaired answered 52 of the 96 runs; a threshold
-/// of 2, 3 and 4 moves below the deepest 65, 64 and 65 (and a sixth fewer nodes in all); 6
-/// moves, 53. Through the CLI (`--seed 1..8`, 10 s; the 80-constraint requests and the
+/// of 2, 3 and 4 moves below the deepest 65, 64 and 65; 6 moves, 53. Through the CLI, with
+/// repairs of 5,000 nodes then (`--seed 1..8`, 10 s; the 80-constraint requests and the
 /// 40-constraint ones dense enough for this search): 111 of 112 met (112 before) in 129 s in
 /// all (137 s before), the hardest requests faster (25x59 18 s in all from 24 s, 32x39 14 s
 /// from 22 s, 14x97 16 s from 36 s); 11x29, slower on those 8 seeds, is as fast over 64
@@ -256,14 +256,14 @@ impl<'a> Repair<'a> {
                 return (Search::Found(tour), nodes);
             }
         }
-        self.keep_deeper(placed, deeper);
+        self.keep_position(placed, deeper);
         (Search::OutOfBudget { nodes }, nodes)
     }
 
     /// Keep a repair's `deeper` position instead of `placed` when it is at most
     /// [`KEPT_SHALLOWER`] moves short of the deepest so far, and move on in the schedule of
     /// radii (back to the first radius when it is the deepest so far).
-    fn keep_deeper(&mut self, placed: Vec<Constraint>, deeper: Vec<Constraint>) {
+    fn keep_position(&mut self, placed: Vec<Constraint>, deeper: Vec<Constraint>) {
         self.best = self.best.max(placed.len());
         if deeper.len() > self.best {
             (self.radius, self.stale) = (FIRST_RADIUS, 0);
@@ -331,22 +331,22 @@ mod tests {
         let mut search = Repair::new(&req);
         let kept = |s: &Repair| s.deepest.as_ref().map(Vec::len);
 
-        search.keep_deeper(position(board, 40), position(board, 40 - KEPT_SHALLOWER));
+        search.keep_position(position(board, 40), position(board, 40 - KEPT_SHALLOWER));
         assert_eq!(kept(&search), Some(40 - KEPT_SHALLOWER));
         assert_eq!((search.best, search.stale), (40, 1));
 
         // Measured against the deepest so far, not against the position repaired.
-        search.keep_deeper(position(board, 38), position(board, 39 - KEPT_SHALLOWER));
+        search.keep_position(position(board, 38), position(board, 39 - KEPT_SHALLOWER));
         assert_eq!(kept(&search), Some(38));
         assert_eq!(search.stale, 2);
 
         search.radius = FIRST_RADIUS + 1;
-        search.keep_deeper(position(board, 38), position(board, 41));
+        search.keep_position(position(board, 38), position(board, 41));
         assert_eq!(kept(&search), Some(41));
         assert_eq!((search.radius, search.stale), (FIRST_RADIUS, 0));
 
         // As deep as the deepest: kept, but the schedule moves on.
-        search.keep_deeper(position(board, 41), position(board, 41));
+        search.keep_position(position(board, 41), position(board, 41));
         assert_eq!((search.best, search.stale), (41, 1));
     }
 }
