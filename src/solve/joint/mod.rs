@@ -1111,10 +1111,21 @@ impl Joint {
         for (gi, gap) in self.gaps.iter().enumerate() {
             let ((r0, r1), (c0, c1)) = self.near_piece(gap);
             let gi = gi as u32;
-            // With the distance table, a pass over the box reads the rows of the piece's ends
-            // (an unreachable square, 255, never passes); otherwise `could_ever_cover` decides.
+            if self.table.is_empty() {
+                for r in r0..r1 {
+                    for v in r * cols + c0..r * cols + c1 {
+                        if self.is_free(v) && self.could_ever_cover(gap, v) {
+                            pair(v, gi);
+                        }
+                    }
+                }
+                continue;
+            }
+            // With the distance table, a pass over the box reads the rows of the piece's placed
+            // ends side by side; a free end counts 0 (`could_ever_cover` counts it as one move
+            // of one more), and an unreachable square (255) never passes.
             let row = |t: u32| {
-                ((1..=self.n).contains(&t) && !self.table.is_empty()).then(|| {
+                (1..=self.n).contains(&t).then(|| {
                     let a = self.sq[t as usize] as usize * n;
                     &self.table[a..a + n]
                 })
@@ -1123,33 +1134,15 @@ impl Joint {
             let moves = gap.hi - gap.lo;
             let within = |d: u8| d != u8::MAX && u32::from(d) <= moves;
             for r in r0..r1 {
-                let (a, b) = ((r * cols + c0) as usize, (r * cols + c1) as usize);
-                let free = self.time[a..b].iter().map(|&t| t == 0);
-                let mut report = |i: usize| pair((a + i) as u32, gi);
-                match (lo_row, hi_row) {
-                    (Some(x), Some(y)) => {
-                        let near = x[a..b].iter().zip(&y[a..b]).map(|(&dx, &dy)| {
-                            within(dx) && within(dy) && u32::from(dx) + u32::from(dy) <= moves
-                        });
-                        free.zip(near).enumerate().for_each(|(i, (f, n))| {
-                            if f && n {
-                                report(i);
-                            }
-                        });
-                    }
-                    (Some(x), None) | (None, Some(x)) if gap.lo == 0 || gap.hi > self.n => {
-                        free.zip(&x[a..b]).enumerate().for_each(|(i, (f, &d))| {
-                            if f && within(d) {
-                                report(i);
-                            }
-                        });
-                    }
-                    _ => {
-                        for v in a as u32..b as u32 {
-                            if self.is_free(v) && self.could_ever_cover(gap, v) {
-                                pair(v, gi);
-                            }
-                        }
+                let a = (r * cols + c0) as usize;
+                let b = (r * cols + c1) as usize;
+                for (i, &t) in self.time[a..b].iter().enumerate() {
+                    let v = a + i;
+                    let dx = lo_row.map_or(0, |x| x[v]);
+                    let dy = hi_row.map_or(0, |y| y[v]);
+                    if t == 0 && within(dx) && within(dy) && u32::from(dx) + u32::from(dy) <= moves
+                    {
+                        pair(v as u32, gi);
                     }
                 }
             }
