@@ -366,7 +366,7 @@ fn a_class_report_marks_every_mistake_and_verifies_back() {
     assert_eq!(got, want);
     // Moves and problems are numbers; the first problem is in words.
     let jump_row = &rows[6];
-    assert_eq!(jump_row[col("Moves")], "64");
+    assert_eq!(jump_row[col("Squares visited")], "64");
     assert_eq!(jump_row[col("Problems")], "4");
     assert!(
         jump_row[col("First problem")].starts_with("not-a-knight-move: move 17"),

@@ -391,17 +391,74 @@ fn text_csv_and_json_formats_go_to_stdout() {
     assert!(wd.files().is_empty());
 }
 
+/// Issue 44, finding 2: every command's rule for `--format` without `-o`: csv, json and text
+/// go to standard output, a workbook to the usual file.
 #[test]
-fn csv_to_a_file_and_xlsx_to_stdout_refused() {
+fn format_without_o_prints_text_formats_and_writes_the_workbook() {
     let wd = WorkDir::new();
-    wd.generate(&["--size", "6", "--format", "csv"])
+    for (format, shows) in [("csv", "1,"), ("json", "\"path\""), ("text", "  a  b  c")] {
+        wd.generate(&["--size", "6", "--seed", "1", "--format", format])
+            .assert()
+            .success()
+            .stdout(predicate::str::contains(shows));
+        assert!(wd.files().is_empty(), "--format {format}: {:?}", wd.files());
+    }
+    wd.generate(&["--size", "6", "--seed", "1", "--format", "xlsx"])
         .assert()
         .success();
-    assert_eq!(wd.files(), ["knights-tour.csv"]);
+    assert_eq!(wd.files(), ["knights-tour.xlsx"]);
+    wd.generate(&["--format", "csv", "--json"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("give -o FILE for the tours"));
     wd.generate(&["-o", "-"])
         .assert()
         .code(2)
         .stderr(predicate::str::contains("standard output"));
+}
+
+/// Issue 44, finding 12: "moves" meant three things. A move is a jump (a closed tour of 36
+/// squares has 36, the last back to the start); the squares the knight stood on are "squares
+/// visited", the Summary's column too.
+#[test]
+fn moves_are_jumps_and_squares_visited_are_counted_apart() {
+    let wd = WorkDir::new();
+    wd.generate(&["--size", "6", "--closed", "--seed", "1", "-o", "c.xlsx"])
+        .assert()
+        .success();
+    let mut wb: Xlsx<_> = open_workbook(wd.path("c.xlsx")).unwrap();
+    let summary = wb.worksheet_range("Summary").unwrap();
+    let header: Vec<String> = summary
+        .rows()
+        .find(|r| r.first() == Some(&Data::String("Sheet".into())))
+        .unwrap()
+        .iter()
+        .map(|d| d.to_string())
+        .collect();
+    assert!(
+        header.contains(&"Squares visited".to_string()),
+        "{header:?}"
+    );
+    assert!(!header.contains(&"Moves".to_string()), "{header:?}");
+    let tour = wb
+        .sheet_names()
+        .into_iter()
+        .find(|n| n.starts_with("Tour"))
+        .unwrap();
+    let text: Vec<String> = wb
+        .worksheet_range(&tour)
+        .unwrap()
+        .cells()
+        .filter_map(|(_, _, d)| match d {
+            Data::String(s) => Some(s.clone()),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        text.iter()
+            .any(|t| t.ends_with("36 moves, the last back to the start")),
+        "{text:?}"
+    );
 }
 
 #[test]
@@ -631,7 +688,7 @@ fn all_reproduces_the_known_counts() {
     wd.generate(&["--size", "5", "--all", "--format", "csv", "-o", "all.csv"])
         .assert()
         .success()
-        .stdout(predicate::str::contains("Found 1728 directed tours"));
+        .stdout(predicate::str::contains("Found 1,728 directed tours"));
     wd.generate(&[
         "--size",
         "6",
@@ -645,7 +702,7 @@ fn all_reproduces_the_known_counts() {
     .assert()
     .success()
     .stdout(predicate::str::contains(
-        "Found 9862 undirected closed tours on 6x6 (all of them)",
+        "Found 9,862 undirected closed tours on 6x6 (all of them)",
     ));
     wd.generate(&[
         "--size", "6", "--all", "--limit", "7", "--format", "json", "-o", "-",

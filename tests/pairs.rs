@@ -283,6 +283,26 @@ fn the_same_seed_gives_the_same_output() {
     );
 }
 
+/// Issue 44, finding 2: `--format` without `-o` follows every command's rule: csv and json
+/// go to standard output (pairs prints there anyway), xlsx to pairs.xlsx.
+#[test]
+fn format_without_o_prints_text_formats_and_writes_the_workbook() {
+    let w = WorkDir::new();
+    w.cmd("pairs", &["--size", "5", "--seed", "1", "--format", "csv"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("a1,a2,colour,"));
+    w.cmd("pairs", &["--size", "5", "--seed", "1", "--format", "json"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("\"answer\""));
+    assert!(w.files().is_empty(), "{:?}", w.files());
+    w.cmd("pairs", &["--size", "5", "--seed", "1", "--format", "xlsx"])
+        .assert()
+        .success();
+    assert_eq!(w.files(), ["pairs.xlsx"]);
+}
+
 #[test]
 fn text_goes_to_standard_output_by_default() {
     let w = WorkDir::new();

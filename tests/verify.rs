@@ -482,7 +482,7 @@ fn moves_typed_here_and_there_with_no_mistake_are_unfinished() {
     assert_eq!(code, 1, "{text}");
     assert!(
         text.contains(
-            "Tour: unfinished (6 of 64 squares numbered, no mistake so far, 58 still empty)"
+            "Tour: unfinished (6 of 64 squares visited, no mistake so far, 58 still empty)"
         ),
         "{text}"
     );

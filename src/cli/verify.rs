@@ -130,7 +130,7 @@ fn sink(args: &Args) -> Result<(ReportFormat, Sink)> {
         ReportFormat::Json => Format::Json,
         ReportFormat::Csv => Format::Csv,
     });
-    let (format, dest) = Format::resolve(exported, Some(out)).map_err(|e| match e {
+    let (format, dest) = Format::resolve(exported, Some(out), out).map_err(|e| match e {
         // Say the flag the user gave.
         Error::Usage(m) if args.json => Error::Usage(m.replace("--format json", "--json")),
         e => e,

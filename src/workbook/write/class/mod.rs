@@ -53,7 +53,7 @@ pub const RESULTS_COLUMNS: [&str; 13] = [
     "Notation",
     "Verdict",
     "Magic",
-    "Moves",
+    "Squares visited",
     "Start",
     "End",
     "Problems",
