@@ -487,6 +487,8 @@ fn moves_typed_here_and_there_with_no_mistake_are_unfinished() {
         "{text}"
     );
     assert!(!text.contains("blank-cell"), "{text}");
+    // Issue 44, finding 13: a start typed without a highlight is no news on every board.
+    assert!(!text.contains("(not highlighted)"), "{text}");
     // The template's board with one number typed twice: the duplicate only.
     let mut dup = cells.to_vec();
     dup.push(("J3", "2"));
@@ -504,4 +506,103 @@ fn moves_typed_here_and_there_with_no_mistake_are_unfinished() {
     ];
     let listed: Vec<&str> = kinds.into_iter().filter(|k| text.contains(k)).collect();
     assert_eq!(listed, ["duplicate-number"], "{text}");
+}
+
+/// Issue 44, finding 5: `--range` without `--sheet` applies to every sheet; a sheet holding no
+/// number there has no board there (a note says so), not an invalid board of text cells.
+#[test]
+fn a_range_for_every_sheet_leaves_sheets_without_a_number_there_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let args = [
+        "generate",
+        "--size",
+        "10",
+        "--method",
+        "warnsdorff",
+        "--seed",
+        "4",
+        "-o",
+        "tries.xlsx",
+    ];
+    run_in(d, &args);
+    let (code, text) = run_in(d, &["verify", "tries.xlsx", "--range", "C3:L12"]);
+    assert_eq!(code, 1, "{text}");
+    assert!(text.contains("Attempt 1 (stuck): partial"), "{text}");
+    assert!(text.contains("Tour 2: open"), "{text}");
+    assert!(!text.contains("text-cell"), "{text}");
+    std::fs::write(d.join("notes.csv"), "name,class\nAnn,7b\nBen,7c\n").unwrap();
+    let (_, text) = run_in(d, &["verify", "notes.csv", "--range", "A1:B3"]);
+    assert!(
+        text.contains("notes: no-board (the range A1:B3 holds no number"),
+        "{text}"
+    );
+}
+
+/// Issue 44, finding 8: a report saved into the class's folder is recognised and left out of
+/// the next folder walk (said on standard error), not counted as a second copy of every board.
+#[test]
+fn a_report_in_the_folder_walked_is_skipped_and_said_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir(d.join("class")).unwrap();
+    std::fs::write(d.join("class/ben.csv"), "1,4,7,10\n12,8,2,5\n3,6,11,9\n").unwrap();
+    run_in(
+        d,
+        &[
+            "generate",
+            "--size",
+            "5",
+            "--seed",
+            "1",
+            "-o",
+            "class/ann.xlsx",
+        ],
+    );
+    run_in(d, &["verify", "class", "-o", "class/report.xlsx"]);
+    run_in(
+        d,
+        &[
+            "verify",
+            "class",
+            "--format",
+            "csv",
+            "-o",
+            "class/report.csv",
+        ],
+    );
+    let out = verify()
+        .current_dir(d)
+        .args(["verify", "class"])
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(stdout.contains("2 files, 3 boards"), "{stdout}");
+    for report in ["class/report.csv", "class/report.xlsx"] {
+        assert!(
+            stderr.contains(&format!(
+                "note: skipped {report}: a report knights-tour verify wrote"
+            )),
+            "{stderr}"
+        );
+    }
+    // Named, a report is verified: the class workbook's marked boards read back.
+    let (_, text) = run_in(d, &["verify", "class/report.xlsx"]);
+    assert!(text.contains("ben: invalid"), "{text}");
+}
+
+/// Issue 44, finding 13: a list whose board is guessed (the smallest anchored at a1) says so
+/// and how to give the real one.
+#[test]
+fn a_list_with_a_guessed_board_says_how_to_give_one() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("begun.csv"), "a1\nb3\nc5\nd7\n").unwrap();
+    let (_, text) = run_in(dir.path(), &["verify", "begun.csv"]);
+    assert!(text.contains("on a 7x4 board"), "{text}");
+    assert!(text.contains("give --board-size"), "{text}");
+    let (_, text) = run_in(dir.path(), &["verify", "--board-size", "8x8", "begun.csv"]);
+    assert!(!text.contains("give --board-size"), "{text}");
 }

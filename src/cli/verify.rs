@@ -330,6 +330,17 @@ impl Run {
         for input in inputs {
             self.spinner.set(&format!("reading {}", input.label()));
             let report = inputs::verify_input(input, &self.options);
+            if matches!(input, inputs::Input::Found(_)) && report.written_by_verify {
+                // A report saved into the class's folder is not a submission.
+                if !self.quiet {
+                    eprintln!(
+                        "note: skipped {}: a report knights-tour verify wrote (name the file \
+                         to verify it)",
+                        text::escape_control(&report.file)
+                    );
+                }
+                continue;
+            }
             self.code = self.code.max(report.exit_code());
             self.totals.add(&report);
             if !self.quiet && report.readable && !report.has_board() {

@@ -101,6 +101,7 @@ mod tests {
     #[test]
     fn a_file_without_boards_still_gets_a_row() {
         let r = FileReport {
+            written_by_verify: false,
             file: "empty.xlsx".into(),
             format: Some("xlsx".into()),
             readable: true,

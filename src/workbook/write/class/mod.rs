@@ -496,6 +496,7 @@ mod tests {
         assert!(is_marked(&one));
         let sheet = SheetReport::from_boards("Sheet1", 0, vec![one; boards], None);
         FileReport {
+            written_by_verify: false,
             file: name.into(),
             format: Some("xlsx".into()),
             readable: true,
