@@ -13,7 +13,7 @@ use crate::error::{Error, Result};
 use crate::exit_codes;
 use crate::export::stream::TourStream;
 use crate::export::{self, Format, SheetSummary, Summary};
-use crate::output::{self, Destination};
+use crate::output::{self, Destination, FinishOnSignal};
 use crate::solve::runner::{self, Attempt, Ending, Event, Goal, Plan};
 use crate::solve::{existence, rng_from_seed, Method, Request, Tiebreak};
 use crate::tour::Tour;
@@ -245,20 +245,23 @@ pub fn run(job: &Job, progress: &(dyn Fn(&str) + Sync)) -> Result<Report> {
         _ => {
             let single = plan.goal == Goal::Tours(1);
             let mut ran = None;
+            // Written as found: a signal, like a time limit, ends the search and the file is
+            // closed with what it holds (see `output`).
+            let _finish = matches!(job.dest, Destination::File(_)).then(FinishOnSignal::new);
             let written = output::write_to(&job.dest, job.force, &budget, |w| {
                 let mut stream = TourStream::new(job.format, w, job.seed_used(), single, &budget);
                 let mut failed = None;
                 let report = runner::run_with(&job.request, &plan, &mut rng, &mut |event| {
                     track(&event, &mut summary);
                     let Event::Attempt(a) = event else {
-                        return true;
+                        return output::interrupted().is_none();
                     };
                     if !a.solved {
                         stream.failed(&a.tour);
-                        return true;
+                        return output::interrupted().is_none();
                     }
                     match stream.tour(&a.tour) {
-                        Ok(()) => true,
+                        Ok(()) => output::interrupted().is_none(),
                         Err(e) => {
                             failed = Some(e);
                             false
@@ -460,6 +463,10 @@ fn message(
     let timed_out = matches!(report.ending, Ending::TimeLimit { .. });
     let stop = match &report.ending {
         _ if reader_gone => Some(format!("its reader closed it after {}", tours(found))),
+        Ending::Stopped if output::interrupted().is_some() => Some(format!(
+            "stopped by {}; more may exist",
+            output::signal_name(output::interrupted().unwrap_or(0)),
+        )),
         Ending::TimeLimit { .. } if found == 0 => {
             Some("no tour found within the time limit; one may exist".to_string())
         }

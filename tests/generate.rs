@@ -461,6 +461,26 @@ fn moves_are_jumps_and_squares_visited_are_counted_apart() {
     );
 }
 
+/// Issue 44, finding 6: an output that is a folder says so at once, not "already exists; use
+/// --force" (which would not help).
+#[test]
+fn an_output_that_is_a_folder_says_so_without_sending_for_force() {
+    let wd = WorkDir::new();
+    std::fs::create_dir(wd.path("d2.xlsx")).unwrap();
+    for force in [false, true] {
+        let mut args = vec!["--seed", "1", "-o", "d2.xlsx"];
+        if force {
+            args.push("--force");
+        }
+        wd.generate(&args)
+            .assert()
+            .failure()
+            .stderr(predicate::str::contains("is a folder"))
+            .stderr(predicate::str::contains("--force").not());
+    }
+    assert!(wd.path("d2.xlsx").is_dir());
+}
+
 #[test]
 fn every_tiebreak_and_offset_works() {
     for tb in ["random", "center", "pohl"] {

@@ -127,6 +127,10 @@ pub fn run(args: Args) -> Result<u8> {
     } else {
         output::print_stdout(&format!("{}\n", report.summary.message))?;
     }
+    // A signal stopped the run once its output was finished: exit as the signal would have.
+    if let Some(signal) = output::interrupted() {
+        return Ok((128 + signal) as u8);
+    }
     Ok(report.exit_code())
 }
 
