@@ -36,7 +36,7 @@ pub struct Cli {
 pub enum Command {
     /// Compute knight's tours and write them to a workbook, one worksheet per attempt.
     Generate(generate::Args),
-    /// Check the knight's tours in workbooks (xlsx, xlsm, xlsb, xls, ods), sheet by sheet.
+    /// Check the knight's tours in workbooks, CSV/TSV files, folders or standard input.
     Verify(verify::Args),
     /// Draw a tour as SVG, PNG or an animated GIF.
     Draw(draw::Args),
