@@ -8,7 +8,7 @@
 //! stops there and says so (exit 1, the workbook written), as it does at `--timeout`.
 
 use crate::board::{Board, Square};
-use crate::english::{count, count_usize};
+use crate::english::{count, count_usize, thousands};
 use crate::error::{Error, Result};
 use crate::exit_codes;
 use crate::export::stream::TourStream;
@@ -28,6 +28,14 @@ pub const MAX_WORKBOOK_TOURS: u64 = 1000;
 /// Squares of all the tours a run may hold at once (4 bytes each): a workbook's attempts, or
 /// the tours of `--tours K` before they are written.
 pub const MAX_HELD_SQUARES: u64 = 25_000_000;
+
+/// The most squares of one tour a workbook or a JSON document is written with: the tour is
+/// held in move order beside the rows being written (8 bytes a square or so), 200 MB here.
+pub const MAX_WORKBOOK_SQUARES: u64 = MAX_HELD_SQUARES;
+
+/// The most squares of one tour streamed as CSV or text: the grid streams from its numbering
+/// (4 bytes a square), 400 MB here.
+pub const MAX_STREAMED_SQUARES: u64 = 100_000_000;
 
 /// Everything `generate` needs, built once from the command line.
 #[derive(Clone, Debug)]
@@ -111,6 +119,29 @@ impl Job {
     pub fn check(&self) -> Result<()> {
         existence::check_request(&self.request).map_err(|e| Error::Impossible(e.to_string()))?;
         let board = self.request.board;
+        // Memory, at once: a request that cannot fit is refused before minutes of search.
+        let (most, what) = match self.format {
+            Format::Xlsx => (MAX_WORKBOOK_SQUARES, "a workbook"),
+            Format::Json => (MAX_WORKBOOK_SQUARES, "a JSON document"),
+            Format::Csv | Format::Text => (MAX_STREAMED_SQUARES, "a CSV or text grid"),
+        };
+        if board.len() as u64 > most {
+            let side = (most as f64).sqrt() as u64;
+            let streams = match self.format {
+                Format::Xlsx | Format::Json => format!(
+                    "; a CSV or text grid streams up to {} squares",
+                    thousands(MAX_STREAMED_SQUARES)
+                ),
+                _ => String::new(),
+            };
+            return Err(Error::Usage(format!(
+                "{} has {} squares: {what} is written with at most {} ({side}x{side}) here, \
+                 so that the run stays within a few hundred MB{streams}",
+                crate::english::a_board(board),
+                thousands(board.len() as u64),
+                thousands(most),
+            )));
+        }
         if self.format == Format::Xlsx {
             xlsx::check_fits(board, self.workbook.top_left)
                 .map_err(|e| Error::Usage(e.to_string()))?;

@@ -481,6 +481,23 @@ fn an_output_that_is_a_folder_says_so_without_sending_for_force() {
     assert!(wd.path("d2.xlsx").is_dir());
 }
 
+/// Issue 44, finding 10: `--size 16000 -o x.xlsx` ran a minute to the time limit at 2 GB and
+/// wrote nothing; a request that cannot fit the memory allowed is refused at once.
+#[test]
+fn a_request_that_cannot_fit_in_memory_is_refused_at_once() {
+    let wd = WorkDir::new();
+    let started = std::time::Instant::now();
+    for out in ["x.xlsx", "x.json", "x.csv"] {
+        wd.generate(&["--size", "16000", "-o", out])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("256,000,000 squares"))
+            .stderr(predicate::str::contains("a few hundred MB"));
+    }
+    assert!(started.elapsed() < std::time::Duration::from_secs(10));
+    assert!(wd.files().is_empty(), "{:?}", wd.files());
+}
+
 #[test]
 fn every_tiebreak_and_offset_works() {
     for tb in ["random", "center", "pohl"] {

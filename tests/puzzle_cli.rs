@@ -543,3 +543,21 @@ fn format_without_o_prints_text_formats_and_writes_the_workbook() {
     );
     assert!(dir.path().join("knights-tour-puzzle.xlsx").is_file());
 }
+
+/// Issue 44, finding 10: `puzzle --size 100` ran 48 s and wrote nothing. The uniqueness proofs
+/// are timed as they go, and a puzzle whose remaining proofs cannot fit the time limit at that
+/// rate is given up at once, saying why.
+#[test]
+fn a_puzzle_that_cannot_fit_the_time_limit_says_so_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let started = std::time::Instant::now();
+    cmd()
+        .current_dir(dir.path())
+        .args(["puzzle", "--size", "100", "--seed", "1", "--timeout", "20"])
+        .assert()
+        .code(1)
+        .stderr(contains("uniqueness proofs"))
+        .stderr(contains("would take about"));
+    assert!(started.elapsed() < std::time::Duration::from_secs(10));
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}

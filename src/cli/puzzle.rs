@@ -154,6 +154,15 @@ pub fn run(args: Args) -> Result<u8> {
             );
             return Ok(exit_codes::FAILURE);
         }
+        Err(e @ PuzzleError::WillNotFit { .. }) => {
+            spinner.finish();
+            eprintln!("seed {}: repeat with --seed {}", job.seed, job.seed);
+            eprintln!(
+                "knights-tour puzzle: {e} (--timeout {} s); nothing written",
+                job.timeout.as_secs_f64()
+            );
+            return Ok(exit_codes::FAILURE);
+        }
         Err(PuzzleError::NoTour(why)) => {
             return Err(Error::Impossible(format!("no puzzle: {why}")))
         }
