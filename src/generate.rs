@@ -630,6 +630,7 @@ fn summary_head(
             _ => 0,
         },
         seed: job.seed_used(),
+        seed_text: job.seed_used().map(|s| s.to_string()),
         method: job.plan.method.name(),
         tiebreak: job.tiebreak_used().map(Tiebreak::name),
         output: job.dest.display(),

@@ -498,6 +498,40 @@ fn a_request_that_cannot_fit_in_memory_is_refused_at_once() {
     assert!(wd.files().is_empty(), "{:?}", wd.files());
 }
 
+/// Issue 44, finding 17: a seed above 2^53 is rounded by a JSON reader in JavaScript or jq,
+/// so every JSON document names it as decimal digits too (`seed_text`), exact in any reader.
+#[test]
+fn a_seed_above_2_53_is_written_as_text_too() {
+    let wd = WorkDir::new();
+    let seed = "18446744073709551557";
+    let summary = json(
+        &wd.generate(&["--size", "5", "--seed", seed, "--json", "-o", "t.json"])
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone(),
+    );
+    assert_eq!(summary["seed_text"], seed);
+    let tour: Value = serde_json::from_str(&wd.read("t.json")).unwrap();
+    assert_eq!(tour["seed_text"], seed);
+    wd.cmd("puzzle", &["--size", "5", "--seed", seed, "-o", "p.json"])
+        .assert()
+        .success();
+    let puzzle: Value = serde_json::from_str(&wd.read("p.json")).unwrap();
+    assert_eq!(puzzle["seed_text"], seed);
+    wd.cmd(
+        "pairs",
+        &["--size", "5", "--seed", seed, "-o", "pairs.json"],
+    )
+    .assert()
+    .success();
+    let pairs: Value = serde_json::from_str(&wd.read("pairs.json")).unwrap();
+    assert_eq!(pairs["seed_text"], seed);
+    // verify still reads the tour back.
+    wd.cmd("verify", &["t.json"]).assert().success();
+}
+
 #[test]
 fn every_tiebreak_and_offset_works() {
     for tb in ["random", "center", "pohl"] {

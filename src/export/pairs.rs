@@ -132,8 +132,9 @@ pub fn write_json(pairs: &Pairs, out: &mut dyn Write) -> io::Result<()> {
     let board = pairs.board();
     write!(
         out,
-        "{{\"board\":{},\"seed\":{},\"answer\":{},\"complete\":{},\"totals\":{},\"pairs\":[",
+        "{{\"board\":{},\"seed\":{},\"seed_text\":\"{}\",\"answer\":{},\"complete\":{},\"totals\":{},\"pairs\":[",
         json(&BoardJson::from(board))?,
+        pairs.seed(),
         pairs.seed(),
         json(&pairs.answer_line())?,
         pairs.all_answered(),
