@@ -606,3 +606,52 @@ fn a_list_with_a_guessed_board_says_how_to_give_one() {
     let (_, text) = run_in(dir.path(), &["verify", "--board-size", "8x8", "begun.csv"]);
     assert!(!text.contains("give --board-size"), "{text}");
 }
+
+/// Issue 44, finding 15: a sheet named that is not there is the one message (no "no board
+/// found" before it); `--json -o rep2.csv` names the flag given (`--json`, not `--format`) and
+/// its error document has no `solved`, which is generate's; standard input is `-` in the CSV
+/// report, not `'-`.
+#[test]
+fn errors_name_what_was_typed_and_stdin_is_a_dash() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let args = [
+        "generate",
+        "--size",
+        "10",
+        "--method",
+        "warnsdorff",
+        "--seed",
+        "4",
+        "-o",
+        "tries.xlsx",
+    ];
+    run_in(d, &args);
+    let out = verify()
+        .current_dir(d)
+        .args(["verify", "--sheet", "Attempt 1", "tries.xlsx"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("no sheet named 'Attempt 1'"));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("no board found"), "{stderr}");
+    let out = verify()
+        .current_dir(d)
+        .args(["verify", "--json", "-o", "rep2.csv", "tries.xlsx"])
+        .output()
+        .unwrap();
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(doc.get("solved").is_none(), "{doc}");
+    let message = doc["message"].as_str().unwrap();
+    assert!(message.contains("drop --json"), "{message}");
+    assert!(!message.contains("--format"), "{message}");
+    let csv = verify()
+        .current_dir(d)
+        .args(["verify", "--format", "csv", "-"])
+        .write_stdin("1,4,7,10\n12,8,2,5\n3,6,11,9\n")
+        .output()
+        .unwrap();
+    let csv = String::from_utf8_lossy(&csv.stdout);
+    assert!(csv.lines().nth(1).unwrap().starts_with("-,stdin,"), "{csv}");
+}

@@ -132,7 +132,10 @@ fn sink(args: &Args) -> Result<(ReportFormat, Sink)> {
     });
     let (format, dest) = Format::resolve(exported, Some(out), out).map_err(|e| match e {
         // Say the flag the user gave.
-        Error::Usage(m) if args.json => Error::Usage(m.replace("--format json", "--json")),
+        Error::Usage(m) if args.json => Error::Usage(
+            m.replace("--format json", "--json")
+                .replace("drop --format", "drop --json"),
+        ),
         e => e,
     })?;
     let report = match format {
@@ -343,7 +346,9 @@ impl Run {
             }
             self.code = self.code.max(report.exit_code());
             self.totals.add(&report);
-            if !self.quiet && report.readable && !report.has_board() {
+            // A file with an error (a sheet named that is not there) says so in its report;
+            // "no board found" before it would only mislead.
+            if !self.quiet && report.readable && report.error.is_none() && !report.has_board() {
                 eprintln!(
                     "note: no board found in {}",
                     text::escape_control(&report.file)
