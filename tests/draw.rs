@@ -222,6 +222,37 @@ impl Rgb {
     }
 }
 
+/// Issue 44, finding 16: the path and the start and end dots covered move numbers (1 and 25 on
+/// 5x5). Every number's box holds only its digits and its square's colour.
+#[test]
+fn no_number_is_covered_by_the_path_or_a_mark() {
+    let tour = tour_5x5();
+    for size in [150, 300, 500] {
+        let o = opts(size);
+        let mut png = Vec::new();
+        draw::png(&tour, &o, &mut png).unwrap();
+        let img = decode_png(&png);
+        let geom = Geometry::new(tour.board(), o.size_px);
+        let layout = geom
+            .number_layout(tour.len(), o.numbers, o.path)
+            .expect("numbers drawn");
+        let allowed = [Ink::Light.rgb(), Ink::Dark.rgb(), Ink::Text.rgb()];
+        for (i, sq) in tour.squares().enumerate() {
+            let (x0, y0, x1, y1) = layout.text_rect(geom.square_pixels(sq), i + 1);
+            for y in y0..y1 {
+                for x in x0..x1 {
+                    let px = img.at((f64::from(x), f64::from(y)));
+                    assert!(
+                        allowed.contains(&px),
+                        "{size}px: move {} at ({x}, {y}) is covered: {px:?}",
+                        i + 1
+                    );
+                }
+            }
+        }
+    }
+}
+
 fn decode_png(bytes: &[u8]) -> Rgb {
     let decoder = png::Decoder::new(std::io::Cursor::new(bytes));
     let mut reader = decoder.read_info().unwrap();

@@ -532,6 +532,23 @@ fn a_seed_above_2_53_is_written_as_text_too() {
     wd.cmd("verify", &["t.json"]).assert().success();
 }
 
+/// Issue 44, finding 16: `--closed` and `--end` workbooks opened on "Attempt 1 (failed)";
+/// they open on the tour.
+#[test]
+fn a_workbook_opens_on_its_tour_not_on_the_failed_attempts() {
+    let wd = WorkDir::new();
+    wd.generate(&["--closed", "--seed", "1", "-o", "c.xlsx"])
+        .assert()
+        .success();
+    let names = sheet_names(&wd.path("c.xlsx"));
+    let tour = names.iter().position(|n| n.starts_with("Tour")).unwrap();
+    assert!(tour > 0, "{names:?}: the test wants failed attempts first");
+    let mut zip = zip::ZipArchive::new(std::fs::File::open(wd.path("c.xlsx")).unwrap()).unwrap();
+    let mut xml = String::new();
+    std::io::Read::read_to_string(&mut zip.by_name("xl/workbook.xml").unwrap(), &mut xml).unwrap();
+    assert!(xml.contains(&format!("activeTab=\"{tour}\"")), "{xml}");
+}
+
 #[test]
 fn every_tiebreak_and_offset_works() {
     for tb in ["random", "center", "pohl"] {

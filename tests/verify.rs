@@ -655,3 +655,19 @@ fn errors_name_what_was_typed_and_stdin_is_a_dash() {
     let csv = String::from_utf8_lossy(&csv.stdout);
     assert!(csv.lines().nth(1).unwrap().starts_with("-,stdin,"), "{csv}");
 }
+
+/// Issue 44, finding 16: `--complete` with nothing to complete wrote a workbook holding only a
+/// Summary sheet; now it writes nothing and says so.
+#[test]
+fn complete_with_no_failed_attempt_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    run_in(d, &["generate", "--seed", "1", "-o", "tours.xlsx"]);
+    let (code, text) = run_in(d, &["verify", "tours.xlsx", "--complete", "done.xlsx"]);
+    assert_eq!(code, 0, "{text}");
+    assert!(
+        text.contains("no failed attempt to complete: nothing written to done.xlsx"),
+        "{text}"
+    );
+    assert!(!d.join("done.xlsx").exists());
+}
