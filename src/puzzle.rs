@@ -207,7 +207,6 @@ fn thin_out(
     spent: &mut u64,
 ) -> Result<Option<Puzzle>, PuzzleError> {
     let started = std::time::Instant::now();
-    let mut proofs = 0u64;
     let board = tour.board();
     let mut kept: Vec<Constraint> = tour
         .squares()
@@ -219,7 +218,7 @@ fn thin_out(
         .collect();
     let mut order: Vec<u32> = (1..=board.len() as u32).collect();
     order.shuffle(rng);
-    for k in order {
+    for (proofs, k) in (0u64..).zip(order) {
         if kept.len() <= clues {
             break;
         }
@@ -242,7 +241,6 @@ fn thin_out(
                 });
             }
         }
-        proofs += 1;
         let trial: Vec<Constraint> = kept
             .iter()
             .copied()
