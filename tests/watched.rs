@@ -96,6 +96,29 @@ fn a_reader_past_its_time_is_stopped_and_the_next_file_still_read() {
 }
 
 #[test]
+fn a_reader_out_of_memory_is_stopped_and_the_next_file_still_read() {
+    let d = dir();
+    // calamine reserves room for the strings a shared-string table says it holds: 24 TB.
+    let hungry = d.path().join("hungry.xlsx");
+    xlsx(
+        &hungry,
+        &[("S", sheet_xml(&board_rows()))],
+        Some(sst("<si><t>a</t></si>", r#" uniqueCount="1000000000000""#)),
+        None,
+    );
+    let good = d.path().join("good.xlsx");
+    board(&good);
+    let (code, json) = verify_json(&[&hungry, &good], &[]);
+    assert_eq!(code, 2, "{json}");
+    assert_eq!(json["files"][0]["readable"], false, "{json}");
+    assert_eq!(
+        json["files"][0]["error"], "reading it needs more than 192 MB",
+        "{json}"
+    );
+    assert_eq!(json["files"][1]["sheets"][0]["verdict"], "open", "{json}");
+}
+
+#[test]
 fn thousands_of_small_files_share_one_reader_and_each_gets_its_report() {
     let d = dir();
     let good = d.path().join("good.xlsx");

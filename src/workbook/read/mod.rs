@@ -6,29 +6,33 @@
 //! document with an ods mimetype a flat ods; an OLE compound file is xls, or a
 //! password-protected OOXML package when it holds `EncryptionInfo`; text is `generate`'s JSON
 //! or text grid by its first bytes, else CSV/TSV, [`delimited`], [`generated`]).
-//! Cells are **streamed** where the reader allows it (xlsx and xlsm by our own reader, which
-//! finds parts as calamine does; xlsb by calamine; ods by our own reader, [`ods`]), so a tiny
-//! file that declares a huge
-//! used range (one cell at A1, one at row 500000) costs memory for two cells, not for the
-//! rectangle between them. xls is read through calamine's dense ranges, which calamine builds
-//! when the workbook is opened. Every reader call runs under [`std::panic::catch_unwind`] as a
-//! last line of defence: a reader bug on a hostile file becomes an "unreadable" report, never a
-//! crash.
+//!
+//! One parser reads each format: calamine reads xlsx and xlsm (its streaming cell reader, with
+//! each cell's border and fill) and xls; our own readers read ods ([`ods`]: calamine 0.38
+//! cannot read Gnumeric's), xlsb ([`xlsb`]) and the text formats. Every reader is a
+//! `SheetSource`: it lists the sheets and streams one sheet's cells into a sink, so a sheet
+//! declaring a huge range costs memory for the cells it holds, not for the rectangle.
+//!
+//! Nothing here bounds a parser against a hostile file: the command line reads every file in
+//! a watched reader process with capped memory and time ([`watched`]), and a library user
+//! who reads untrusted files in process does the same or accepts calamine's behaviour on them
+//! (`docs/upstream.md`). What is kept of a sheet is still capped ([`budget`]), since the
+//! process keeping it is the caller's. Every reader call runs under
+//! [`std::panic::catch_unwind`]: a reader bug on a damaged file becomes an "unreadable"
+//! report, not a crash.
 
-pub mod biff;
+mod archive;
 pub mod budget;
 mod cells;
 pub mod delimited;
-mod engine;
+mod excel;
 pub mod generated;
 mod guard;
 pub mod ods;
-mod ole;
 mod package;
 mod sniff;
 pub mod watched;
 pub mod xlsb;
-mod xlsx;
 mod xmlpart;
 mod xmlscan;
 
@@ -37,8 +41,7 @@ use std::fs::File;
 use std::io::{BufReader, Cursor, Read, Seek, SeekFrom};
 use std::path::Path;
 
-use budget::{CellOut, RunBudget, SheetBudget};
-use engine::{open_inner, read_inner, Inner};
+use budget::{CellOut, RunBudget, SheetBudget, MAX_SHEETS};
 use guard::guarded;
 pub use guard::quiet_guarded_panics;
 use sniff::{classify_text, describe_content, head_and_tail, TextKind};
@@ -250,6 +253,15 @@ impl ReadError {
     }
 }
 
+/// A sheet as its workbook lists it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SheetInfo {
+    /// Its name.
+    pub name: String,
+    /// Whether the workbook hides it from its reader (hidden or very hidden).
+    pub hidden: bool,
+}
+
 /// An open workbook of any supported format: its format, its sheets, and the reader that
 /// reads them (in this process, or in a watched child process, [`watched`]).
 pub struct Workbook<'a> {
@@ -262,74 +274,88 @@ pub struct Workbook<'a> {
     source: Box<dyn SheetSource + 'a>,
 }
 
-/// What reads an open workbook's sheets: one format's reader in this process, or a watched
-/// child process reading it ([`watched`]).
+/// A workbook reader, the one interface of every format's reader (and of the watched reader
+/// process that runs them, [`watched`]): opened on a file, it lists the sheets and streams
+/// any sheet's cells, with their formats where the format has them.
 pub(crate) trait SheetSource {
-    /// Stream the cells of sheet `index` (named `name`) into `sink`, in any order (a later
-    /// cell at a position replaces an earlier one).
-    fn stream(
-        &mut self,
-        index: usize,
-        name: &str,
-        sink: &mut SheetBudget<'_>,
-    ) -> Result<(), ReadError>;
-}
+    /// The sheets in workbook order.
+    fn sheets(&self) -> &[SheetInfo];
 
-/// xlsx, xlsm (our own reader), xlsb, xls (calamine).
-struct EngineSource<RS: Read + Seek> {
-    format: Format,
-    inner: Inner<RS>,
-}
-
-impl<RS: Read + Seek> SheetSource for EngineSource<RS> {
-    fn stream(
-        &mut self,
-        _index: usize,
-        name: &str,
-        sink: &mut SheetBudget<'_>,
-    ) -> Result<(), ReadError> {
-        let format = self.format;
-        guarded(format, || read_inner(format, &mut self.inner, name, sink))?
-    }
-}
-
-/// ods and flat ods: our own reader.
-struct OdsSource<RS: Read + Seek> {
-    book: ods::Book<RS>,
-}
-
-impl<RS: Read + Seek> SheetSource for OdsSource<RS> {
-    fn stream(
-        &mut self,
-        index: usize,
-        _name: &str,
-        sink: &mut SheetBudget<'_>,
-    ) -> Result<(), ReadError> {
-        guarded(Format::Ods, || self.book.read_sheet(index, sink))?
-    }
+    /// Stream the cells of sheet `index` into `sink`, in any order (a later cell at a
+    /// position replaces an earlier one).
+    fn stream(&mut self, index: usize, sink: &mut SheetBudget<'_>) -> Result<(), ReadError>;
 }
 
 /// CSV, TSV, `generate`'s JSON and text grids: one sheet, read from the start each time.
 struct TextSource<RS> {
-    format: Format,
     reader: RS,
     kind: TextKind,
+    sheet: [SheetInfo; 1],
 }
 
 impl<RS: Read + Seek> SheetSource for TextSource<RS> {
-    fn stream(
-        &mut self,
-        _index: usize,
-        _name: &str,
-        sink: &mut SheetBudget<'_>,
-    ) -> Result<(), ReadError> {
-        let (reader, kind) = (&mut self.reader, self.kind);
-        guarded(self.format, || match kind {
-            TextKind::Delimited(d) => delimited::read(reader, d, sink),
-            TextKind::Json => generated::read_json(reader, sink),
-            TextKind::TextGrid => generated::read_text_grid(reader, sink),
-        })?
+    fn sheets(&self) -> &[SheetInfo] {
+        &self.sheet
     }
+
+    fn stream(&mut self, _index: usize, sink: &mut SheetBudget<'_>) -> Result<(), ReadError> {
+        match self.kind {
+            TextKind::Delimited(d) => delimited::read(&mut self.reader, d, sink),
+            TextKind::Json => generated::read_json(&mut self.reader, sink),
+            TextKind::TextGrid => generated::read_text_grid(&mut self.reader, sink),
+        }
+    }
+}
+
+/// A reader's calls, each under [`guarded`]: a reader that panics on a hostile file gives an
+/// error, not a crash.
+struct Guarded<S> {
+    format: Format,
+    source: S,
+}
+
+impl<S: SheetSource> SheetSource for Guarded<S> {
+    fn sheets(&self) -> &[SheetInfo] {
+        self.source.sheets()
+    }
+
+    fn stream(&mut self, index: usize, sink: &mut SheetBudget<'_>) -> Result<(), ReadError> {
+        guarded(self.format, || self.source.stream(index, sink))?
+    }
+}
+
+/// Open a workbook format's reader on `reader`.
+fn open_source<'a, RS: Read + Seek + 'a>(
+    format: Format,
+    reader: RS,
+    zipped: bool,
+) -> Result<Box<dyn SheetSource + 'a>, ReadError> {
+    fn boxed<'a, S: SheetSource + 'a>(format: Format, source: S) -> Box<dyn SheetSource + 'a> {
+        Box::new(Guarded { format, source })
+    }
+    let mut reader = reader;
+    if zipped {
+        archive::check_directory(&mut reader)?;
+    }
+    guarded(
+        format,
+        || -> Result<Box<dyn SheetSource + 'a>, ReadError> {
+            Ok(match format {
+                Format::Xlsx | Format::Xlsm => {
+                    boxed(format, excel::XlsxBook::open(reader, format)?)
+                }
+                Format::Xls => boxed(format, excel::XlsBook::open(reader)?),
+                Format::Xlsb => boxed(format, xlsb::Book::open(reader)?),
+                Format::Ods => boxed(format, ods::Book::open(reader, !zipped)?),
+                Format::Csv | Format::Tsv | Format::Json | Format::Text => {
+                    return Err(ReadError::Damaged {
+                        format,
+                        detail: "a text format is not a workbook".into(),
+                    })
+                }
+            })
+        },
+    )?
 }
 
 impl Workbook<'static> {
@@ -379,21 +405,31 @@ impl<'a> Workbook<'a> {
         Workbook::open_named(reader, claimed, "Sheet1")
     }
 
-    /// A workbook whose sheets `source` reads; opening it kept what `run` counts.
+    /// A workbook whose sheets `source` reads; one listing more than [`MAX_SHEETS`] sheets is
+    /// refused (each would be read in turn).
     pub(crate) fn from_source(
         format: Format,
-        sheets: Vec<String>,
-        hidden: Vec<String>,
-        run: RunBudget,
         source: Box<dyn SheetSource + 'a>,
-    ) -> Self {
-        Workbook {
+    ) -> Result<Self, ReadError> {
+        let listed = source.sheets();
+        if listed.len() > MAX_SHEETS {
+            return Err(ReadError::TooLarge {
+                detail: format!("the workbook lists more than {MAX_SHEETS} sheets"),
+            });
+        }
+        let sheets = listed.iter().map(|s| s.name.clone()).collect();
+        let hidden = listed
+            .iter()
+            .filter(|s| s.hidden)
+            .map(|s| s.name.clone())
+            .collect();
+        Ok(Workbook {
             format,
             sheets,
             hidden,
-            run,
+            run: RunBudget::default(),
             source,
-        }
+        })
     }
 
     /// Open a workbook; `stem` names the one sheet of a text format.
@@ -431,48 +467,22 @@ impl<'a> Workbook<'a> {
                     return Err(ReadError::NotASpreadsheet(describe_content(&head)));
                 };
                 let source = TextSource {
-                    format,
                     reader,
                     kind,
+                    sheet: [SheetInfo {
+                        name: stem.to_string(),
+                        hidden: false,
+                    }],
                 };
-                return Ok(Workbook::from_source(
-                    format,
-                    vec![stem.to_string()],
-                    Vec::new(),
-                    RunBudget::default(),
-                    Box::new(source),
-                ));
+                let source = Box::new(Guarded { format, source });
+                return Workbook::from_source(format, source);
             }
         };
-        if format == Format::Ods {
-            let flat = !head.starts_with(sniff::ZIP_MAGIC);
-            let (book, sheets, hidden) = guarded(format, || ods::Book::open(reader, flat))??;
-            let source = OdsSource { book };
-            return Ok(Workbook::from_source(
-                format,
-                sheets,
-                hidden,
-                RunBudget::default(),
-                Box::new(source),
-            ));
-        }
-        if format == Format::Xls {
-            guarded(format, || biff::prescan(&mut reader))??;
-        }
         reader
             .seek(SeekFrom::Start(0))
             .map_err(|e| ReadError::Io(e.to_string()))?;
-        let (inner, cost) = guarded(format, || open_inner(format, reader))??;
-        let sheets = guarded(format, || inner.sheet_names())?;
-        let hidden = guarded(format, || inner.hidden_sheets())?;
-        let source = EngineSource { format, inner };
-        Ok(Workbook::from_source(
-            format,
-            sheets,
-            hidden,
-            RunBudget::new(&cost),
-            Box::new(source),
-        ))
+        let zipped = head.starts_with(sniff::ZIP_MAGIC);
+        Workbook::from_source(format, open_source(format, reader, zipped)?)
     }
 
     /// The format, from the content.
@@ -496,7 +506,7 @@ impl<'a> Workbook<'a> {
     pub fn read_sheet(&mut self, name: &str) -> Result<SheetCells, ReadError> {
         let index = self.index_of(name)?;
         let mut sink = SheetBudget::new(&mut self.run);
-        self.source.stream(index, name, &mut sink)?;
+        self.source.stream(index, &mut sink)?;
         Ok(sink.finish(self.format.formats_read()))
     }
 
@@ -507,14 +517,14 @@ impl<'a> Workbook<'a> {
         index: usize,
         out: &mut dyn CellOut,
     ) -> Result<(), ReadError> {
-        let Some(name) = self.sheets.get(index).cloned() else {
+        if index >= self.sheets.len() {
             return Err(ReadError::Io(format!(
                 "the workbook has no sheet {}",
                 index + 1
             )));
-        };
+        }
         let mut sink = SheetBudget::sending(&mut self.run, out);
-        self.source.stream(index, &name, &mut sink)
+        self.source.stream(index, &mut sink)
     }
 
     /// Where the sheet `name` is in workbook order.

@@ -26,7 +26,7 @@ use super::budget::{
 };
 use super::package::{Metered, Package};
 use super::xmlpart::{decode_attr, get_attrs, XmlPart};
-use super::{CellFormat, CellValue, Format, ReadError, SheetCell};
+use super::{CellFormat, CellValue, Format, ReadError, SheetCell, SheetInfo, SheetSource};
 
 /// The longest record: a cell's text is at most 32,767 characters (64 KB), a shared string
 /// with its runs a few hundred KB.
@@ -525,13 +525,14 @@ pub fn prescan_parts(bytes: &[u8]) -> Result<(), ReadError> {
 /// An open xlsb workbook: calamine's reader, and each sheet's walk.
 pub(super) struct Book<RS: Read + Seek> {
     calamine: Xlsb<RS>,
+    listed: Vec<SheetInfo>,
     /// Each sheet's part walked when the workbook opened: refused when it went past a cap.
     sheets: HashMap<String, Result<(), ReadError>>,
 }
 
 impl<RS: Read + Seek> Book<RS> {
     /// Walk every part calamine will read, then open the workbook with calamine.
-    pub(super) fn open(reader: RS) -> Result<(Book<RS>, OpenCost), ReadError> {
+    pub(super) fn open(reader: RS) -> Result<Book<RS>, ReadError> {
         let mut cost = OpenCost::default();
         let mut package = Package::open(reader, Format::Xlsb, &mut cost)?;
         let mut opened = Opened::default();
@@ -608,30 +609,23 @@ impl<RS: Read + Seek> Book<RS> {
             Err(calamine::XlsbError::Password) => return Err(ReadError::PasswordProtected),
             Err(e) => return Err(damaged(e.to_string())),
         };
-        Ok((Book { calamine, sheets }, cost))
-    }
-
-    /// Sheet names in workbook order.
-    pub(super) fn sheet_names(&self) -> Vec<String> {
-        self.calamine.sheet_names()
-    }
-
-    /// The sheets the workbook hides.
-    pub(super) fn hidden_sheets(&self) -> Vec<String> {
-        self.calamine
+        let listed = calamine
             .sheets_metadata()
             .iter()
-            .filter(|s| s.visible != calamine::SheetVisible::Visible)
-            .map(|s| s.name.clone())
-            .collect()
+            .map(|s| SheetInfo {
+                name: s.name.clone(),
+                hidden: s.visible != calamine::SheetVisible::Visible,
+            })
+            .collect();
+        Ok(Book {
+            calamine,
+            listed,
+            sheets,
+        })
     }
 
     /// Stream one sheet's cells through calamine, once its walk passed.
-    pub(super) fn read_sheet(
-        &mut self,
-        name: &str,
-        budget: &mut SheetBudget<'_>,
-    ) -> Result<(), ReadError> {
+    fn read_sheet(&mut self, name: &str, budget: &mut SheetBudget<'_>) -> Result<(), ReadError> {
         match self.sheets.get(name) {
             Some(Err(e)) => return Err(e.clone()),
             Some(Ok(())) => {}
@@ -647,6 +641,19 @@ impl<RS: Read + Seek> Book<RS> {
             keep(budget, cell.get_position(), cell.get_value())?;
         }
         Ok(())
+    }
+}
+
+impl<RS: Read + Seek> SheetSource for Book<RS> {
+    fn sheets(&self) -> &[SheetInfo] {
+        &self.listed
+    }
+
+    fn stream(&mut self, index: usize, sink: &mut SheetBudget<'_>) -> Result<(), ReadError> {
+        let Some(name) = self.listed.get(index).map(|s| s.name.clone()) else {
+            return Err(damaged(format!("no sheet {}", index + 1)));
+        };
+        self.read_sheet(&name, sink)
     }
 }
 

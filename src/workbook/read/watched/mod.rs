@@ -36,8 +36,8 @@ use std::time::Duration;
 
 pub use serve::serve;
 
-use super::budget::{RunBudget, SheetBudget, MAX_SHEETS};
-use super::{ReadError, SheetSource, Workbook};
+use super::budget::{SheetBudget, MAX_SHEETS};
+use super::{ReadError, SheetInfo, SheetSource, Workbook};
 use protocol::Fault;
 
 /// The hidden subcommand the reader process runs as.
@@ -181,7 +181,7 @@ struct Watch {
 
 /// How a file's opening ended.
 enum Opened {
-    Book(super::Format, Vec<String>, Vec<String>),
+    Book(super::Format, Vec<SheetInfo>),
     Failed(ReadError),
     Restart,
 }
@@ -194,15 +194,12 @@ impl Watch {
             match opened {
                 Opened::Restart => self.retire(),
                 Opened::Failed(e) => return Err(e),
-                Opened::Book(format, sheets, hidden) => {
-                    let remote = Remote { watch: self };
-                    return Ok(Workbook::from_source(
-                        format,
+                Opened::Book(format, sheets) => {
+                    let remote = Remote {
+                        watch: self,
                         sheets,
-                        hidden,
-                        RunBudget::default(),
-                        Box::new(remote),
-                    ));
+                    };
+                    return Workbook::from_source(format, Box::new(remote));
                 }
             }
         }
@@ -248,8 +245,8 @@ impl Watch {
                 protocol::RESTART => Ok(Opened::Restart),
                 protocol::FAILED => Ok(Opened::Failed(replies.failed()?)),
                 protocol::OPENED => {
-                    let (format, sheets, hidden) = replies.opened(MAX_SHEETS)?;
-                    Ok(Opened::Book(format, sheets, hidden))
+                    let (format, sheets) = replies.opened(MAX_SHEETS)?;
+                    Ok(Opened::Book(format, sheets))
                 }
                 tag => Err(Fault::Breach(format!("an answer starting {tag}"))),
             }
@@ -331,15 +328,15 @@ fn path_bytes(path: &Path) -> std::borrow::Cow<'_, [u8]> {
 /// An open workbook's sheets, read by the reader process.
 struct Remote<'w> {
     watch: &'w mut Watch,
+    sheets: Vec<SheetInfo>,
 }
 
 impl SheetSource for Remote<'_> {
-    fn stream(
-        &mut self,
-        index: usize,
-        _name: &str,
-        sink: &mut SheetBudget<'_>,
-    ) -> Result<(), ReadError> {
+    fn sheets(&self) -> &[SheetInfo] {
+        &self.sheets
+    }
+
+    fn stream(&mut self, index: usize, sink: &mut SheetBudget<'_>) -> Result<(), ReadError> {
         self.watch.read(index, sink)
     }
 }

@@ -12,7 +12,9 @@
 use std::io::{self, Read, Write};
 
 use super::super::budget::{CellOut, MAX_TEXT_KEPT};
-use super::super::{CellFormat, CellValue, CellValueRef, CellView, Format, ReadError, SheetCell};
+use super::super::{
+    CellFormat, CellValue, CellValueRef, CellView, Format, ReadError, SheetCell, SheetInfo,
+};
 
 /// The child's first bytes: which protocol it speaks.
 pub(super) const MAGIC: &[u8; 4] = b"KTR1";
@@ -243,26 +245,20 @@ impl<R: Read> Reader<R> {
         }
     }
 
-    /// After `W`: the format and the sheets, with whether each is hidden; at most `max_sheets`.
-    pub(super) fn opened(
-        &mut self,
-        max_sheets: usize,
-    ) -> Result<(Format, Vec<String>, Vec<String>), Fault> {
+    /// After `W`: the format and the sheets; at most `max_sheets`.
+    pub(super) fn opened(&mut self, max_sheets: usize) -> Result<(Format, Vec<SheetInfo>), Fault> {
         let format = self.format()?;
         let n = self.u32()? as usize;
         if n > max_sheets {
             return breach(format!("{n} sheets (at most {max_sheets})"));
         }
-        let (mut sheets, mut hidden) = (Vec::with_capacity(n), Vec::new());
+        let mut sheets = Vec::with_capacity(n);
         for _ in 0..n {
-            let hides = self.u8()? != 0;
+            let hidden = self.u8()? != 0;
             let name = self.string()?;
-            if hides {
-                hidden.push(name.clone());
-            }
-            sheets.push(name);
+            sheets.push(SheetInfo { name, hidden });
         }
-        Ok((format, sheets, hidden))
+        Ok((format, sheets))
     }
 
     /// After `E`: the error.
