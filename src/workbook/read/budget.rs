@@ -8,7 +8,7 @@
 use std::io::{self, Read};
 
 use super::cells::{cost_of, CellsBuilder};
-use super::{CellFormat, CellValue, ReadError, SheetCell, SheetCells};
+use super::{CellFormat, CellValue, CellValueRef, CellView, ReadError, SheetCell, SheetCells};
 
 /// The most cells (including formatted empty ones) kept from one worksheet, 16 bytes each
 /// (plus the value of each that is not a whole number from 0 to 2^31 - 1).
@@ -166,25 +166,49 @@ impl RunBudget {
     }
 }
 
+/// Where a sheet's cells go once counted: kept here, or sent on as they come (the reader
+/// process sends them to its parent, so it never holds a sheet).
+pub(crate) trait CellOut {
+    /// Send one cell on.
+    fn cell(&mut self, cell: &CellView<'_>) -> io::Result<()>;
+}
+
+/// Kept in memory, or sent on.
+enum Store<'a> {
+    Keep(CellsBuilder),
+    Send(&'a mut dyn CellOut),
+}
+
 /// Counts one sheet's reading against the per-sheet caps (and the workbook's), and keeps its
-/// cells.
+/// cells (or sends them on, [`SheetBudget::sending`]).
 pub(crate) struct SheetBudget<'a> {
     run: &'a mut RunBudget,
     scanned: u64,
     text: u64,
-    /// Bytes the cells kept so far take.
+    /// Cells kept (or sent) so far, and the bytes they take.
+    cells: usize,
     kept: u64,
-    cells: CellsBuilder,
+    store: Store<'a>,
 }
 
 impl<'a> SheetBudget<'a> {
     pub(crate) fn new(run: &'a mut RunBudget) -> SheetBudget<'a> {
+        SheetBudget::with(run, Store::Keep(CellsBuilder::default()))
+    }
+
+    /// Send each cell to `out` instead of keeping it; the caps are the same.
+    pub(crate) fn sending(run: &'a mut RunBudget, out: &'a mut dyn CellOut) -> SheetBudget<'a> {
+        SheetBudget::with(run, Store::Send(out))
+    }
+
+    fn with(run: &'a mut RunBudget, store: Store<'a>) -> SheetBudget<'a> {
         SheetBudget {
             run,
             scanned: 0,
             text: 0,
+            cells: 0,
             kept: 0,
-            cells: CellsBuilder::default(),
+            store,
         }
     }
 
@@ -209,6 +233,11 @@ impl<'a> SheetBudget<'a> {
         Ok(())
     }
 
+    /// The bytes of sheet data the workbook's sheets have read so far.
+    pub(crate) fn run_sheet_bytes(&self) -> u64 {
+        self.run.sheet_bytes
+    }
+
     /// `n` more bytes of the sheet's data read (counted against the workbook's cap).
     pub(crate) fn sheet_bytes(&mut self, n: u64) -> Result<(), ReadError> {
         self.run.sheet_bytes(n)
@@ -231,7 +260,17 @@ impl<'a> SheetBudget<'a> {
     /// Keep a cell (its text already cut by [`keep_text`]).
     pub(crate) fn push(&mut self, cell: SheetCell) -> Result<(), ReadError> {
         self.room(cost_of(cell.value.as_ref()))?;
-        self.cells.push(cell).map_err(out_of_memory)
+        match &mut self.store {
+            Store::Keep(cells) => cells.push(cell).map_err(out_of_memory),
+            Store::Send(out) => out
+                .cell(&CellView {
+                    row: cell.row,
+                    col: cell.col,
+                    value: cell.value.as_ref().map(CellValue::as_value_ref),
+                    format: cell.format,
+                })
+                .map_err(sent),
+        }
     }
 
     /// Keep a number without formatting: the hot path of a board.
@@ -243,14 +282,24 @@ impl<'a> SheetBudget<'a> {
         format: CellFormat,
     ) -> Result<(), ReadError> {
         self.room(cost_of(Some(&CellValue::Number(value))))?;
-        self.cells
-            .push_number(row, col, value, format)
-            .map_err(out_of_memory)
+        match &mut self.store {
+            Store::Keep(cells) => cells
+                .push_number(row, col, value, format)
+                .map_err(out_of_memory),
+            Store::Send(out) => out
+                .cell(&CellView {
+                    row,
+                    col,
+                    value: Some(CellValueRef::Number(value)),
+                    format,
+                })
+                .map_err(sent),
+        }
     }
 
     /// Room for one more cell costing `bytes`.
     fn room(&mut self, bytes: u64) -> Result<(), ReadError> {
-        if self.cells.len() >= MAX_SHEET_CELLS {
+        if self.cells >= MAX_SHEET_CELLS {
             return Err(ReadError::TooLarge {
                 detail: format!(
                     "the sheet holds more than {MAX_SHEET_CELLS} filled or formatted cells"
@@ -261,17 +310,27 @@ impl<'a> SheetBudget<'a> {
         if self.run.kept_at_open.saturating_add(self.kept) > MAX_KEPT_BYTES {
             return Err(over(format!(
                 "the sheet's {} cells kept so far and what the workbook keeps once open come to more than {} MB in memory",
-                self.cells.len(),
+                self.cells,
                 MAX_KEPT_BYTES / (1024 * 1024)
             )));
         }
+        self.cells += 1;
         Ok(())
     }
 
-    /// The sheet's cells; `formats_known` says whether borders and fills were read.
+    /// The sheet's cells (none when they were sent on); `formats_known` says whether borders
+    /// and fills were read.
     pub(crate) fn finish(self, formats_known: bool) -> SheetCells {
-        self.cells.finish(formats_known)
+        match self.store {
+            Store::Keep(cells) => cells.finish(formats_known),
+            Store::Send(_) => SheetCells::default(),
+        }
     }
+}
+
+/// A cell could not be sent on: whoever reads them is gone.
+fn sent(e: io::Error) -> ReadError {
+    ReadError::Io(format!("the cells could not be sent on: {e}"))
 }
 
 fn out_of_memory(e: std::collections::TryReserveError) -> ReadError {

@@ -288,11 +288,6 @@ pub(crate) struct CellsBuilder {
 }
 
 impl CellsBuilder {
-    /// How many cells so far.
-    pub(crate) fn len(&self) -> usize {
-        self.slots.len()
-    }
-
     /// Keep a cell; fails only when memory for it cannot be had.
     pub(crate) fn push(
         &mut self,

@@ -7,9 +7,9 @@ use std::io::{Read, Seek};
 
 use calamine::{open_workbook_from_rs, Data, Reader, Xls};
 
-use super::budget::{text_value, OpenCost, RunBudget, SheetBudget};
+use super::budget::{text_value, OpenCost, SheetBudget};
 use super::{xlsb, xlsx};
-use super::{CellFormat, CellValue, Format, ReadError, SheetCell, SheetCells};
+use super::{CellFormat, CellValue, Format, ReadError, SheetCell};
 
 pub(super) enum Inner<RS: Read + Seek> {
     Xlsx(Box<xlsx::Book<RS>>),
@@ -77,25 +77,25 @@ pub(super) fn read_inner<RS: Read + Seek>(
     format: Format,
     inner: &mut Inner<RS>,
     name: &str,
-    run: &mut RunBudget,
-) -> Result<SheetCells, ReadError> {
+    budget: &mut SheetBudget<'_>,
+) -> Result<(), ReadError> {
     let damaged = |detail: String| ReadError::Damaged { format, detail };
     match inner {
-        Inner::Xlsx(book) => book.read_sheet(name, run),
-        Inner::Xlsb(book) => book.read_sheet(name, run),
+        Inner::Xlsx(book) => book.read_sheet(name, budget),
+        Inner::Xlsb(book) => book.read_sheet(name, budget),
         Inner::Xls(book) => {
             let range = book
                 .worksheet_range(name)
                 .map_err(|e| damaged(e.to_string()))?;
-            dense_to_cells(&range, SheetBudget::new(run))
+            dense_to_cells(&range, budget)
         }
     }
 }
 
 fn dense_to_cells(
     range: &calamine::Range<Data>,
-    mut budget: SheetBudget<'_>,
-) -> Result<SheetCells, ReadError> {
+    budget: &mut SheetBudget<'_>,
+) -> Result<(), ReadError> {
     let (row0, col0) = range.start().unwrap_or((0, 0));
     for (r, c, data) in range.used_cells() {
         let Some(value) = from_data(data) else {
@@ -108,7 +108,7 @@ fn dense_to_cells(
             format: CellFormat::default(),
         })?;
     }
-    Ok(budget.finish(false))
+    Ok(())
 }
 
 fn from_data(data: &Data) -> Option<CellValue> {

@@ -26,6 +26,7 @@ pub mod ods;
 mod ole;
 mod package;
 mod sniff;
+pub mod watched;
 pub mod xlsb;
 mod xlsx;
 mod xmlpart;
@@ -36,7 +37,7 @@ use std::fs::File;
 use std::io::{BufReader, Cursor, Read, Seek, SeekFrom};
 use std::path::Path;
 
-use budget::RunBudget;
+use budget::{CellOut, RunBudget, SheetBudget};
 use engine::{open_inner, read_inner, Inner};
 use guard::guarded;
 pub use guard::quiet_guarded_panics;
@@ -108,6 +109,11 @@ impl Format {
             "txt" | "text" => Format::Text,
             _ => return None,
         })
+    }
+
+    /// Whether its reader reads cell formats (borders and fills): only xlsx and xlsm.
+    pub fn formats_read(self) -> bool {
+        matches!(self, Format::Xlsx | Format::Xlsm)
     }
 
     /// Whether two formats are read by the same reader (xlsx and xlsm are).
@@ -207,6 +213,15 @@ pub enum ReadError {
         /// What went past which cap.
         detail: String,
     },
+    /// The child process reading the file was stopped: it needed more memory or time than a
+    /// workbook holding a board ever does, it crashed, or its answer made no sense
+    /// ([`watched`]). `reason` says which, e.g. "reading it needs more than 192 MB". The
+    /// whole file is unreadable then, not just the sheet being read.
+    #[error("{reason}")]
+    ReaderStopped {
+        /// What stopped it, worded for a person.
+        reason: String,
+    },
     /// No sheet of that name.
     #[error("no sheet named '{name}' (the sheets are: {available})")]
     NoSuchSheet {
@@ -227,29 +242,97 @@ impl ReadError {
             _ => None,
         }
     }
+
+    /// Whether the error ends the reading of the whole file (the reader was stopped), not of
+    /// one sheet.
+    pub fn ends_the_file(&self) -> bool {
+        matches!(self, ReadError::ReaderStopped { .. })
+    }
 }
 
-/// An open workbook of any supported format, over any seekable byte source.
-pub struct Workbook<RS: Read + Seek> {
+/// An open workbook of any supported format: its format, its sheets, and the reader that
+/// reads them (in this process, or in a watched child process, [`watched`]).
+pub struct Workbook<'a> {
     format: Format,
     sheets: Vec<String>,
     /// The sheets the workbook hides.
     hidden: Vec<String>,
-    source: Source<RS>,
+    /// What the workbook's sheets have cost so far.
     run: RunBudget,
+    source: Box<dyn SheetSource + 'a>,
 }
 
-/// The reader behind a workbook.
-enum Source<RS: Read + Seek> {
-    /// xlsx, xlsm (our own reader), xlsb, xls (calamine).
-    Engine(Inner<RS>),
-    /// ods and flat ods: our own reader.
-    Ods(Box<ods::Book<RS>>),
-    /// CSV, TSV, `generate`'s JSON and text grids: one sheet, read from the start each time.
-    Text { reader: RS, kind: TextKind },
+/// What reads an open workbook's sheets: one format's reader in this process, or a watched
+/// child process reading it ([`watched`]).
+pub(crate) trait SheetSource {
+    /// Stream the cells of sheet `index` (named `name`) into `sink`, in any order (a later
+    /// cell at a position replaces an earlier one).
+    fn stream(
+        &mut self,
+        index: usize,
+        name: &str,
+        sink: &mut SheetBudget<'_>,
+    ) -> Result<(), ReadError>;
 }
 
-impl Workbook<BufReader<File>> {
+/// xlsx, xlsm (our own reader), xlsb, xls (calamine).
+struct EngineSource<RS: Read + Seek> {
+    format: Format,
+    inner: Inner<RS>,
+}
+
+impl<RS: Read + Seek> SheetSource for EngineSource<RS> {
+    fn stream(
+        &mut self,
+        _index: usize,
+        name: &str,
+        sink: &mut SheetBudget<'_>,
+    ) -> Result<(), ReadError> {
+        let format = self.format;
+        guarded(format, || read_inner(format, &mut self.inner, name, sink))?
+    }
+}
+
+/// ods and flat ods: our own reader.
+struct OdsSource<RS: Read + Seek> {
+    book: ods::Book<RS>,
+}
+
+impl<RS: Read + Seek> SheetSource for OdsSource<RS> {
+    fn stream(
+        &mut self,
+        index: usize,
+        _name: &str,
+        sink: &mut SheetBudget<'_>,
+    ) -> Result<(), ReadError> {
+        guarded(Format::Ods, || self.book.read_sheet(index, sink))?
+    }
+}
+
+/// CSV, TSV, `generate`'s JSON and text grids: one sheet, read from the start each time.
+struct TextSource<RS> {
+    format: Format,
+    reader: RS,
+    kind: TextKind,
+}
+
+impl<RS: Read + Seek> SheetSource for TextSource<RS> {
+    fn stream(
+        &mut self,
+        _index: usize,
+        _name: &str,
+        sink: &mut SheetBudget<'_>,
+    ) -> Result<(), ReadError> {
+        let (reader, kind) = (&mut self.reader, self.kind);
+        guarded(self.format, || match kind {
+            TextKind::Delimited(d) => delimited::read(reader, d, sink),
+            TextKind::Json => generated::read_json(reader, sink),
+            TextKind::TextGrid => generated::read_text_grid(reader, sink),
+        })?
+    }
+}
+
+impl Workbook<'static> {
     /// Open the workbook at `path`, trusting its content over its extension. Returns the
     /// format the content shows (the extension's own name when they agree, so `.xlsm` stays
     /// `xlsm`).
@@ -266,9 +349,15 @@ impl Workbook<BufReader<File>> {
             .map_or_else(|| "Sheet1".into(), |s| s.to_string_lossy());
         Workbook::open_named(BufReader::new(file), Format::from_extension(path), &stem)
     }
+
+    /// Open a workbook whose bytes are handed over (standard input, read whole); a text
+    /// format's one sheet is `sheet`.
+    pub fn from_vec(bytes: Vec<u8>, sheet: &str) -> Result<Self, ReadError> {
+        Workbook::open_named(Cursor::new(bytes), None, sheet)
+    }
 }
 
-impl<'a> Workbook<Cursor<&'a [u8]>> {
+impl<'a> Workbook<'a> {
     /// Open a workbook held in memory (the fuzzer's entry point); a text format's sheet is
     /// `Sheet1`.
     pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, ReadError> {
@@ -280,17 +369,39 @@ impl<'a> Workbook<Cursor<&'a [u8]>> {
     pub fn from_bytes_named(bytes: &'a [u8], sheet: &str) -> Result<Self, ReadError> {
         Workbook::open_named(Cursor::new(bytes), None, sheet)
     }
-}
 
-impl<RS: Read + Seek> Workbook<RS> {
     /// Open a workbook from any seekable reader; `claimed` is the format the file name claims.
     /// A text format's sheet is `Sheet1`.
-    pub fn from_reader(reader: RS, claimed: Option<Format>) -> Result<Self, ReadError> {
+    pub fn from_reader<RS: Read + Seek + 'a>(
+        reader: RS,
+        claimed: Option<Format>,
+    ) -> Result<Self, ReadError> {
         Workbook::open_named(reader, claimed, "Sheet1")
     }
 
+    /// A workbook whose sheets `source` reads; opening it kept what `run` counts.
+    pub(crate) fn from_source(
+        format: Format,
+        sheets: Vec<String>,
+        hidden: Vec<String>,
+        run: RunBudget,
+        source: Box<dyn SheetSource + 'a>,
+    ) -> Self {
+        Workbook {
+            format,
+            sheets,
+            hidden,
+            run,
+            source,
+        }
+    }
+
     /// Open a workbook; `stem` names the one sheet of a text format.
-    fn open_named(mut reader: RS, claimed: Option<Format>, stem: &str) -> Result<Self, ReadError> {
+    fn open_named<RS: Read + Seek + 'a>(
+        mut reader: RS,
+        claimed: Option<Format>,
+        stem: &str,
+    ) -> Result<Self, ReadError> {
         let (head, tail) = head_and_tail(&mut reader).map_err(|e| ReadError::Io(e.to_string()))?;
         let format = match sniff(&head, &tail) {
             Sniffed::Workbook(found) => match claimed {
@@ -319,25 +430,31 @@ impl<RS: Read + Seek> Workbook<RS> {
                 let Some((format, kind)) = classify_text(&head, claimed) else {
                     return Err(ReadError::NotASpreadsheet(describe_content(&head)));
                 };
-                return Ok(Workbook {
+                let source = TextSource {
                     format,
-                    sheets: vec![stem.to_string()],
-                    hidden: Vec::new(),
-                    source: Source::Text { reader, kind },
-                    run: RunBudget::default(),
-                });
+                    reader,
+                    kind,
+                };
+                return Ok(Workbook::from_source(
+                    format,
+                    vec![stem.to_string()],
+                    Vec::new(),
+                    RunBudget::default(),
+                    Box::new(source),
+                ));
             }
         };
         if format == Format::Ods {
             let flat = !head.starts_with(sniff::ZIP_MAGIC);
             let (book, sheets, hidden) = guarded(format, || ods::Book::open(reader, flat))??;
-            return Ok(Workbook {
+            let source = OdsSource { book };
+            return Ok(Workbook::from_source(
                 format,
                 sheets,
                 hidden,
-                source: Source::Ods(Box::new(book)),
-                run: RunBudget::default(),
-            });
+                RunBudget::default(),
+                Box::new(source),
+            ));
         }
         if format == Format::Xls {
             guarded(format, || biff::prescan(&mut reader))??;
@@ -348,13 +465,14 @@ impl<RS: Read + Seek> Workbook<RS> {
         let (inner, cost) = guarded(format, || open_inner(format, reader))??;
         let sheets = guarded(format, || inner.sheet_names())?;
         let hidden = guarded(format, || inner.hidden_sheets())?;
-        Ok(Workbook {
+        let source = EngineSource { format, inner };
+        Ok(Workbook::from_source(
             format,
             sheets,
             hidden,
-            source: Source::Engine(inner),
-            run: RunBudget::new(&cost),
-        })
+            RunBudget::new(&cost),
+            Box::new(source),
+        ))
     }
 
     /// The format, from the content.
@@ -376,8 +494,35 @@ impl<RS: Read + Seek> Workbook<RS> {
     /// Read one sheet's cells. Streams xlsx, xlsb and ods; refuses sheets beyond
     /// [`MAX_SHEET_CELLS`].
     pub fn read_sheet(&mut self, name: &str) -> Result<SheetCells, ReadError> {
-        let Some(index) = self.sheets.iter().position(|s| s == name) else {
-            return Err(ReadError::NoSuchSheet {
+        let index = self.index_of(name)?;
+        let mut sink = SheetBudget::new(&mut self.run);
+        self.source.stream(index, name, &mut sink)?;
+        Ok(sink.finish(self.format.formats_read()))
+    }
+
+    /// Stream sheet `index`'s cells to `out` as they are read, under the same caps as
+    /// [`Workbook::read_sheet`] (the reader process sends them to its parent).
+    pub(crate) fn send_sheet(
+        &mut self,
+        index: usize,
+        out: &mut dyn CellOut,
+    ) -> Result<(), ReadError> {
+        let Some(name) = self.sheets.get(index).cloned() else {
+            return Err(ReadError::Io(format!(
+                "the workbook has no sheet {}",
+                index + 1
+            )));
+        };
+        let mut sink = SheetBudget::sending(&mut self.run, out);
+        self.source.stream(index, &name, &mut sink)
+    }
+
+    /// Where the sheet `name` is in workbook order.
+    fn index_of(&self, name: &str) -> Result<usize, ReadError> {
+        self.sheets
+            .iter()
+            .position(|s| s == name)
+            .ok_or_else(|| ReadError::NoSuchSheet {
                 name: name.to_string(),
                 available: self
                     .sheets
@@ -385,22 +530,7 @@ impl<RS: Read + Seek> Workbook<RS> {
                     .map(|s| format!("'{s}'"))
                     .collect::<Vec<_>>()
                     .join(", "),
-            });
-        };
-        let (format, run) = (self.format, &mut self.run);
-        match &mut self.source {
-            Source::Ods(book) => guarded(format, || book.read_sheet(index, run))?,
-            Source::Engine(inner) => guarded(format, || read_inner(format, inner, name, run))?,
-            Source::Text { reader, kind } => guarded(format, || {
-                let mut budget = budget::SheetBudget::new(run);
-                match *kind {
-                    TextKind::Delimited(d) => delimited::read(reader, d, &mut budget)?,
-                    TextKind::Json => generated::read_json(reader, &mut budget)?,
-                    TextKind::TextGrid => generated::read_text_grid(reader, &mut budget)?,
-                }
-                Ok(budget.finish(false))
-            })?,
-        }
+            })
     }
 }
 

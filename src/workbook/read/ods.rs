@@ -170,8 +170,8 @@ impl<RS: Read + Seek> Book<RS> {
     pub(super) fn read_sheet(
         &mut self,
         index: usize,
-        run: &mut RunBudget,
-    ) -> Result<SheetCells, ReadError> {
+        budget: &mut SheetBudget<'_>,
+    ) -> Result<(), ReadError> {
         let io = |e: io::Error| ReadError::Io(e.to_string());
         let (mut walk, mut next) = match self.pass.take() {
             Some((walk, next)) if next <= index => (walk, next),
@@ -195,9 +195,7 @@ impl<RS: Read + Seek> Book<RS> {
             }
             next += 1;
             if next - 1 == index {
-                let mut budget = SheetBudget::new(run);
-                walk.table(Some(&mut budget))?;
-                return Ok(budget.finish(false));
+                return walk.table(Some(&mut *budget));
             }
             walk.table(None)?;
         })();

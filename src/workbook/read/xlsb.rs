@@ -21,12 +21,12 @@ use quick_xml::events::Event;
 
 use super::budget::text_value;
 use super::budget::{
-    OpenCost, RunBudget, SheetBudget, MAX_CELL_FORMATS, MAX_DISTINCT_STRINGS, MAX_OPEN_XML_BYTES,
+    OpenCost, SheetBudget, MAX_CELL_FORMATS, MAX_DISTINCT_STRINGS, MAX_OPEN_XML_BYTES,
     MAX_PART_BYTES, MAX_RUN_SHEET_BYTES, MAX_SHEETS, MAX_SHEET_ELEMENTS, MAX_STRING_BYTES,
 };
 use super::package::{Metered, Package};
 use super::xmlpart::{decode_attr, get_attrs, XmlPart};
-use super::{CellFormat, CellValue, Format, ReadError, SheetCell, SheetCells};
+use super::{CellFormat, CellValue, Format, ReadError, SheetCell};
 
 /// The longest record: a cell's text is at most 32,767 characters (64 KB), a shared string
 /// with its runs a few hundred KB.
@@ -630,24 +630,23 @@ impl<RS: Read + Seek> Book<RS> {
     pub(super) fn read_sheet(
         &mut self,
         name: &str,
-        run: &mut RunBudget,
-    ) -> Result<SheetCells, ReadError> {
+        budget: &mut SheetBudget<'_>,
+    ) -> Result<(), ReadError> {
         match self.sheets.get(name) {
             Some(Err(e)) => return Err(e.clone()),
             Some(Ok(())) => {}
             None => return Err(damaged(format!("the sheet '{name}' was not walked"))),
         }
         let damaged = |e: calamine::XlsbError| damaged(e.to_string());
-        let mut budget = SheetBudget::new(run);
         let mut reader = self
             .calamine
             .worksheet_cells_reader(name)
             .map_err(damaged)?;
         while let Some(cell) = reader.next_cell().map_err(damaged)? {
             budget.scan()?;
-            keep(&mut budget, cell.get_position(), cell.get_value())?;
+            keep(budget, cell.get_position(), cell.get_value())?;
         }
-        Ok(budget.finish(false))
+        Ok(())
     }
 }
 

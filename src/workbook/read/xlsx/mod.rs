@@ -18,10 +18,10 @@ mod workbook;
 
 use std::io::{Read, Seek};
 
-use super::budget::{OpenCost, RunBudget, MAX_OPEN_XML_BYTES};
+use super::budget::{OpenCost, SheetBudget, MAX_OPEN_XML_BYTES};
 use super::package::{Metered, Package};
 use super::xmlpart::{PartResult, XmlPart};
-use super::{CellFormat, Format, ReadError, SheetCells};
+use super::{CellFormat, Format, ReadError};
 use strings::SharedStrings;
 use workbook::{SheetEntry, SheetKind};
 
@@ -118,8 +118,8 @@ impl<RS: Read + Seek> Book<RS> {
     pub(super) fn read_sheet(
         &mut self,
         name: &str,
-        run: &mut RunBudget,
-    ) -> Result<SheetCells, ReadError> {
+        budget: &mut SheetBudget<'_>,
+    ) -> Result<(), ReadError> {
         let format = self.package.format();
         let Some((entry, member)) = self.sheets.iter().find(|(s, _)| s.name == name) else {
             return Err(ReadError::Damaged {
@@ -128,7 +128,7 @@ impl<RS: Read + Seek> Book<RS> {
             });
         };
         if entry.kind == SheetKind::Chart {
-            return Ok(SheetCells::default());
+            return Ok(());
         }
         let Some(index) = *member else {
             return Err(ReadError::Damaged {
@@ -137,7 +137,7 @@ impl<RS: Read + Seek> Book<RS> {
             });
         };
         let member = self.package.open_member(index)?;
-        sheet::read(member, &self.strings, &self.palette, run)
+        sheet::read(member, &self.strings, &self.palette, budget)
     }
 }
 

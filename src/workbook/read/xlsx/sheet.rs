@@ -11,11 +11,11 @@
 use std::io::Read;
 
 use super::super::budget::{
-    keep_text, Capped, RunBudget, SheetBudget, MAX_PART_BYTES, MAX_PRESHEET_BYTES,
-    MAX_RUN_SHEET_BYTES, MAX_SHEET_ELEMENTS, MAX_TEXT_KEPT,
+    keep_text, Capped, SheetBudget, MAX_PART_BYTES, MAX_PRESHEET_BYTES, MAX_RUN_SHEET_BYTES,
+    MAX_SHEET_ELEMENTS, MAX_TEXT_KEPT,
 };
 use super::super::xmlscan::{attributes, decode_text, ScanError, Scanner, Token};
-use super::super::{CellFormat, CellValue, Format, ReadError, SheetCell, SheetCells};
+use super::super::{CellFormat, CellValue, Format, ReadError, SheetCell};
 use super::strings::{push_capped, SharedStrings};
 
 fn too_large(detail: String) -> ReadError {
@@ -28,26 +28,26 @@ pub(super) fn read<R: Read>(
     member: R,
     strings: &SharedStrings,
     palette: &[CellFormat],
-    run: &mut RunBudget,
-) -> Result<SheetCells, ReadError> {
-    let left = MAX_RUN_SHEET_BYTES.saturating_sub(run.sheet_bytes);
+    budget: &mut SheetBudget<'_>,
+) -> Result<(), ReadError> {
+    let left = MAX_RUN_SHEET_BYTES.saturating_sub(budget.run_sheet_bytes());
     let mut capped = Capped::with_limit(member, left.min(MAX_PART_BYTES));
-    let mut sheet = SheetStream::new(strings, palette, run);
+    let mut sheet = SheetStream::new(strings, palette, budget);
     let result = sheet.read(&mut capped);
     // Past the workbook's share first: that is the cap that stopped the reading then.
     sheet.budget.sheet_bytes(capped.total())?;
     match (result, capped.over.take()) {
         (_, Some(over)) => Err(too_large(format!("the sheet holds {}", over.0))),
         (Err(e), None) => Err(e),
-        (Ok(()), None) => Ok(sheet.budget.finish(true)),
+        (Ok(()), None) => Ok(()),
     }
 }
 
 /// The state of one sheet's streaming.
-struct SheetStream<'a> {
+struct SheetStream<'a, 'b> {
     strings: &'a SharedStrings,
     palette: &'a [CellFormat],
-    budget: SheetBudget<'a>,
+    budget: &'a mut SheetBudget<'b>,
     /// The current text run, raw (decoded when it ends), at most [`MAX_RAW_KEPT`] bytes.
     raw: Vec<u8>,
     /// The current cell's value as decoded, cut a little past [`MAX_TEXT_KEPT`].
@@ -104,12 +104,16 @@ impl Pending {
     }
 }
 
-impl<'a> SheetStream<'a> {
-    fn new(strings: &'a SharedStrings, palette: &'a [CellFormat], run: &'a mut RunBudget) -> Self {
+impl<'a, 'b> SheetStream<'a, 'b> {
+    fn new(
+        strings: &'a SharedStrings,
+        palette: &'a [CellFormat],
+        budget: &'a mut SheetBudget<'b>,
+    ) -> Self {
         SheetStream {
             strings,
             palette,
-            budget: SheetBudget::new(run),
+            budget,
             raw: Vec::new(),
             value: String::new(),
         }
