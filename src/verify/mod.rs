@@ -223,7 +223,6 @@ pub fn verify_grid(
     };
     let mut boards = Vec::new();
     let mut notes = selection.notes;
-    let puzzle = is_puzzle_sheet(cells);
     for candidate in selection.boards {
         match candidate {
             Candidate::Grid(g) => {
@@ -235,7 +234,7 @@ pub fn verify_grid(
                     ));
                     continue;
                 }
-                boards.push(grid_report(cells, &g, options, puzzle, &mut notes));
+                boards.push(grid_report(cells, &g, options, &mut notes));
             }
             Candidate::Path(p) => boards.push(path_report(cells, &p, options)),
             Candidate::TooLarge { rows, cols, .. } => notes.push(format!(
@@ -265,20 +264,12 @@ fn grid_report(
     cells: &SheetCells,
     g: &GridCandidate,
     options: &VerifyOptions,
-    puzzle: bool,
     notes: &mut Vec<String>,
 ) -> BoardReport {
     let mut grid = BlockGrid::new(cells, g.range);
     let ragged = options.range.is_none() && !g.labelled;
     let check = |grid: &BlockGrid<'_>| {
-        check::grid::check_board(
-            grid,
-            cells.formats_known(),
-            ragged,
-            g.base,
-            g.unvisited,
-            puzzle,
-        )
+        check::grid::check_board(grid, cells.formats_known(), ragged, g.base, g.unvisited)
     };
     let mut checked = check(&grid);
     // Text on the board may be the hand method's insertion labels (5a after 5): read in their
@@ -342,36 +333,6 @@ fn owned(value: CellValueRef<'_>) -> CellValue {
     }
 }
 
-/// Whether the sheet is a puzzle `knights-tour puzzle` wrote: a text cell (its title) starts
-/// with [`crate::puzzle::TITLE`], or, in a text grid read word by word, its words run along a
-/// row. Its boards may be `unfinished` ([`Verdict::Unfinished`]).
-fn is_puzzle_sheet(cells: &SheetCells) -> bool {
-    use crate::workbook::read::CellValueRef;
-    let words: Vec<&str> = crate::puzzle::TITLE.split(' ').collect();
-    let mut run = 0;
-    let mut last: Option<(u32, u32)> = None;
-    for c in cells.cells().iter() {
-        let Some(CellValueRef::Text(t)) = c.value else {
-            run = 0;
-            continue;
-        };
-        if t.starts_with(crate::puzzle::TITLE) {
-            return true;
-        }
-        let next = last.is_some_and(|(r, col)| r == c.row && col + 1 == c.col);
-        run = if next && run > 0 && run < words.len() && t == words[run] {
-            run + 1
-        } else {
-            usize::from(t == words[0])
-        };
-        last = Some((c.row, c.col));
-        if run == words.len() {
-            return true;
-        }
-    }
-    false
-}
-
 /// Judge one tour written entry by entry, on the board the selection gave it.
 fn path_report(cells: &SheetCells, p: &PathCandidate, options: &VerifyOptions) -> BoardReport {
     let checked = check::path::check_path(p, p.board);
@@ -404,6 +365,7 @@ fn board_report(
         verdict: checked.verdict,
         board,
         moves: checked.moves,
+        empty_squares: checked.empty,
         start: checked.start,
         end: checked.end,
         start_highlighted: checked.start_highlighted,
