@@ -46,7 +46,6 @@ pub mod square;
 pub mod text;
 mod value;
 
-use std::io::{Read, Seek};
 use std::path::Path;
 
 pub use report::{
@@ -57,6 +56,7 @@ pub use report::{
 use crate::error::{Error, Result};
 use crate::tour::Tour;
 use crate::workbook::cellref::{CellRange, CellRef};
+use crate::workbook::read::watched::Opener;
 use crate::workbook::read::{CellValue, CellValueRef, Format, SheetCells, Workbook};
 use crate::workbook::write::{PATH_DATA_SHEET, SUMMARY_COLUMNS, SUMMARY_HEADER_ROW};
 
@@ -92,11 +92,17 @@ pub const KEEP_TYPED_MAX_CELLS: u64 = 4096;
 /// verification of the report unless asked for by name.
 pub const REPORT_TITLE: &str = "Knight's tour class report";
 
-/// Verify every (selected) sheet of the workbook at `path`. Never panics and never fails: an
-/// unreadable file gives a report with `readable: false` and an `error`.
+/// Verify every (selected) sheet of the workbook at `path`, read in this process. Never panics
+/// and never fails: an unreadable file gives a report with `readable: false` and an `error`.
 pub fn verify_path(path: &Path, options: &VerifyOptions) -> FileReport {
+    verify_path_with(&mut Opener::in_process(), path, options)
+}
+
+/// [`verify_path`], the workbook opened by `opener` (the command line's reads in a watched
+/// reader process).
+pub fn verify_path_with(opener: &mut Opener, path: &Path, options: &VerifyOptions) -> FileReport {
     let label = path.display().to_string();
-    match Workbook::open(path) {
+    match opener.open(path) {
         Ok(book) => verify_workbook(book, label, options),
         Err(e) => unreadable(
             label,
@@ -131,9 +137,10 @@ fn unreadable(file: String, format: Option<String>, error: String) -> FileReport
     }
 }
 
-/// Verify the selected sheets of an open workbook.
-pub fn verify_workbook<RS: Read + Seek>(
-    mut book: Workbook<RS>,
+/// Verify the selected sheets of an open workbook. A reader stopped while reading a sheet
+/// makes the whole file unreadable.
+pub fn verify_workbook(
+    mut book: Workbook<'_>,
     file: String,
     options: &VerifyOptions,
 ) -> FileReport {
@@ -174,6 +181,9 @@ pub fn verify_workbook<RS: Read + Seek>(
             continue;
         }
         let sheet = match book.read_sheet(&name) {
+            Err(e) if e.ends_the_file() => {
+                return unreadable(report.file, report.format, e.to_string());
+            }
             Ok(cells) if is_report_table(&cells) || is_csv_report(&cells) => {
                 report.written_by_verify = true;
                 match options.sheets.is_empty() && is_report_table(&cells) {
@@ -434,6 +444,7 @@ fn board_report(
 ///
 /// The error names the file, the sheet and what is wrong with it.
 pub fn read_tour(
+    opener: &mut Opener,
     path: &Path,
     sheet: &str,
     range: Option<CellRange>,
@@ -445,7 +456,7 @@ pub fn read_tour(
         board,
         ..VerifyOptions::default()
     };
-    let report = verify_path(path, &options);
+    let report = verify_path_with(opener, path, &options);
     let file = path.display();
     if let Some(e) = &report.error {
         return Err(Error::Other(format!("{file}: {e}")));
