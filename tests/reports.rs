@@ -159,6 +159,16 @@ fn the_generators_summary_and_hidden_chart_data_are_not_listed() {
         .stdout(predicate::str::contains("Summary").not())
         .stdout(predicate::str::contains("(not highlighted)").not())
         .stdout(predicate::str::contains("Path data").not());
+    // Scripts count every sheet: the JSON still lists the Summary, as a sheet without a board.
+    let json = cmd().args(["verify", "--json"]).arg(&out).output().unwrap();
+    let report: Value = serde_json::from_slice(&json.stdout).unwrap();
+    let summary = report["files"][0]["sheets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["sheet"] == "Summary")
+        .expect("the Summary sheet is listed in JSON");
+    assert_eq!(summary["verdict"], "no-board");
     cmd()
         .arg("verify")
         .args(["--sheet", "Summary"])

@@ -191,9 +191,13 @@ pub fn verify_workbook(
                     false => verify_grid(&name, index, &cells, options),
                 }
             }
-            // generate's Summary is a table of its attempts, not a submission: left out of
-            // the report (it said `no-board` on every generated workbook) unless named.
-            Ok(cells) if options.sheets.is_empty() && is_generated_summary(&cells) => continue,
+            // generate's Summary is a table of its attempts, not a submission: still listed
+            // (scripts count every sheet), but quiet in the text report; a --range meant for
+            // the boards does not apply to it.
+            Ok(cells) if options.sheets.is_empty() && is_generated_summary(&cells) => SheetReport {
+                quiet: true,
+                ..SheetReport::no_board(&name, index, None)
+            },
             Ok(cells) => verify_grid(&name, index, &cells, options),
             Err(e) => SheetReport::unreadable(&name, index, e.to_string()),
         };

@@ -287,6 +287,11 @@ pub struct SheetReport {
     /// Every board on the sheet in reading order (by top-left cell, row first).
     #[serde(default)]
     pub boards: Vec<BoardReport>,
+    /// A program's own table that holds no submission (`generate`'s Summary): listed in JSON
+    /// and CSV like every sheet, left out of the text report, where its `no-board` line on
+    /// every generated workbook was noise.
+    #[serde(skip)]
+    pub quiet: bool,
 }
 
 impl SheetReport {
@@ -319,6 +324,7 @@ impl SheetReport {
                 .unwrap_or_default(),
             unreadable: false,
             boards,
+            quiet: false,
         }
     }
 

@@ -86,6 +86,9 @@ pub fn render_totals(t: &Totals) -> String {
 /// `  NAME: no-board` for a sheet without one.
 pub fn render_sheet(s: &SheetReport) -> String {
     let mut out = String::new();
+    if s.boards.is_empty() && s.quiet {
+        return out;
+    }
     if s.boards.is_empty() {
         let _ = write!(
             out,
