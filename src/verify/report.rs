@@ -349,6 +349,11 @@ pub struct FileReport {
     pub error: Option<String>,
     /// One report per worksheet checked.
     pub sheets: Vec<SheetReport>,
+    /// Whether the file is a report `verify` itself wrote (a class workbook, whose Results
+    /// sheet's A1 says so, or a CSV report, known by its header row): a folder walk leaves it
+    /// out, so a report saved into the class's folder is not counted as a submission.
+    #[serde(skip)]
+    pub written_by_verify: bool,
 }
 
 impl FileReport {

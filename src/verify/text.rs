@@ -124,7 +124,7 @@ fn render_board(sheet: &str, b: &BoardReport) -> String {
         let squares = u64::from(b.board.rows) * u64::from(b.board.cols);
         let _ = write!(
             out,
-            " ({} of {squares} squares numbered, no mistake so far, {} still empty)",
+            " ({} of {squares} squares visited, no mistake so far, {} still empty)",
             b.moves,
             super::check::thousands(b.empty_squares)
         );
@@ -187,7 +187,7 @@ fn render_board(sheet: &str, b: &BoardReport) -> String {
             }
             let _ = write!(
                 out,
-                ", {} numbered",
+                ", {} visited",
                 crate::english::count_usize(b.moves, "square")
             );
         }
