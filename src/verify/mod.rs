@@ -37,6 +37,7 @@ pub mod check;
 pub mod complete;
 pub mod csv;
 pub mod inputs;
+mod layout;
 mod magic;
 pub mod marks;
 pub mod notation;
@@ -44,6 +45,7 @@ pub mod report;
 pub mod select;
 pub mod square;
 pub mod text;
+mod tokens;
 mod value;
 
 use std::io::{Read, Seek};
@@ -204,6 +206,9 @@ pub fn verify_grid(
     cells: &SheetCells,
     options: &VerifyOptions,
 ) -> SheetReport {
+    // Text holding the rows of a table (pasted lines, a text file) is read as its cells.
+    let laid_out = layout::lay_out(cells);
+    let cells: &SheetCells = &laid_out;
     let selection = match options.range {
         Some(range) => select::Selection {
             boards: vec![notation::grid::given(cells, range)],
@@ -373,6 +378,7 @@ fn path_report(cells: &SheetCells, p: &PathCandidate, options: &VerifyOptions) -
     let mut report = board_report(checked, position, Notation::List, p.footprint);
     report.list_form = Some(p.form);
     report.coordinates = p.reading;
+    report.entries = Some(p.squares.len());
     let area = u64::from(p.footprint.rows()) * u64::from(p.footprint.cols());
     if options.keep_typed && !report.verdict.is_complete_tour() && area <= KEEP_TYPED_MAX_CELLS {
         report.typed = typed(&BlockGrid::new(cells, p.footprint));
@@ -409,6 +415,7 @@ fn board_report(
         coordinates: None,
         unvisited: None,
         magic,
+        entries: None,
         tour: checked.tour,
         unbroken: checked.unbroken,
         typed: None,

@@ -33,8 +33,9 @@ use super::delimited::{plain_number, MAX_TEXT_INPUT_BYTES};
 use super::{CellValue, ReadError, SheetCell};
 use crate::board::{file_letters, parse_file_letters};
 
-/// The longest line of a text grid read (a 10,000-column board's line is 60 KB).
-pub const MAX_LINE_BYTES: u64 = 16 * 1024 * 1024;
+/// The longest line of a text grid read (a 10,000-column board's line is 60 KB), as for
+/// plain text.
+pub use super::delimited::MAX_LINE_BYTES;
 
 /// The most bytes of a JSON document read: a 2000x2000 tour is 40 MB.
 pub const MAX_JSON_BYTES: u64 = 64 * 1024 * 1024;
@@ -72,12 +73,23 @@ fn rank_line(line: &str) -> Option<(u32, &str)> {
     Some((t[..digits].parse().ok()?, rest))
 }
 
-/// Whether `head` starts like JSON (an object or a list).
+/// Whether `head` starts like `generate`'s JSON: an object, or a list of objects (a list of
+/// numbers or of lists is an array of rows, read as text).
+///
+/// ```
+/// use knights_tour::workbook::read::generated::looks_like_json;
+/// assert!(looks_like_json(b"{\"board\": {\"rows\": 5}}"));
+/// assert!(looks_like_json(b"[\n  {\"board\": {}}]"));
+/// assert!(!looks_like_json(b"[[11,8,5,0],[0,3,10,7]]"));
+/// ```
 pub fn looks_like_json(head: &[u8]) -> bool {
     let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
-    head.iter()
-        .find(|b| !b.is_ascii_whitespace())
-        .is_some_and(|&b| b == b'{' || b == b'[')
+    let mut rest = head.iter().filter(|b| !b.is_ascii_whitespace());
+    match rest.next() {
+        Some(b'{') => true,
+        Some(b'[') => matches!(rest.next(), Some(b'{' | b']') | None),
+        _ => false,
+    }
 }
 
 /// Places cells row by row into the sheet.

@@ -44,6 +44,7 @@ use sniff::{classify_text, describe_content, head_and_tail, TextKind};
 pub use sniff::{sniff, Sniffed};
 
 pub use budget::MAX_SHEET_CELLS;
+pub(crate) use cells::CellsBuilder;
 pub use cells::{CellIter, CellValueRef, CellView, Cells, SheetCells};
 
 /// A workbook format, as found in the file's content (text formats read as one sheet).
@@ -397,6 +398,7 @@ impl<RS: Read + Seek> Workbook<RS> {
                     TextKind::Delimited(d) => delimited::read(reader, d, &mut budget)?,
                     TextKind::Json => generated::read_json(reader, &mut budget)?,
                     TextKind::TextGrid => generated::read_text_grid(reader, &mut budget)?,
+                    TextKind::Lines => delimited::read_lines(reader, &mut budget)?,
                 }
                 Ok(budget.finish(false))
             })?,
@@ -434,11 +436,11 @@ mod tests {
         ] {
             assert!(Workbook::from_bytes(bytes).is_err());
         }
-        // Text without a name is one column of CSV.
+        // Text without a name or a delimiter is plain lines, one cell a line.
         let text = Workbook::from_bytes(b"just text").unwrap();
         assert_eq!(
             (text.format(), text.sheet_names()),
-            (Format::Csv, &["Sheet1".to_string()][..])
+            (Format::Text, &["Sheet1".to_string()][..])
         );
     }
 }

@@ -1,0 +1,599 @@
+//! The text layer's layout: text cells holding the rows of a table (a text file's lines, lines
+//! pasted one a cell down a column as Excel and LibreOffice paste them, one cell holding a JSON
+//! array) laid out as the cells they would be if split into columns, so the notations read a
+//! printed grid exactly as they read a typed one.
+//!
+//! **Blocks.** The text cells of one column whose text is more than one word or number, one
+//! after another (one blank row between them at most), are read as one text, a line a cell
+//! ([`super::tokens`]): bracket groups and blank lines carry over from cell to cell.
+//!
+//! **Rows.** A row of two or more numbers (or blank placeholders), with at most one word beside
+//! them when they are three or more (`A 24 33 10 ...`, `Row 1: ...`), is a row of a table;
+//! so is a row of single letters (`A B C D`, file labels). Anything else (a caption such as
+//! `Solution 304` or `Trial 1: The knight was able to touch 64 squares.`, a list of moves) is
+//! left as the text it is. Table rows one after another are one table; a blank line between
+//! every two rows of three or more is double spacing, not a gap; any other blank line ends a
+//! table, and rule lines (`+---+---+`) are no lines at all.
+//!
+//! **Columns.** A table is as wide as most of its rows. A shorter row of labels (file letters,
+//! or numbers counting up or down by one) over or under rows that start with labels of their
+//! own (rank letters or numbers) sits over the last columns, as a header printed without its
+//! corner does; another short row takes the columns its characters line up with when the rows
+//! are printed in fixed-width columns, else the first ones.
+//!
+//! **Placement.** A table's first row goes where its first line is; the table takes the rows
+//! under it and the columns to its right, which must hold nothing else (otherwise the text is
+//! left as it is). A cell whose text is one number in brackets or padding (`[05]`, `| 7 |`)
+//! becomes that number. Boards found in a laid-out table are reported in these cells: the
+//! third number of the line in A5 is C5.
+
+use std::borrow::Cow;
+
+use crate::workbook::cellref::{CellRange, CellRef};
+use crate::workbook::read::{CellValue, CellValueRef, CellsBuilder, SheetCell, SheetCells};
+
+use super::tokens::{Kind as TokenKind, Token, Tokeniser, Tokens};
+use super::value::{classify, Kind};
+
+/// The sheet with its text laid out as cells; the sheet itself when no text needs it.
+pub(crate) fn lay_out(sheet: &SheetCells) -> Cow<'_, SheetCells> {
+    let mut texts: Vec<(u32, u32, &str)> = sheet
+        .cells()
+        .iter()
+        .filter_map(|c| match c.value {
+            Some(CellValueRef::Text(t)) if splittable(t) => Some((c.row, c.col, t)),
+            _ => None,
+        })
+        .collect();
+    if texts.is_empty() {
+        return Cow::Borrowed(sheet);
+    }
+    texts.sort_by_key(|&(r, c, _)| (c, r));
+    let mut plan = Plan::default();
+    let mut from = 0;
+    while from < texts.len() {
+        let mut to = from + 1;
+        while to < texts.len() && same_block(sheet, texts[to - 1], texts[to]) {
+            to += 1;
+        }
+        lay_out_block(sheet, &texts[from..to], &mut plan);
+        from = to;
+    }
+    if plan.consumed.is_empty() {
+        return Cow::Borrowed(sheet);
+    }
+    plan.consumed.sort_unstable();
+    let mut out = plan.cells;
+    for c in sheet.cells() {
+        if plan.consumed.binary_search(&(c.row, c.col)).is_ok() {
+            continue;
+        }
+        let cell = SheetCell {
+            row: c.row,
+            col: c.col,
+            value: c.value.map(owned),
+            format: c.format,
+        };
+        if out.push(cell).is_err() {
+            // The sheet's own cells did fit; a copy that does not is as good as out of memory.
+            return Cow::Borrowed(sheet);
+        }
+    }
+    Cow::Owned(out.finish(sheet.formats_known()))
+}
+
+fn owned(v: CellValueRef<'_>) -> CellValue {
+    match v {
+        CellValueRef::Number(f) => CellValue::Number(f),
+        CellValueRef::Text(t) => CellValue::Text(t.into()),
+        CellValueRef::Bool(b) => CellValue::Bool(b),
+        CellValueRef::Error(e) => CellValue::Error(e.into()),
+    }
+}
+
+/// Whether a text cell may hold more than one token, or one in brackets: something besides
+/// letters and digits inside it, and not a number as it stands.
+fn splittable(t: &str) -> bool {
+    let t = t.trim();
+    !t.chars().all(char::is_alphanumeric) && !classify(Some(CellValueRef::Text(t))).is_numeric()
+}
+
+/// Whether the text cell `b` continues the block of `a`: the same column, the next row or the
+/// one after a blank row.
+fn same_block(sheet: &SheetCells, a: (u32, u32, &str), b: (u32, u32, &str)) -> bool {
+    a.1 == b.1
+        && (b.0 == a.0 + 1
+            || (b.0 == a.0 + 2
+                && sheet
+                    .find(a.0 + 1, a.1)
+                    .is_none_or(|c| classify(c.value) == Kind::Blank)))
+}
+
+/// What the layout changes: the cells it writes and the cells whose text they replace.
+#[derive(Default)]
+struct Plan {
+    cells: CellsBuilder,
+    consumed: Vec<(u32, u32)>,
+    /// The rectangles tables took.
+    taken: Vec<CellRange>,
+}
+
+/// One block's text: its lines and the cell each came from.
+struct Block<'a> {
+    lines: Vec<&'a str>,
+    /// For each line, the index of its cell in the block (`None` for a blank row between).
+    cell_of: Vec<Option<usize>>,
+    tokens: Tokens,
+}
+
+fn lay_out_block(sheet: &SheetCells, cells: &[(u32, u32, &str)], plan: &mut Plan) {
+    let mut t = Tokeniser::default();
+    let (mut lines, mut cell_of) = (Vec::new(), Vec::new());
+    for (i, &(row, _, text)) in cells.iter().enumerate() {
+        if i > 0 && row == cells[i - 1].0 + 2 {
+            t.line("");
+            lines.push("");
+            cell_of.push(None);
+        }
+        for line in text.lines() {
+            t.line(line);
+            lines.push(line);
+            cell_of.push(Some(i));
+        }
+    }
+    let block = Block {
+        lines,
+        cell_of,
+        tokens: t.finish(),
+    };
+    let mut consumed = vec![false; cells.len()];
+    for table in tables(&block) {
+        place(sheet, cells, &block, &table, plan, &mut consumed);
+    }
+    // Cells left whose whole text is one number: that number.
+    let mut count = vec![(0u32, None); cells.len()];
+    for tok in &block.tokens.tokens {
+        if let Some(i) = block.cell_of[tok.line as usize] {
+            count[i].0 += 1;
+            count[i].1 = Some(tok.kind);
+        }
+    }
+    for (i, &(row, col, _)) in cells.iter().enumerate() {
+        if let (false, (1, Some(TokenKind::Number(f)))) = (consumed[i], count[i]) {
+            if plan
+                .cells
+                .push_number(row, col, f, Default::default())
+                .is_ok()
+            {
+                plan.consumed.push((row, col));
+            }
+        }
+    }
+}
+
+/// How a row of tokens reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum RowKind {
+    /// Numbers (or blanks), at most one word beside three or more of them.
+    Grid,
+    /// Single letters: file labels.
+    Letters,
+    /// Anything else: left as text.
+    Other,
+}
+
+fn row_kind(block: &Block<'_>, row: &[Token]) -> RowKind {
+    let (mut numbers, mut words, mut letters, mut pairs) = (0usize, 0usize, 0usize, 0usize);
+    for t in row {
+        match t.kind {
+            TokenKind::Number(_) | TokenKind::Blank => numbers += 1,
+            TokenKind::Pair(..) => pairs += 1,
+            TokenKind::Word => {
+                words += 1;
+                letters += usize::from(is_letter(text(block, t)));
+            }
+        }
+    }
+    if pairs > 0 {
+        RowKind::Other
+    } else if numbers >= 2 && (words == 0 || (words == 1 && numbers >= 3)) {
+        RowKind::Grid
+    } else if numbers == 0 && letters >= 2 && letters == words {
+        RowKind::Letters
+    } else {
+        RowKind::Other
+    }
+}
+
+fn text<'a>(block: &Block<'a>, t: &Token) -> &'a str {
+    let line = block.lines[t.line as usize];
+    line.get(t.start as usize..t.end as usize)
+        .unwrap_or_default()
+}
+
+fn is_letter(s: &str) -> bool {
+    s.len() == 1 && s.as_bytes()[0].is_ascii_alphabetic()
+}
+
+/// The tables of a block: runs of table rows (see the module docs), as row indices.
+fn tables(block: &Block<'_>) -> Vec<Vec<usize>> {
+    let t = &block.tokens;
+    let mut out: Vec<Vec<usize>> = Vec::new();
+    let (mut run, mut gaps): (Vec<usize>, Vec<u32>) = (Vec::new(), Vec::new());
+    let first_line = |r: usize| t.tokens[t.rows[r].start].line as usize;
+    let last_line = |r: usize| t.tokens[t.rows[r].end - 1].line as usize;
+    let close = |run: &mut Vec<usize>, gaps: &mut Vec<u32>, out: &mut Vec<Vec<usize>>| {
+        let double = run.len() >= 3 && gaps.iter().all(|&g| g == 1);
+        let mut piece = Vec::new();
+        for (i, r) in run.drain(..).enumerate() {
+            if i > 0 && !double && gaps[i - 1] == 1 {
+                out.push(std::mem::take(&mut piece));
+            }
+            piece.push(r);
+        }
+        out.push(piece);
+        gaps.clear();
+    };
+    for r in 0..t.rows.len() {
+        let kind = row_kind(block, t.row(r));
+        if kind == RowKind::Other {
+            if !run.is_empty() {
+                close(&mut run, &mut gaps, &mut out);
+            }
+            continue;
+        }
+        if let Some(&prev) = run.last() {
+            // Blank lines between the two rows; rules do not count.
+            let gap = (last_line(prev) + 1..first_line(r))
+                .filter(|&l| !t.lines[l].rule)
+                .count() as u32;
+            if gap >= 2 {
+                close(&mut run, &mut gaps, &mut out);
+            } else {
+                gaps.push(gap);
+            }
+        }
+        run.push(r);
+    }
+    if !run.is_empty() {
+        close(&mut run, &mut gaps, &mut out);
+    }
+    // A table needs a row of numbers: letters alone are text.
+    out.retain(|rows| {
+        rows.iter()
+            .any(|&r| row_kind(block, t.row(r)) == RowKind::Grid)
+    });
+    out
+}
+
+/// Lay out one table's rows into columns (see the module docs): each row's first column.
+fn columns(block: &Block<'_>, rows: &[usize]) -> Vec<u32> {
+    let t = &block.tokens;
+    let len = |r: usize| t.rows[r].len();
+    // The width most rows have (the wider on a tie).
+    let mut widths: Vec<usize> = rows
+        .iter()
+        .filter(|&&r| row_kind(block, t.row(r)) == RowKind::Grid)
+        .map(|&r| len(r))
+        .collect();
+    widths.sort_unstable();
+    let mut width = 0;
+    let mut best = 0;
+    for run in widths.chunk_by(|a, b| a == b) {
+        if run.len() >= best {
+            best = run.len();
+            width = run[0];
+        }
+    }
+    let full: Vec<usize> = rows.iter().copied().filter(|&r| len(r) == width).collect();
+    let labelled = labels_first(block, &full);
+    let spans = spans(block, &full, width);
+    rows.iter()
+        .map(|&r| {
+            let row = t.row(r);
+            if row.len() >= width {
+                return 0;
+            }
+            if labelled && is_label_row(block, row) {
+                return (width - row.len()) as u32;
+            }
+            spans
+                .as_deref()
+                .and_then(|s| aligned(row, s))
+                .unwrap_or_default()
+        })
+        .collect()
+}
+
+/// Whether the full rows all start with a label: a word, or numbers counting by one.
+fn labels_first(block: &Block<'_>, full: &[usize]) -> bool {
+    let t = &block.tokens;
+    let firsts: Vec<Token> = full.iter().map(|&r| t.row(r)[0]).collect();
+    if firsts.len() < 2 {
+        return false;
+    }
+    if firsts.iter().all(|x| x.kind == TokenKind::Word) {
+        return true;
+    }
+    let values: Option<Vec<f64>> = firsts
+        .iter()
+        .map(|x| match x.kind {
+            TokenKind::Number(f) => Some(f),
+            _ => None,
+        })
+        .collect();
+    values.is_some_and(|v| counts_by_one(&v))
+}
+
+/// Whether a short row is labels: single letters, or numbers counting by one.
+fn is_label_row(block: &Block<'_>, row: &[Token]) -> bool {
+    if row
+        .iter()
+        .all(|x| x.kind == TokenKind::Word && is_letter(text(block, x)))
+    {
+        return true;
+    }
+    let values: Option<Vec<f64>> = row
+        .iter()
+        .map(|x| match x.kind {
+            TokenKind::Number(f) => Some(f),
+            _ => None,
+        })
+        .collect();
+    values.is_some_and(|v| v.len() >= 2 && counts_by_one(&v))
+}
+
+fn counts_by_one(v: &[f64]) -> bool {
+    let up = v.windows(2).all(|w| w[1] == w[0] + 1.0);
+    let down = v.windows(2).all(|w| w[1] == w[0] - 1.0);
+    up || down
+}
+
+/// The byte columns each of `width` columns spans over the full rows printed on one line
+/// each; `None` when no such row exists.
+fn spans(block: &Block<'_>, full: &[usize], width: usize) -> Option<Vec<(u32, u32)>> {
+    let t = &block.tokens;
+    let mut spans = vec![(u32::MAX, 0u32); width];
+    let mut any = false;
+    for &r in full {
+        let row = t.row(r);
+        if row[0].line != row[row.len() - 1].line {
+            continue;
+        }
+        any = true;
+        for (k, x) in row.iter().enumerate() {
+            spans[k].0 = spans[k].0.min(x.start);
+            spans[k].1 = spans[k].1.max(x.end.max(x.start + 1));
+        }
+    }
+    any.then_some(spans)
+}
+
+/// The column of a short row's first token when each of its tokens lines up with one column,
+/// in order.
+fn aligned(row: &[Token], spans: &[(u32, u32)]) -> Option<u32> {
+    if row[0].line != row[row.len() - 1].line {
+        return None;
+    }
+    let mut next = 0usize;
+    let mut first = None;
+    for x in row {
+        let (s, e) = (x.start, x.end.max(x.start + 1));
+        let k = (next..spans.len()).find(|&k| s < spans[k].1 && spans[k].0 < e)?;
+        first.get_or_insert(k as u32);
+        next = k + 1;
+    }
+    // Only a row that keeps its tokens in consecutive columns can be placed by its first.
+    let k0 = first?;
+    let consecutive = row.iter().enumerate().all(|(i, x)| {
+        let (s, e) = (x.start, x.end.max(x.start + 1));
+        let k = k0 as usize + i;
+        k < spans.len() && s < spans[k].1 && spans[k].0 < e
+    });
+    consecutive.then_some(k0)
+}
+
+/// Place one table where its first line is, if the cells it needs are free.
+fn place(
+    sheet: &SheetCells,
+    cells: &[(u32, u32, &str)],
+    block: &Block<'_>,
+    rows: &[usize],
+    plan: &mut Plan,
+    consumed: &mut [bool],
+) {
+    let t = &block.tokens;
+    let firsts = columns(block, rows);
+    let Some(first_cell) = block.cell_of[t.tokens[t.rows[rows[0]].start].line as usize] else {
+        return;
+    };
+    let (top, left) = (cells[first_cell].0, cells[first_cell].1);
+    let width = rows
+        .iter()
+        .zip(&firsts)
+        .map(|(&r, &f)| f + t.rows[r].len() as u32)
+        .max()
+        .unwrap_or(1);
+    let (Some(bottom), Some(right)) = (
+        top.checked_add(rows.len() as u32 - 1),
+        left.checked_add(width - 1),
+    ) else {
+        return;
+    };
+    let area = CellRange::new(CellRef::new(top, left), CellRef::new(bottom, right));
+    // The cells whose text the table replaces: those of its lines, rules between them
+    // included, and the rules above and under it.
+    let (mut from, mut to) = (
+        t.tokens[t.rows[rows[0]].start].line as usize,
+        t.tokens[t.rows[rows[rows.len() - 1]].end - 1].line as usize,
+    );
+    // The box's top and bottom borders too.
+    while from > 0 && t.lines[from - 1].rule {
+        from -= 1;
+    }
+    while to + 1 < t.lines.len() && t.lines[to + 1].rule {
+        to += 1;
+    }
+    let mut mine: Vec<usize> = block.cell_of[from..=to].iter().flatten().copied().collect();
+    mine.dedup();
+    // The block's cells are in one column, in row order, as `mine` is.
+    let own = |row: u32, col: u32| {
+        col == left && mine.binary_search_by_key(&row, |&i| cells[i].0).is_ok()
+    };
+    let start = sheet.first_in_row(top);
+    let busy = sheet
+        .cells()
+        .iter()
+        .skip(start)
+        .take_while(|c| c.row <= bottom)
+        .any(|c| area.contains(CellRef::new(c.row, c.col)) && !own(c.row, c.col));
+    let overlaps = plan.taken.iter().any(|a| {
+        a.first.row <= area.last.row
+            && area.first.row <= a.last.row
+            && a.first.col <= area.last.col
+            && area.first.col <= a.last.col
+    });
+    if busy || overlaps {
+        return;
+    }
+    for (i, (&r, &f)) in rows.iter().zip(&firsts).enumerate() {
+        for (k, x) in t.row(r).iter().enumerate() {
+            let (row, col) = (top + i as u32, left + f + k as u32);
+            let value = match x.kind {
+                TokenKind::Number(n) => CellValue::Number(n),
+                TokenKind::Word => CellValue::Text(text(block, x).into()),
+                TokenKind::Pair(a, b) => CellValue::Text(format!("({a},{b})").into()),
+                TokenKind::Blank => continue,
+            };
+            let pushed = plan.cells.push(SheetCell {
+                row,
+                col,
+                value: Some(value),
+                format: Default::default(),
+            });
+            if pushed.is_err() {
+                return;
+            }
+        }
+    }
+    plan.taken.push(area);
+    for i in mine {
+        consumed[i] = true;
+        plan.consumed.push((cells[i].0, cells[i].1));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A text laid out as `generate`'s readers would give it: one line a cell down column A.
+    fn pasted(text: &str) -> SheetCells {
+        SheetCells::from_values(
+            text.lines()
+                .enumerate()
+                .filter(|(_, l)| !l.trim().is_empty())
+                .map(|(i, l)| (i as u32, 0, CellValue::Text(l.into()))),
+        )
+    }
+
+    /// The laid-out sheet as rows of `value@cell`.
+    fn cells(s: &SheetCells) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        let mut row = u32::MAX;
+        for c in s.cells() {
+            let v = match c.value {
+                Some(CellValueRef::Number(f)) => f.to_string(),
+                Some(CellValueRef::Text(t)) => t.to_string(),
+                _ => "?".into(),
+            };
+            if c.row != row {
+                out.push(String::new());
+                row = c.row;
+            }
+            let line = out.last_mut().unwrap();
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(&format!("{v}@{}", CellRef::new(c.row, c.col)));
+        }
+        out
+    }
+
+    #[test]
+    fn a_plain_grid_is_split_into_cells() {
+        let s = pasted("8 1 10\n11 14 7\n26 9 12");
+        assert_eq!(
+            cells(&lay_out(&s)),
+            ["8@A1 1@B1 10@C1", "11@A2 14@B2 7@C2", "26@A3 9@B3 12@C3"]
+        );
+    }
+
+    #[test]
+    fn rules_of_a_box_take_no_row() {
+        let s = pasted(
+            "  +---+---+---+\n  |  1| 62| 13|\n  +---+---+---+\n  | 14| 35|  2|\n  +---+---+---+",
+        );
+        assert_eq!(
+            cells(&lay_out(&s)),
+            ["1@A2 62@B2 13@C2", "14@A3 35@B3 2@C3"]
+        );
+    }
+
+    #[test]
+    fn captions_stay_text_and_double_spacing_closes_up() {
+        let s = pasted("Solution 304\n   1  10   5\n   4  17   2\n   9  20  13");
+        let got = cells(&lay_out(&s));
+        assert_eq!(got[0], "Solution 304@A1");
+        assert_eq!(got[1], "1@A2 10@B2 5@C2");
+        let s = pasted("0 33 2\n\n3 18 55\n\n56 1 34\n");
+        assert_eq!(
+            cells(&lay_out(&s)),
+            ["0@A1 33@B1 2@C1", "3@A2 18@B2 55@C2", "56@A3 1@B3 34@C3"]
+        );
+        // Two boards one blank line apart stay apart.
+        let s = pasted("1 2 3\n4 5 6\n\n7 8 9\n1 2 3");
+        let got = cells(&lay_out(&s));
+        assert_eq!(got[2], "7@A4 8@B4 9@C4");
+    }
+
+    #[test]
+    fn a_header_without_its_corner_sits_over_the_last_columns() {
+        let s = pasted("A B C\nA 24 33 10\nB 9 6 25\nC 34 23 8");
+        let got = cells(&lay_out(&s));
+        assert_eq!(got[0], "A@B1 B@C1 C@D1");
+        assert_eq!(got[1], "A@A2 24@B2 33@C2 10@D2");
+    }
+
+    #[test]
+    fn a_short_row_takes_the_columns_it_lines_up_with() {
+        let s = pasted("  1  10   5\n       4  17\n   9  20  13");
+        let got = cells(&lay_out(&s));
+        assert_eq!(got[1], "4@B2 17@C2");
+    }
+
+    #[test]
+    fn one_cell_holding_a_json_array_is_laid_out_under_it() {
+        let s = SheetCells::from_values([(
+            2,
+            1,
+            CellValue::Text("[[9,6,3,0],[4,1,10,7],[11,8,5,2]]".into()),
+        )]);
+        let got = cells(&lay_out(&s));
+        assert_eq!(got[0], "9@B3 6@C3 3@D3 0@E3");
+        assert_eq!(got[2], "11@B5 8@C5 5@D5 2@E5");
+    }
+
+    #[test]
+    fn text_is_left_alone_where_its_cells_are_taken() {
+        let s = SheetCells::from_values([
+            (0, 0, CellValue::Text("1 2 3".into())),
+            (0, 1, CellValue::Number(5.0)),
+            (3, 0, CellValue::Text("[05]".into())),
+        ]);
+        let got = cells(&lay_out(&s));
+        assert_eq!(got, ["1 2 3@A1 5@B1", "5@A4"]);
+        let words = SheetCells::from_values([(0, 0, CellValue::Text("e4 f6 g8".into()))]);
+        assert!(matches!(lay_out(&words), Cow::Borrowed(_)));
+    }
+}

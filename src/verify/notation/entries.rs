@@ -1,0 +1,262 @@
+//! The moves a cell's text names, read through the text layer ([`crate::verify`]'s
+//! tokeniser): the entries of the lists that [`super::squares`] and [`super::coords`] read,
+//! whether a cell holds one move (`e4`, `12. Nf3`, `(0,2)`, `Move 12: Knight to E4`) or a
+//! whole tour (`e4 f6 g8 ...`, `c1-b3-a1`, `(7,6) (5,7) (6,5) ...`).
+//!
+//! In a cell naming one or two squares (or pairs), words may stand anywhere around them: the
+//! program's phrasing, the piece's name, `from a1 to b3`. A cell naming three or more is a
+//! tour written out, and words may only come before the first of them (`Tour: e4 f6 ...`):
+//! a sentence that mentions squares is not a tour. Move numbers, arrows and dashes between
+//! moves are separators everywhere.
+
+use crate::workbook::read::{CellValueRef, SheetCells};
+
+use super::super::square::{readings, Readings};
+use super::super::tokens::{tokenise, Kind, Token};
+
+/// The longest cell text read: a cell holds at most 32,767 characters in Excel, and a text
+/// file's line is read whole.
+const MAX_TEXT: usize = 16 * 1024 * 1024;
+
+/// The moves one cell names, in the order written.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct Entries {
+    /// Its row.
+    pub(crate) row: u32,
+    /// Its column.
+    pub(crate) col: u32,
+    /// The squares it names, each in both readings (see [`Readings`]).
+    pub(crate) squares: Vec<Readings>,
+    /// The coordinate pairs it holds.
+    pub(crate) pairs: Vec<(i64, i64)>,
+}
+
+/// Every text cell of the sheet that names a square or holds a coordinate pair, in row-major
+/// order.
+pub(crate) fn of_sheet(sheet: &SheetCells) -> Vec<Entries> {
+    sheet
+        .cells()
+        .iter()
+        .filter_map(|c| match c.value {
+            Some(CellValueRef::Text(t)) if t.len() <= MAX_TEXT => {
+                let e = of_text(t, c.row, c.col);
+                (!e.squares.is_empty() || !e.pairs.is_empty()).then_some(e)
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// The moves one cell's text names.
+fn of_text(text: &str, row: u32, col: u32) -> Entries {
+    let mut out = Entries {
+        row,
+        col,
+        ..Entries::default()
+    };
+    // A square name or a pair needs a letter and a digit, or a bracket.
+    let b = text.as_bytes();
+    if !b.iter().any(u8::is_ascii_digit) {
+        return out;
+    }
+    let tokens = tokenise(text);
+    let lines: Vec<&str> = text.lines().collect();
+    let word = |t: &Token| {
+        lines
+            .get(t.line as usize)
+            .and_then(|l| l.get(t.start as usize..t.end as usize))
+            .unwrap_or_default()
+    };
+    // Each token as a square (both readings), a pair, or something else (a word, or nothing
+    // that matters: a number or a blank).
+    #[derive(Clone, Copy, PartialEq)]
+    enum Is {
+        Square(Readings),
+        Pair(i64, i64),
+        Word,
+        Other,
+    }
+    let read: Vec<Is> = tokens
+        .tokens
+        .iter()
+        .map(|t| match t.kind {
+            Kind::Word => {
+                let r = readings(word(t));
+                if r.any() {
+                    Is::Square(r)
+                } else {
+                    Is::Word
+                }
+            }
+            Kind::Pair(x, y) => Is::Pair(x, y),
+            Kind::Number(_) | Kind::Blank => Is::Other,
+        })
+        .collect();
+    let squares: Vec<Readings> = read
+        .iter()
+        .filter_map(|x| match x {
+            Is::Square(r) => Some(*r),
+            _ => None,
+        })
+        .collect();
+    let pairs: Vec<(i64, i64)> = read
+        .iter()
+        .filter_map(|x| match x {
+            Is::Pair(a, b) => Some((*a, *b)),
+            _ => None,
+        })
+        .collect();
+    // Three moves or more are a tour written out: words only before the first (a caption).
+    // One or two moves with words around them need their move number before them (`Move 12:
+    // Knight to e4`), so that a sentence naming a cell or two is no move.
+    let fits = |is_move: &dyn Fn(&Is) -> bool, moves: usize| {
+        let first = read.iter().position(is_move);
+        let words_before = |i: usize| first.is_none_or(|f| i < f);
+        if moves >= 3 {
+            return read
+                .iter()
+                .enumerate()
+                .all(|(i, x)| *x != Is::Word || words_before(i));
+        }
+        let wordy = read.contains(&Is::Word);
+        let numbered = tokens.tokens.iter().enumerate().any(|(i, t)| {
+            words_before(i) && matches!(t.kind, Kind::Number(f) if f >= 0.0 && f.fract() == 0.0)
+        });
+        !wordy || numbered
+    };
+    if fits(&|x| matches!(x, Is::Square(_)), squares.len()) {
+        out.squares = squares;
+    }
+    if fits(&|x| matches!(x, Is::Pair(..)), pairs.len()) {
+        out.pairs = pairs;
+    }
+    out
+}
+
+/// The runs of cells next to each other along a row (one cell or more) and down a column (two
+/// or more) among `cells` (in row-major order), as indices into `cells`; the runs naming more
+/// moves first (`moves` counts a cell's).
+pub(crate) fn runs(cells: &[&Entries], moves: impl Fn(&Entries) -> usize) -> Vec<Vec<usize>> {
+    let mut out: Vec<Vec<usize>> = Vec::new();
+    let mut split = |order: &[usize], vertical: bool, min: usize| {
+        let mut run: Vec<usize> = Vec::new();
+        for &i in order {
+            let next = run.last().is_some_and(|&j| {
+                let (a, b) = (cells[j], cells[i]);
+                if vertical {
+                    a.col == b.col && a.row + 1 == b.row
+                } else {
+                    a.row == b.row && a.col + 1 == b.col
+                }
+            });
+            if !next {
+                if run.len() >= min {
+                    out.push(std::mem::take(&mut run));
+                }
+                run.clear();
+            }
+            run.push(i);
+        }
+        if run.len() >= min {
+            out.push(run);
+        }
+    };
+    let along: Vec<usize> = (0..cells.len()).collect();
+    split(&along, false, 1);
+    let mut down = along;
+    down.sort_by_key(|&i| (cells[i].col, cells[i].row));
+    split(&down, true, 2);
+    out.sort_by_cached_key(|run| {
+        let n: usize = run.iter().map(|&i| moves(cells[i])).sum();
+        (std::cmp::Reverse(n), std::cmp::Reverse(run.len()))
+    });
+    out
+}
+
+/// The moves of a run of cells in order, with the cell of each: a cell naming a step
+/// (`a1 -> b3`) whose first square is the last one before it does not name it twice.
+pub(crate) fn chain<T: Copy + PartialEq>(
+    run: &[&Entries],
+    moves: impl Fn(&Entries) -> &[T],
+) -> (Vec<T>, Vec<crate::workbook::cellref::CellRef>) {
+    let (mut out, mut cells) = (Vec::new(), Vec::new());
+    for e in run {
+        let mut m = moves(e);
+        if m.len() >= 2 && out.last() == m.first() {
+            m = &m[1..];
+        }
+        out.extend_from_slice(m);
+        cells.extend(std::iter::repeat_n(
+            crate::workbook::cellref::CellRef::new(e.row, e.col),
+            m.len(),
+        ));
+    }
+    (out, cells)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn squares(text: &str) -> Vec<String> {
+        of_text(text, 0, 0)
+            .squares
+            .iter()
+            .map(|r| r.piece.or(r.plain).unwrap().to_string())
+            .collect()
+    }
+
+    fn pairs(text: &str) -> Vec<(i64, i64)> {
+        of_text(text, 0, 0).pairs
+    }
+
+    #[test]
+    fn one_move_with_words_around_it() {
+        assert_eq!(squares("e4"), ["e4"]);
+        assert_eq!(squares("12. Nf3"), ["f3"]);
+        assert_eq!(squares("Move 12: Knight to E4"), ["e4"]);
+        assert_eq!(squares("1 a8 (0,0)"), ["a8"]);
+        assert_eq!(pairs("1 a8 (0,0)"), [(0, 0)]);
+        assert_eq!(squares("1: from a1 to b3"), ["a1", "b3"]);
+        assert_eq!(squares("a1 -> b3"), ["a1", "b3"]);
+        assert_eq!(pairs("Step 3: (2,4)"), [(2, 4)]);
+        // Sentences naming a cell or two are no moves.
+        assert!(squares("J5 (h6) holds the text 'x' where a move number belongs").is_empty());
+        assert!(squares("G10 (e1) holds 99, outside 1..64").is_empty());
+        assert!(squares("Knight to e4").is_empty());
+    }
+
+    #[test]
+    fn runs_go_along_rows_and_down_columns_and_steps_chain() {
+        let e = |row, col, text: &str| of_text(text, row, col);
+        let cells = [
+            e(0, 0, "1: a1 -> b3"),
+            e(1, 0, "2: b3 -> c5"),
+            e(2, 0, "3: c5 to d7"),
+            e(2, 1, "x"),
+        ];
+        let refs: Vec<&Entries> = cells.iter().collect();
+        let runs = runs(&refs, |e| e.squares.len());
+        assert_eq!(runs[0], [0, 1, 2]);
+        let run: Vec<&Entries> = runs[0].iter().map(|&i| refs[i]).collect();
+        let (moves, at) = chain(&run, |e| &e.squares[..]);
+        let names: Vec<String> = moves.iter().map(|r| r.plain.unwrap().to_string()).collect();
+        assert_eq!(names, ["a1", "b3", "c5", "d7"]);
+        assert_eq!(at[3].to_string(), "A3");
+    }
+
+    #[test]
+    fn a_tour_in_one_cell_has_words_only_before_it() {
+        assert_eq!(squares("Tour: a1 b3 c1"), ["a1", "b3", "c1"]);
+        assert_eq!(squares("1. Nf3 2. Ng5 3. Ne4"), ["f3", "g5", "e4"]);
+        assert_eq!(
+            squares("c3-a2-c1 -> e2 → f4"),
+            ["c3", "a2", "c1", "e2", "f4"]
+        );
+        assert!(squares("the knight goes a1 then b3 and c1").is_empty());
+        assert_eq!(pairs("(7,6) (5,7) (6,5)"), [(7, 6), (5, 7), (6, 5)]);
+        assert_eq!(pairs("[[0,0],[1,2],[2,4]]"), [(0, 0), (1, 2), (2, 4)]);
+        assert!(pairs("(0,0) and (1,2) and (2,4)").is_empty());
+        assert!(squares("Solved in 12 moves").is_empty());
+    }
+}
