@@ -41,11 +41,11 @@ pub(crate) fn lay_out(sheet: &SheetCells) -> Cow<'_, SheetCells> {
         .cells()
         .iter()
         .filter_map(|c| match c.value {
-            Some(CellValueRef::Text(t)) if splittable(t) => Some((c.row, c.col, t)),
+            Some(CellValueRef::Text(t)) => Some((c.row, c.col, t)),
             _ => None,
         })
         .collect();
-    if texts.is_empty() {
+    if !texts.iter().any(|t| splittable(t.2)) {
         return Cow::Borrowed(sheet);
     }
     texts.sort_by_key(|&(r, c, _)| (c, r));
@@ -56,7 +56,10 @@ pub(crate) fn lay_out(sheet: &SheetCells) -> Cow<'_, SheetCells> {
         while to < texts.len() && same_block(sheet, texts[to - 1], texts[to]) {
             to += 1;
         }
-        lay_out_block(sheet, &texts[from..to], &mut plan);
+        if texts[from..to].iter().any(|t| splittable(t.2)) {
+            let items = items(sheet, &texts[from..to]);
+            lay_out_block(sheet, &items, &mut plan);
+        }
         from = to;
     }
     if plan.consumed.is_empty() {
@@ -98,15 +101,63 @@ fn splittable(t: &str) -> bool {
     !t.chars().all(char::is_alphanumeric) && !classify(Some(CellValueRef::Text(t))).is_numeric()
 }
 
-/// Whether the text cell `b` continues the block of `a`: the same column, the next row or the
-/// one after a blank row.
+/// The most rows of numbers between two text cells of one block (a pretty-printed JSON array
+/// pasted into a sheet, its last number of a row without a comma, became a number).
+const MAX_NUMBERS_BETWEEN: u32 = 64;
+
+/// Whether the text cell `b` continues the block of `a`: the same column, with nothing but
+/// numbers between them and never two blank rows running.
 fn same_block(sheet: &SheetCells, a: (u32, u32, &str), b: (u32, u32, &str)) -> bool {
-    a.1 == b.1
-        && (b.0 == a.0 + 1
-            || (b.0 == a.0 + 2
-                && sheet
-                    .find(a.0 + 1, a.1)
-                    .is_none_or(|c| classify(c.value) == Kind::Blank)))
+    if a.1 != b.1 || b.0 - a.0 > MAX_NUMBERS_BETWEEN {
+        return false;
+    }
+    let mut blank_before = false;
+    for r in a.0 + 1..b.0 {
+        match sheet.find(r, a.1).map(|c| classify(c.value)) {
+            None | Some(Kind::Blank) if blank_before => return false,
+            None | Some(Kind::Blank) => blank_before = true,
+            Some(Kind::Int(_) | Kind::NonInt(_))
+                if matches!(
+                    sheet.find(r, a.1).and_then(|c| c.value),
+                    Some(CellValueRef::Number(_))
+                ) =>
+            {
+                blank_before = false
+            }
+            Some(_) => return false,
+        }
+    }
+    true
+}
+
+/// Where a line of a block comes from.
+#[derive(Clone, Copy, Debug)]
+enum Source<'a> {
+    /// A text cell.
+    Text(&'a str),
+    /// A number cell between text cells.
+    Number(f64),
+    /// A blank row.
+    Blank,
+}
+
+/// The cells of a block from its first text cell to its last, one a row: `(row, col, source)`.
+fn items<'a>(sheet: &'a SheetCells, texts: &[(u32, u32, &'a str)]) -> Vec<(u32, u32, Source<'a>)> {
+    let col = texts[0].1;
+    let mut out = Vec::new();
+    for (i, &(row, _, text)) in texts.iter().enumerate() {
+        if i > 0 {
+            for r in texts[i - 1].0 + 1..row {
+                let source = match sheet.find(r, col).and_then(|c| c.value) {
+                    Some(CellValueRef::Number(f)) => Source::Number(f),
+                    _ => Source::Blank,
+                };
+                out.push((r, col, source));
+            }
+        }
+        out.push((row, col, Source::Text(text)));
+    }
+    out
 }
 
 /// What the layout changes: the cells it writes and the cells whose text they replace.
@@ -126,19 +177,28 @@ struct Block<'a> {
     tokens: Tokens,
 }
 
-fn lay_out_block(sheet: &SheetCells, cells: &[(u32, u32, &str)], plan: &mut Plan) {
+fn lay_out_block(sheet: &SheetCells, cells: &[(u32, u32, Source<'_>)], plan: &mut Plan) {
     let mut t = Tokeniser::default();
     let (mut lines, mut cell_of) = (Vec::new(), Vec::new());
-    for (i, &(row, _, text)) in cells.iter().enumerate() {
-        if i > 0 && row == cells[i - 1].0 + 2 {
-            t.line("");
-            lines.push("");
-            cell_of.push(None);
-        }
-        for line in text.lines() {
-            t.line(line);
-            lines.push(line);
-            cell_of.push(Some(i));
+    for (i, &(_, _, source)) in cells.iter().enumerate() {
+        match source {
+            Source::Text(text) => {
+                for line in text.lines() {
+                    t.line(line);
+                    lines.push(line);
+                    cell_of.push(Some(i));
+                }
+            }
+            Source::Number(f) => {
+                t.number(f);
+                lines.push("");
+                cell_of.push(Some(i));
+            }
+            Source::Blank => {
+                t.line("");
+                lines.push("");
+                cell_of.push(None);
+            }
         }
     }
     let block = Block {
@@ -150,7 +210,7 @@ fn lay_out_block(sheet: &SheetCells, cells: &[(u32, u32, &str)], plan: &mut Plan
     for table in tables(&block) {
         place(sheet, cells, &block, &table, plan, &mut consumed);
     }
-    // Cells left whose whole text is one number: that number.
+    // Text cells left whose whole text is one number in brackets or padding: that number.
     let mut count = vec![(0u32, None); cells.len()];
     for tok in &block.tokens.tokens {
         if let Some(i) = block.cell_of[tok.line as usize] {
@@ -158,8 +218,11 @@ fn lay_out_block(sheet: &SheetCells, cells: &[(u32, u32, &str)], plan: &mut Plan
             count[i].1 = Some(tok.kind);
         }
     }
-    for (i, &(row, col, _)) in cells.iter().enumerate() {
-        if let (false, (1, Some(TokenKind::Number(f)))) = (consumed[i], count[i]) {
+    for (i, &(row, col, source)) in cells.iter().enumerate() {
+        let Source::Text(text) = source else { continue };
+        if let (false, true, (1, Some(TokenKind::Number(f)))) =
+            (consumed[i], splittable(text), count[i])
+        {
             if plan
                 .cells
                 .push_number(row, col, f, Default::default())
@@ -243,9 +306,9 @@ fn tables(block: &Block<'_>) -> Vec<Vec<usize>> {
             continue;
         }
         if let Some(&prev) = run.last() {
-            // Blank lines between the two rows; rules do not count.
+            // Blank lines between the two rows (rules and lines of brackets do not count).
             let gap = (last_line(prev) + 1..first_line(r))
-                .filter(|&l| !t.lines[l].rule)
+                .filter(|&l| t.lines[l].blank)
                 .count() as u32;
             if gap >= 2 {
                 close(&mut run, &mut gaps, &mut out);
@@ -396,7 +459,7 @@ fn aligned(row: &[Token], spans: &[(u32, u32)]) -> Option<u32> {
 /// Place one table where its first line is, if the cells it needs are free.
 fn place(
     sheet: &SheetCells,
-    cells: &[(u32, u32, &str)],
+    cells: &[(u32, u32, Source<'_>)],
     block: &Block<'_>,
     rows: &[usize],
     plan: &mut Plan,
@@ -422,16 +485,21 @@ fn place(
     };
     let area = CellRange::new(CellRef::new(top, left), CellRef::new(bottom, right));
     // The cells whose text the table replaces: those of its lines, rules between them
-    // included, and the rules above and under it.
+    // included.
     let (mut from, mut to) = (
         t.tokens[t.rows[rows[0]].start].line as usize,
         t.tokens[t.rows[rows[rows.len() - 1]].end - 1].line as usize,
     );
-    // The box's top and bottom borders too.
-    while from > 0 && t.lines[from - 1].rule {
+    // The box's top and bottom borders too, and lines of brackets (`[`, `]]`).
+    let mut has_tokens = vec![false; t.lines.len()];
+    for x in &t.tokens {
+        has_tokens[x.line as usize] = true;
+    }
+    let bare = |l: usize| !t.lines[l].blank && !has_tokens[l];
+    while from > 0 && bare(from - 1) {
         from -= 1;
     }
-    while to + 1 < t.lines.len() && t.lines[to + 1].rule {
+    while to + 1 < t.lines.len() && bare(to + 1) {
         to += 1;
     }
     let mut mine: Vec<usize> = block.cell_of[from..=to].iter().flatten().copied().collect();
@@ -570,6 +638,16 @@ mod tests {
         let s = pasted("  1  10   5\n       4  17\n   9  20  13");
         let got = cells(&lay_out(&s));
         assert_eq!(got[1], "4@B2 17@C2");
+    }
+
+    #[test]
+    fn pretty_printed_json_one_number_a_line() {
+        let s =
+            pasted("[\n  [\n    1,\n    16,\n    31\n  ],\n  [\n    30,\n    39,\n    2\n  ]\n]");
+        assert_eq!(
+            cells(&lay_out(&s)),
+            ["1@A3 16@B3 31@C3", "30@A4 39@B4 2@C4"]
+        );
     }
 
     #[test]

@@ -49,9 +49,8 @@ pub(crate) struct Token {
 /// A line as the layout needs to know it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Line {
-    /// Only border characters: no row, not a blank line.
-    pub(crate) rule: bool,
-    /// Nothing but spaces.
+    /// Nothing but spaces (a rule, or a line of brackets, is not blank: it has no tokens and
+    /// does not part two rows).
     pub(crate) blank: bool,
 }
 
@@ -152,12 +151,19 @@ impl Tokeniser {
     /// Feed the next line (without its line break).
     pub(crate) fn line(&mut self, text: &str) {
         let index = self.out.lines.len() as u32;
-        let rule = is_rule(text);
         let blank = text.trim().is_empty();
-        self.out.lines.push(Line { rule, blank });
-        if !rule && !blank {
+        self.out.lines.push(Line { blank });
+        if !blank && !is_rule(text) {
             self.scan(text, index);
         }
+        self.end_of_line();
+    }
+
+    /// Feed a line that is a number cell's value.
+    pub(crate) fn number(&mut self, value: f64) {
+        let index = self.out.lines.len() as u32;
+        self.out.lines.push(Line::default());
+        self.push(Kind::Number(value), index, 0, 0);
         self.end_of_line();
     }
 
@@ -466,17 +472,10 @@ mod tests {
     #[test]
     fn rule_lines_and_blank_lines_are_told_apart() {
         let t = tokenise("+---+\n\n| 1 |\n=====\n|---|---|");
-        let kinds: Vec<(bool, bool)> = t.lines.iter().map(|l| (l.rule, l.blank)).collect();
-        assert_eq!(
-            kinds,
-            [
-                (true, false),
-                (false, true),
-                (false, false),
-                (true, false),
-                (true, false)
-            ]
-        );
+        let blank: Vec<bool> = t.lines.iter().map(|l| l.blank).collect();
+        assert_eq!(blank, [false, true, false, false, false]);
+        assert_eq!(t.rows.len(), 1);
+        assert!(is_rule("|---|---|") && is_rule("  +---+---+"));
         assert!(!is_rule("| |"));
         assert!(!is_rule("a - b"));
     }

@@ -29,6 +29,10 @@ pub(crate) struct Entries {
     pub(crate) squares: Vec<Readings>,
     /// The coordinate pairs it holds.
     pub(crate) pairs: Vec<(i64, i64)>,
+    /// Its move number: the whole number before its first move, if any.
+    pub(crate) number: Option<i64>,
+    /// It has words besides its moves.
+    pub(crate) wordy: bool,
 }
 
 /// Every text cell of the sheet that names a square or holds a coordinate pair, in row-major
@@ -106,6 +110,15 @@ fn of_text(text: &str, row: u32, col: u32) -> Entries {
             _ => None,
         })
         .collect();
+    // The first whole number before the first move.
+    let number = |first: Option<usize>| {
+        tokens.tokens[..first.unwrap_or(0)]
+            .iter()
+            .find_map(|t| match t.kind {
+                Kind::Number(f) if f >= 0.0 && f.fract() == 0.0 && f < 1e15 => Some(f as i64),
+                _ => None,
+            })
+    };
     // Three moves or more are a tour written out: words only before the first (a caption).
     // One or two moves with words around them need their move number before them (`Move 12:
     // Knight to e4`), so that a sentence naming a cell or two is no move.
@@ -118,11 +131,7 @@ fn of_text(text: &str, row: u32, col: u32) -> Entries {
                 .enumerate()
                 .all(|(i, x)| *x != Is::Word || words_before(i));
         }
-        let wordy = read.contains(&Is::Word);
-        let numbered = tokens.tokens.iter().enumerate().any(|(i, t)| {
-            words_before(i) && matches!(t.kind, Kind::Number(f) if f >= 0.0 && f.fract() == 0.0)
-        });
-        !wordy || numbered
+        !read.contains(&Is::Word) || number(first).is_some()
     };
     if fits(&|x| matches!(x, Is::Square(_)), squares.len()) {
         out.squares = squares;
@@ -130,6 +139,11 @@ fn of_text(text: &str, row: u32, col: u32) -> Entries {
     if fits(&|x| matches!(x, Is::Pair(..)), pairs.len()) {
         out.pairs = pairs;
     }
+    let first = read
+        .iter()
+        .position(|x| matches!(x, Is::Square(_) | Is::Pair(..)));
+    out.number = number(first);
+    out.wordy = read.contains(&Is::Word);
     out
 }
 
@@ -174,12 +188,20 @@ pub(crate) fn runs(cells: &[&Entries], moves: impl Fn(&Entries) -> usize) -> Vec
 }
 
 /// The moves of a run of cells in order, with the cell of each: a cell naming a step
-/// (`a1 -> b3`) whose first square is the last one before it does not name it twice.
+/// (`a1 -> b3`) whose first square is the last one before it does not name it twice. Cells
+/// with words around their moves (`Move 12: Knight to e4`) make a list only when their move
+/// numbers count up by one: none when they do not.
 pub(crate) fn chain<T: Copy + PartialEq>(
     run: &[&Entries],
     moves: impl Fn(&Entries) -> &[T],
 ) -> (Vec<T>, Vec<crate::workbook::cellref::CellRef>) {
     let (mut out, mut cells) = (Vec::new(), Vec::new());
+    let counted = run
+        .windows(2)
+        .all(|w| matches!((w[0].number, w[1].number), (Some(a), Some(b)) if b == a + 1));
+    if run.len() > 1 && run.iter().any(|e| e.wordy) && !counted {
+        return (out, cells);
+    }
     for e in run {
         let mut m = moves(e);
         if m.len() >= 2 && out.last() == m.first() {
@@ -243,6 +265,14 @@ mod tests {
         let names: Vec<String> = moves.iter().map(|r| r.plain.unwrap().to_string()).collect();
         assert_eq!(names, ["a1", "b3", "c5", "d7"]);
         assert_eq!(at[3].to_string(), "A3");
+        // Sentences with squares, one a cell, are no list.
+        let prose = [
+            e(0, 0, "1 game opened e4 against me"),
+            e(1, 0, "7 times she answered f6"),
+            e(2, 0, "3 rounds later g8"),
+        ];
+        let refs: Vec<&Entries> = prose.iter().collect();
+        assert!(chain(&refs, |e| &e.squares[..]).0.is_empty());
     }
 
     #[test]

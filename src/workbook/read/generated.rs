@@ -81,13 +81,19 @@ fn rank_line(line: &str) -> Option<(u32, &str)> {
 /// assert!(looks_like_json(b"{\"board\": {\"rows\": 5}}"));
 /// assert!(looks_like_json(b"[\n  {\"board\": {}}]"));
 /// assert!(!looks_like_json(b"[[11,8,5,0],[0,3,10,7]]"));
+/// assert!(!looks_like_json(b"{{1, 16, 31}, {30, 39, 2}}"));
 /// ```
 pub fn looks_like_json(head: &[u8]) -> bool {
     let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
     let mut rest = head.iter().filter(|b| !b.is_ascii_whitespace());
+    // An object opens with a key (or closes at once); a C array `{{1, 2}, ...}` does not.
+    let object = |next: Option<&u8>| matches!(next, Some(b'"' | b'}') | None);
     match rest.next() {
-        Some(b'{') => true,
-        Some(b'[') => matches!(rest.next(), Some(b'{' | b']') | None),
+        Some(b'{') => object(rest.next()),
+        Some(b'[') => match rest.next() {
+            Some(b'{') => object(rest.next()),
+            next => matches!(next, Some(b']') | None),
+        },
         _ => false,
     }
 }
