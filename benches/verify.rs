@@ -15,6 +15,10 @@
 //!   typed twice, one square blank and one holding text, so detection takes its general path
 //!   and the check lists problems.
 //!
+//! - `text` against `csv`: the plain tour as space-separated text (`8 1 10 13 ...` a line,
+//!   read as one cell a line and laid out by the text layer) and as CSV (cells from the
+//!   reader): the text layer's cost on a big printed grid, as the ratio of the two.
+//!
 //! The run ends by printing, for each file, the ratio timed in alternation (the median of seven
 //! calamine/ours pairs, each pair under the same load, as the machine may be shared), the
 //! ratio of criterion's two means, and the CLI's peak memory (through `/usr/bin/time`, when
@@ -205,6 +209,55 @@ fn write_workbook(path: &Path, numbers: &[u32]) {
     book.save(path).unwrap();
 }
 
+/// The plain tour as text: `.csv` (comma-separated) or `.txt` (space-separated).
+fn text_path(ext: &str) -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("bench-verify-plain-1000x1000.{ext}"))
+}
+
+/// Write the plain tour as CSV and as space-separated text (once), and check both read.
+fn prepare_text() -> (PathBuf, PathBuf) {
+    let (csv, txt) = (text_path("csv"), text_path("txt"));
+    if !csv.exists() || !txt.exists() {
+        let numbers = tour_numbers();
+        for (path, sep) in [(&csv, ","), (&txt, " ")] {
+            let mut out = String::with_capacity(numbers.len() * 7);
+            for row in numbers.chunks(SIDE as usize) {
+                let cells: Vec<String> = row.iter().map(u32::to_string).collect();
+                out.push_str(&cells.join(sep));
+                out.push('\n');
+            }
+            std::fs::write(path, out).unwrap();
+        }
+    }
+    for path in [&csv, &txt] {
+        let report = verify_path(path, &VerifyOptions::default());
+        let b = &report.sheets[0].boards;
+        assert_eq!(b.len(), 1, "{}", path.display());
+        assert!(b[0].verdict.is_complete_tour(), "{}", path.display());
+        assert_eq!((b[0].board.rows, b[0].board.cols), (SIDE, SIDE));
+    }
+    (csv, txt)
+}
+
+/// Verifying the text over verifying the CSV, timed in alternation as [`paired_ratio`] does.
+fn text_ratio(csv: &Path, txt: &Path) -> (f64, f64, f64) {
+    const PAIRS: usize = 7;
+    let time = |path: &Path| {
+        let t = Instant::now();
+        black_box(ours(path));
+        t.elapsed().as_secs_f64() * 1e3
+    };
+    let mut pairs: Vec<(f64, f64)> = (0..PAIRS).map(|_| (time(txt), time(csv))).collect();
+    let median = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    let mut ratios: Vec<f64> = pairs.iter().map(|(t, c)| t / c).collect();
+    let mut t: Vec<f64> = pairs.iter().map(|p| p.0).collect();
+    let mut c: Vec<f64> = pairs.drain(..).map(|p| p.1).collect();
+    (median(&mut ratios), median(&mut t), median(&mut c))
+}
+
 /// The tool's own workbook, written by the CLI.
 fn generate(path: &Path, extra: &[&str]) {
     let status = std::process::Command::new(env!("CARGO_BIN_EXE_knights-tour"))
@@ -314,6 +367,14 @@ fn bench(c: &mut Criterion) {
         group.bench_function("verify_path", |b| b.iter(|| black_box(ours(&path))));
         group.finish();
     }
+    let (csv, txt) = prepare_text();
+    let mut group = c.benchmark_group("verify_1000x1000_text");
+    group.sample_size(10);
+    group.sampling_mode(SamplingMode::Flat);
+    group.measurement_time(Duration::from_secs(10));
+    group.bench_function("csv", |b| b.iter(|| black_box(ours(&csv))));
+    group.bench_function("txt", |b| b.iter(|| black_box(ours(&txt))));
+    group.finish();
     println!(
         "verify_path / calamine_worksheet_range on each file, measured in this run (target <= 1.0x, CLI peak < 50 MB):"
     );
@@ -341,6 +402,24 @@ fn bench(c: &mut Criterion) {
             file.name()
         );
     }
+    let (ratio, t, c) = text_ratio(&csv, &txt);
+    let means = match (
+        mean_ns("verify_1000x1000_text", "txt"),
+        mean_ns("verify_1000x1000_text", "csv"),
+    ) {
+        (Some(t), Some(c)) => format!("criterion means {:.2}x", t / c),
+        _ => "criterion means not found".to_string(),
+    };
+    let peak = |path: &Path| {
+        cli_peak_kb(path).map_or("not measured".to_string(), |kb| {
+            format!("{:.1} MB", kb as f64 / 1000.0)
+        })
+    };
+    println!(
+        "the same tour as space-separated text over CSV (target: about 1x): {ratio:.2}x in alternation ({t:.0} ms / {c:.0} ms, medians); {means}; CLI peak RSS txt {}, csv {}",
+        peak(&txt),
+        peak(&csv)
+    );
 }
 
 criterion_group!(benches, bench);

@@ -19,7 +19,9 @@
 //! or numbers counting up or down by one) over or under rows that start with labels of their
 //! own (rank letters or numbers) sits over the last columns, as a header printed without its
 //! corner does; another short row takes the columns its characters line up with when the rows
-//! are printed in fixed-width columns, else the first ones.
+//! are printed in fixed-width columns, else the first ones. A space between two columns of a
+//! fixed-width table much wider than the others (boards printed side by side) is an empty
+//! column.
 //!
 //! **Placement.** A table's first row goes where its first line is; the table takes the rows
 //! under it and the columns to its right, which must hold nothing else (otherwise the text is
@@ -32,11 +34,25 @@ use std::borrow::Cow;
 use crate::workbook::cellref::{CellRange, CellRef};
 use crate::workbook::read::{CellValue, CellValueRef, CellsBuilder, SheetCell, SheetCells};
 
-use super::tokens::{Kind as TokenKind, Token, Tokeniser, Tokens};
+use super::tokens::{Kind as TokenKind, Token, Tokeniser, Tokens, MAX_TOKENS};
 use super::value::{classify, Kind};
 
+/// A sheet with its text laid out as cells.
+pub(crate) struct LaidOut<'a> {
+    /// The cells: the sheet's own when no text needed laying out.
+    pub(crate) cells: Cow<'a, SheetCells>,
+    /// Why some text was left as it is, if it was for its size.
+    pub(crate) note: Option<String>,
+}
+
 /// The sheet with its text laid out as cells; the sheet itself when no text needs it.
-pub(crate) fn lay_out(sheet: &SheetCells) -> Cow<'_, SheetCells> {
+pub(crate) fn lay_out(sheet: &SheetCells) -> LaidOut<'_> {
+    let mut note = None;
+    let cells = lay_out_cells(sheet, &mut note);
+    LaidOut { cells, note }
+}
+
+fn lay_out_cells<'a>(sheet: &'a SheetCells, note: &mut Option<String>) -> Cow<'a, SheetCells> {
     let mut texts: Vec<(u32, u32, &str)> = sheet
         .cells()
         .iter()
@@ -58,7 +74,14 @@ pub(crate) fn lay_out(sheet: &SheetCells) -> Cow<'_, SheetCells> {
         }
         if texts[from..to].iter().any(|t| splittable(t.2)) {
             let items = items(sheet, &texts[from..to]);
-            lay_out_block(sheet, &items, &mut plan);
+            if !lay_out_block(sheet, &items, &mut plan) {
+                let (first, last) = (&items[0], &items[items.len() - 1]);
+                *note = Some(format!(
+                    "the text in {}:{} holds more than {MAX_TOKENS} numbers and words, too many to read as cells",
+                    CellRef::new(first.0, first.1),
+                    CellRef::new(last.0, last.1)
+                ));
+            }
         }
         from = to;
     }
@@ -177,7 +200,8 @@ struct Block<'a> {
     tokens: Tokens,
 }
 
-fn lay_out_block(sheet: &SheetCells, cells: &[(u32, u32, Source<'_>)], plan: &mut Plan) {
+/// Lay out one block's tables; `false` when its text is too large to (left as it is).
+fn lay_out_block(sheet: &SheetCells, cells: &[(u32, u32, Source<'_>)], plan: &mut Plan) -> bool {
     let mut t = Tokeniser::default();
     let (mut lines, mut cell_of) = (Vec::new(), Vec::new());
     for (i, &(_, _, source)) in cells.iter().enumerate() {
@@ -206,6 +230,9 @@ fn lay_out_block(sheet: &SheetCells, cells: &[(u32, u32, Source<'_>)], plan: &mu
         cell_of,
         tokens: t.finish(),
     };
+    if block.tokens.over || plan.cells.len() + block.tokens.tokens.len() > MAX_TOKENS {
+        return false;
+    }
     let mut consumed = vec![false; cells.len()];
     for table in tables(&block) {
         place(sheet, cells, &block, &table, plan, &mut consumed);
@@ -232,6 +259,7 @@ fn lay_out_block(sheet: &SheetCells, cells: &[(u32, u32, Source<'_>)], plan: &mu
             }
         }
     }
+    true
 }
 
 /// How a row of tokens reads.
@@ -329,8 +357,24 @@ fn tables(block: &Block<'_>) -> Vec<Vec<usize>> {
     out
 }
 
-/// Lay out one table's rows into columns (see the module docs): each row's first column.
-fn columns(block: &Block<'_>, rows: &[usize]) -> Vec<u32> {
+/// How a table's rows are laid out in columns.
+struct Columns {
+    /// Each row's first column.
+    firsts: Vec<u32>,
+    /// Columns before which an empty column goes: the gutter between two boards printed side
+    /// by side.
+    gutters: Vec<u32>,
+}
+
+impl Columns {
+    /// The column of the `k`-th column of tokens, gutters counted.
+    fn at(&self, k: u32) -> u32 {
+        k + self.gutters.iter().filter(|&&g| g <= k).count() as u32
+    }
+}
+
+/// Lay out one table's rows into columns (see the module docs).
+fn columns(block: &Block<'_>, rows: &[usize]) -> Columns {
     let t = &block.tokens;
     let len = |r: usize| t.rows[r].len();
     // The width most rows have (the wider on a tie).
@@ -351,7 +395,9 @@ fn columns(block: &Block<'_>, rows: &[usize]) -> Vec<u32> {
     let full: Vec<usize> = rows.iter().copied().filter(|&r| len(r) == width).collect();
     let labelled = labels_first(block, &full);
     let spans = spans(block, &full, width);
-    rows.iter()
+    let gutters = spans.as_deref().map(gutters).unwrap_or_default();
+    let firsts = rows
+        .iter()
         .map(|&r| {
             let row = t.row(r);
             if row.len() >= width {
@@ -365,6 +411,24 @@ fn columns(block: &Block<'_>, rows: &[usize]) -> Vec<u32> {
                 .and_then(|s| aligned(row, s))
                 .unwrap_or_default()
         })
+        .collect();
+    Columns { firsts, gutters }
+}
+
+/// The columns before which the space between two columns of a fixed-width table is a
+/// gutter: at least four spaces, and three times the usual space or more.
+fn gutters(spans: &[(u32, u32)]) -> Vec<u32> {
+    let gaps: Vec<u32> = spans
+        .windows(2)
+        .map(|w| w[1].0.saturating_sub(w[0].1))
+        .collect();
+    let mut sorted = gaps.clone();
+    sorted.sort_unstable();
+    let usual = sorted.get(sorted.len() / 2).copied().unwrap_or(1).max(1);
+    gaps.iter()
+        .enumerate()
+        .filter(|&(_, &g)| g >= 4 && g >= 3 * usual)
+        .map(|(k, _)| k as u32 + 1)
         .collect()
 }
 
@@ -466,15 +530,15 @@ fn place(
     consumed: &mut [bool],
 ) {
     let t = &block.tokens;
-    let firsts = columns(block, rows);
+    let layout = columns(block, rows);
     let Some(first_cell) = block.cell_of[t.tokens[t.rows[rows[0]].start].line as usize] else {
         return;
     };
     let (top, left) = (cells[first_cell].0, cells[first_cell].1);
     let width = rows
         .iter()
-        .zip(&firsts)
-        .map(|(&r, &f)| f + t.rows[r].len() as u32)
+        .zip(&layout.firsts)
+        .map(|(&r, &f)| layout.at(f + t.rows[r].len() as u32 - 1) + 1)
         .max()
         .unwrap_or(1);
     let (Some(bottom), Some(right)) = (
@@ -524,9 +588,9 @@ fn place(
     if busy || overlaps {
         return;
     }
-    for (i, (&r, &f)) in rows.iter().zip(&firsts).enumerate() {
+    for (i, (&r, &f)) in rows.iter().zip(&layout.firsts).enumerate() {
         for (k, x) in t.row(r).iter().enumerate() {
-            let (row, col) = (top + i as u32, left + f + k as u32);
+            let (row, col) = (top + i as u32, left + layout.at(f + k as u32));
             let value = match x.kind {
                 TokenKind::Number(n) => CellValue::Number(n),
                 TokenKind::Word => CellValue::Text(text(block, x).into()),
@@ -592,7 +656,7 @@ mod tests {
     fn a_plain_grid_is_split_into_cells() {
         let s = pasted("8 1 10\n11 14 7\n26 9 12");
         assert_eq!(
-            cells(&lay_out(&s)),
+            cells(&lay_out(&s).cells),
             ["8@A1 1@B1 10@C1", "11@A2 14@B2 7@C2", "26@A3 9@B3 12@C3"]
         );
     }
@@ -603,7 +667,7 @@ mod tests {
             "  +---+---+---+\n  |  1| 62| 13|\n  +---+---+---+\n  | 14| 35|  2|\n  +---+---+---+",
         );
         assert_eq!(
-            cells(&lay_out(&s)),
+            cells(&lay_out(&s).cells),
             ["1@A2 62@B2 13@C2", "14@A3 35@B3 2@C3"]
         );
     }
@@ -611,24 +675,24 @@ mod tests {
     #[test]
     fn captions_stay_text_and_double_spacing_closes_up() {
         let s = pasted("Solution 304\n   1  10   5\n   4  17   2\n   9  20  13");
-        let got = cells(&lay_out(&s));
+        let got = cells(&lay_out(&s).cells);
         assert_eq!(got[0], "Solution 304@A1");
         assert_eq!(got[1], "1@A2 10@B2 5@C2");
         let s = pasted("0 33 2\n\n3 18 55\n\n56 1 34\n");
         assert_eq!(
-            cells(&lay_out(&s)),
+            cells(&lay_out(&s).cells),
             ["0@A1 33@B1 2@C1", "3@A2 18@B2 55@C2", "56@A3 1@B3 34@C3"]
         );
         // Two boards one blank line apart stay apart.
         let s = pasted("1 2 3\n4 5 6\n\n7 8 9\n1 2 3");
-        let got = cells(&lay_out(&s));
+        let got = cells(&lay_out(&s).cells);
         assert_eq!(got[2], "7@A4 8@B4 9@C4");
     }
 
     #[test]
     fn a_header_without_its_corner_sits_over_the_last_columns() {
         let s = pasted("A B C\nA 24 33 10\nB 9 6 25\nC 34 23 8");
-        let got = cells(&lay_out(&s));
+        let got = cells(&lay_out(&s).cells);
         assert_eq!(got[0], "A@B1 B@C1 C@D1");
         assert_eq!(got[1], "A@A2 24@B2 33@C2 10@D2");
     }
@@ -636,7 +700,7 @@ mod tests {
     #[test]
     fn a_short_row_takes_the_columns_it_lines_up_with() {
         let s = pasted("  1  10   5\n       4  17\n   9  20  13");
-        let got = cells(&lay_out(&s));
+        let got = cells(&lay_out(&s).cells);
         assert_eq!(got[1], "4@B2 17@C2");
     }
 
@@ -645,9 +709,16 @@ mod tests {
         let s =
             pasted("[\n  [\n    1,\n    16,\n    31\n  ],\n  [\n    30,\n    39,\n    2\n  ]\n]");
         assert_eq!(
-            cells(&lay_out(&s)),
+            cells(&lay_out(&s).cells),
             ["1@A3 16@B3 31@C3", "30@A4 39@B4 2@C4"]
         );
+    }
+
+    #[test]
+    fn boards_side_by_side_keep_their_gutter() {
+        let s = pasted(" 1 10  5       9  2  7\n 4 17  2       6 11 12\n 9 20 13       1  8  3");
+        let got = cells(&lay_out(&s).cells);
+        assert_eq!(got[0], "1@A1 10@B1 5@C1 9@E1 2@F1 7@G1");
     }
 
     #[test]
@@ -657,7 +728,7 @@ mod tests {
             1,
             CellValue::Text("[[9,6,3,0],[4,1,10,7],[11,8,5,2]]".into()),
         )]);
-        let got = cells(&lay_out(&s));
+        let got = cells(&lay_out(&s).cells);
         assert_eq!(got[0], "9@B3 6@C3 3@D3 0@E3");
         assert_eq!(got[2], "11@B5 8@C5 5@D5 2@E5");
     }
@@ -669,9 +740,9 @@ mod tests {
             (0, 1, CellValue::Number(5.0)),
             (3, 0, CellValue::Text("[05]".into())),
         ]);
-        let got = cells(&lay_out(&s));
+        let got = cells(&lay_out(&s).cells);
         assert_eq!(got, ["1 2 3@A1 5@B1", "5@A4"]);
         let words = SheetCells::from_values([(0, 0, CellValue::Text("e4 f6 g8".into()))]);
-        assert!(matches!(lay_out(&words), Cow::Borrowed(_)));
+        assert!(matches!(lay_out(&words).cells, Cow::Borrowed(_)));
     }
 }

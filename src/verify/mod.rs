@@ -208,7 +208,7 @@ pub fn verify_grid(
 ) -> SheetReport {
     // Text holding the rows of a table (pasted lines, a text file) is read as its cells.
     let laid_out = layout::lay_out(cells);
-    let cells: &SheetCells = &laid_out;
+    let cells: &SheetCells = &laid_out.cells;
     let selection = match options.range {
         Some(range) => select::Selection {
             boards: vec![notation::grid::given(cells, range)],
@@ -217,7 +217,8 @@ pub fn verify_grid(
         None => select::select(notation::propose(cells), options.board_size),
     };
     let mut boards = Vec::new();
-    let mut notes = selection.notes;
+    let mut notes: Vec<String> = laid_out.note.into_iter().collect();
+    notes.extend(selection.notes);
     let puzzle = is_puzzle_sheet(cells);
     for candidate in selection.boards {
         match candidate {

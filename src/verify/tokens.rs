@@ -25,8 +25,9 @@
 pub(crate) enum Kind {
     /// A number as written (`05` is 5).
     Number(f64),
-    /// Two whole numbers in one bracket group.
-    Pair(i64, i64),
+    /// Two whole numbers in one bracket group (coordinates: each fits 32 bits, far past any
+    /// board).
+    Pair(i32, i32),
     /// A placeholder for an empty cell.
     Blank,
     /// Anything else: a square name, a label letter, a word.
@@ -63,7 +64,13 @@ pub(crate) struct Tokens {
     pub(crate) rows: Vec<std::ops::Range<usize>>,
     /// Every line fed, in order.
     pub(crate) lines: Vec<Line>,
+    /// More than [`MAX_TOKENS`] tokens were fed: those past it are not kept.
+    pub(crate) over: bool,
 }
+
+/// The most tokens kept from one text: as many cells as a sheet may hold, so that the text of
+/// a sheet laid out as cells stays within what a reader would keep of it.
+pub(crate) const MAX_TOKENS: usize = crate::workbook::read::MAX_SHEET_CELLS;
 
 impl Tokens {
     /// The tokens of one row.
@@ -153,7 +160,7 @@ impl Tokeniser {
         let index = self.out.lines.len() as u32;
         let blank = text.trim().is_empty();
         self.out.lines.push(Line { blank });
-        if !blank && !is_rule(text) {
+        if !blank && !self.out.over && !is_rule(text) {
             self.scan(text, index);
         }
         self.end_of_line();
@@ -193,6 +200,10 @@ impl Tokeniser {
     }
 
     fn push(&mut self, kind: Kind, line: u32, start: usize, end: usize) {
+        if self.out.tokens.len() >= MAX_TOKENS {
+            self.out.over = true;
+            return;
+        }
         if let Some(g) = self.stack.last_mut() {
             g.direct += 1;
             g.numbers &= matches!(kind, Kind::Number(_));
@@ -383,10 +394,10 @@ impl Tokeniser {
     }
 }
 
-/// The whole number a token holds, if it is one.
-fn whole(kind: Kind) -> Option<i64> {
+/// The whole number a token holds, if it is one that fits 32 bits.
+fn whole(kind: Kind) -> Option<i32> {
     match kind {
-        Kind::Number(f) if f.fract() == 0.0 && f.abs() < 1e15 => Some(f as i64),
+        Kind::Number(f) if f.fract() == 0.0 && f.abs() <= f64::from(i32::MAX) => Some(f as i32),
         _ => None,
     }
 }
@@ -478,6 +489,19 @@ mod tests {
         assert!(is_rule("|---|---|") && is_rule("  +---+---+"));
         assert!(!is_rule("| |"));
         assert!(!is_rule("a - b"));
+    }
+
+    #[test]
+    fn tokens_past_the_cap_are_not_kept() {
+        let mut t = Tokeniser::default();
+        let line = "1 ".repeat(1000);
+        for _ in 0..MAX_TOKENS / 1000 + 1 {
+            t.line(&line);
+        }
+        let t = t.finish();
+        assert!(t.over);
+        assert_eq!(t.tokens.len(), MAX_TOKENS);
+        assert_eq!(std::mem::size_of::<Token>(), 32);
     }
 
     #[test]

@@ -64,6 +64,9 @@ fn of_text(text: &str, row: u32, col: u32) -> Entries {
         return out;
     }
     let tokens = tokenise(text);
+    if tokens.over {
+        return out;
+    }
     let lines: Vec<&str> = text.lines().collect();
     let word = |t: &Token| {
         lines
@@ -92,7 +95,7 @@ fn of_text(text: &str, row: u32, col: u32) -> Entries {
                     Is::Word
                 }
             }
-            Kind::Pair(x, y) => Is::Pair(x, y),
+            Kind::Pair(x, y) => Is::Pair(i64::from(x), i64::from(y)),
             Kind::Number(_) | Kind::Blank => Is::Other,
         })
         .collect();
