@@ -239,23 +239,16 @@ fn prepare_text() -> (PathBuf, PathBuf) {
     (csv, txt)
 }
 
-/// Verifying the text over verifying the CSV, timed in alternation as [`paired_ratio`] does.
+/// Verifying the text over verifying the CSV, timed in alternation.
 fn text_ratio(csv: &Path, txt: &Path) -> (f64, f64, f64) {
-    const PAIRS: usize = 7;
-    let time = |path: &Path| {
-        let t = Instant::now();
-        black_box(ours(path));
-        t.elapsed().as_secs_f64() * 1e3
-    };
-    let mut pairs: Vec<(f64, f64)> = (0..PAIRS).map(|_| (time(txt), time(csv))).collect();
-    let median = |v: &mut Vec<f64>| {
-        v.sort_by(f64::total_cmp);
-        v[v.len() / 2]
-    };
-    let mut ratios: Vec<f64> = pairs.iter().map(|(t, c)| t / c).collect();
-    let mut t: Vec<f64> = pairs.iter().map(|p| p.0).collect();
-    let mut c: Vec<f64> = pairs.drain(..).map(|p| p.1).collect();
-    (median(&mut ratios), median(&mut t), median(&mut c))
+    alternate(
+        &|| {
+            black_box(ours(txt));
+        },
+        &|| {
+            black_box(ours(csv));
+        },
+    )
 }
 
 /// The tool's own workbook, written by the CLI.
@@ -308,13 +301,24 @@ fn ours(path: &Path) -> knights_tour::verify::FileReport {
     verify_path(path, &VerifyOptions::default())
 }
 
-/// Ours over calamine's, timed in alternation (calamine, ours, calamine, ...) `PAIRS` times:
-/// the median of the pairs' ratios and the two median times in ms. On a shared machine the
-/// load drifts between criterion's blocks of one function and the next; a pair sees the same
-/// load.
+/// Ours over calamine's, timed in alternation.
 fn paired_ratio(file: File) -> (f64, f64, f64) {
-    const PAIRS: usize = 7;
     let path = file.path();
+    alternate(
+        &|| {
+            black_box(ours(&path));
+        },
+        &|| {
+            black_box(calamine_range(&path, file.sheet()));
+        },
+    )
+}
+
+/// `a`'s time over `b`'s, timed in alternation (b, a, b, a, ...) `PAIRS` times: the median of
+/// the pairs' ratios and the two median times in ms. On a shared machine the load drifts
+/// between criterion's blocks of one function and the next; a pair sees the same load.
+fn alternate(a: &dyn Fn(), b: &dyn Fn()) -> (f64, f64, f64) {
+    const PAIRS: usize = 7;
     let time = |f: &dyn Fn()| {
         let t = Instant::now();
         f();
@@ -322,23 +326,18 @@ fn paired_ratio(file: File) -> (f64, f64, f64) {
     };
     let mut pairs: Vec<(f64, f64)> = (0..PAIRS)
         .map(|_| {
-            let floor = time(&|| {
-                black_box(calamine_range(&path, file.sheet()));
-            });
-            let ours = time(&|| {
-                black_box(ours(&path));
-            });
-            (ours, floor)
+            let second = time(b);
+            (time(a), second)
         })
         .collect();
     let median = |v: &mut Vec<f64>| {
         v.sort_by(f64::total_cmp);
         v[v.len() / 2]
     };
-    let mut ratios: Vec<f64> = pairs.iter().map(|(o, f)| o / f).collect();
-    let mut o: Vec<f64> = pairs.iter().map(|p| p.0).collect();
-    let mut f: Vec<f64> = pairs.drain(..).map(|p| p.1).collect();
-    (median(&mut ratios), median(&mut o), median(&mut f))
+    let mut ratios: Vec<f64> = pairs.iter().map(|(x, y)| x / y).collect();
+    let mut x: Vec<f64> = pairs.iter().map(|p| p.0).collect();
+    let mut y: Vec<f64> = pairs.drain(..).map(|p| p.1).collect();
+    (median(&mut ratios), median(&mut x), median(&mut y))
 }
 
 fn bench(c: &mut Criterion) {

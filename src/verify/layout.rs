@@ -35,7 +35,7 @@ use crate::workbook::cellref::{CellRange, CellRef};
 use crate::workbook::read::{CellValue, CellValueRef, CellsBuilder, SheetCell, SheetCells};
 
 use super::tokens::{Kind as TokenKind, Token, Tokeniser, Tokens, MAX_TOKENS};
-use super::value::{classify, Kind};
+use super::value::{classify, owned, Kind};
 
 /// A sheet with its text laid out as cells.
 pub(crate) struct LaidOut<'a> {
@@ -106,15 +106,6 @@ fn lay_out_cells<'a>(sheet: &'a SheetCells, note: &mut Option<String>) -> Cow<'a
         }
     }
     Cow::Owned(out.finish(sheet.formats_known()))
-}
-
-fn owned(v: CellValueRef<'_>) -> CellValue {
-    match v {
-        CellValueRef::Number(f) => CellValue::Number(f),
-        CellValueRef::Text(t) => CellValue::Text(t.into()),
-        CellValueRef::Bool(b) => CellValue::Bool(b),
-        CellValueRef::Error(e) => CellValue::Error(e.into()),
-    }
 }
 
 /// Whether a text cell may hold more than one token, or one in brackets: something besides

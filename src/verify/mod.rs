@@ -59,13 +59,14 @@ pub use report::{
 use crate::error::{Error, Result};
 use crate::tour::Tour;
 use crate::workbook::cellref::{CellRange, CellRef};
-use crate::workbook::read::{CellValue, CellValueRef, Format, SheetCells, Workbook};
+use crate::workbook::read::{CellValueRef, Format, SheetCells, Workbook};
 use crate::workbook::write::PATH_DATA_SHEET;
 
 use block::BlockGrid;
 pub use block::MAX_BOARD_SQUARES;
 use check::Checked;
 use notation::{Candidate, GridCandidate, PathCandidate};
+use value::owned;
 
 /// What to check.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -327,15 +328,6 @@ fn typed(grid: &BlockGrid<'_>) -> Option<TypedCells> {
         .map(|(r, c)| grid.cell(r, c).and_then(|x| x.value).map(owned))
         .collect();
     Some(TypedCells { range, values })
-}
-
-fn owned(value: CellValueRef<'_>) -> CellValue {
-    match value {
-        CellValueRef::Number(f) => CellValue::Number(f),
-        CellValueRef::Text(t) => CellValue::Text(t.into()),
-        CellValueRef::Bool(b) => CellValue::Bool(b),
-        CellValueRef::Error(e) => CellValue::Error(e.into()),
-    }
 }
 
 /// Whether the sheet is a puzzle `knights-tour puzzle` wrote: a text cell (its title) starts

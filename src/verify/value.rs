@@ -1,6 +1,6 @@
 //! What a cell's value means for a board: a move number, a non-integer, text, or blank.
 
-use crate::workbook::read::CellValueRef;
+use crate::workbook::read::{CellValue, CellValueRef};
 
 /// A cell's value as the verifier sees it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -60,6 +60,16 @@ fn text(t: &str) -> Kind {
         }
     }
     Kind::Text
+}
+
+/// A value borrowed from a sheet, owned (to keep it, or to write it into another sheet).
+pub(crate) fn owned(value: CellValueRef<'_>) -> CellValue {
+    match value {
+        CellValueRef::Number(f) => CellValue::Number(f),
+        CellValueRef::Text(t) => CellValue::Text(t.into()),
+        CellValueRef::Bool(b) => CellValue::Bool(b),
+        CellValueRef::Error(e) => CellValue::Error(e.into()),
+    }
 }
 
 /// How a value reads in a message: `12.5`, `'x'`, `TRUE`, `#REF!`.

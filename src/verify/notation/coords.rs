@@ -28,7 +28,7 @@ use crate::workbook::read::{CellValueRef, SheetCells};
 
 use super::super::square::SquareName;
 use super::super::value::{classify, Kind};
-use super::entries::{chain, runs, Entries};
+use super::entries::{lists, Entries};
 use super::{CoordOrder, CoordReading, ListForm, PathCandidate};
 
 /// The fewest rows a block of numeric coordinates needs.
@@ -253,34 +253,26 @@ pub(crate) fn from_pairs(
 
 /// Runs of cells holding `(x,y)` pairs, down a column or along a row, each read as one list.
 fn pair_runs(entries: &[Entries]) -> Vec<PathCandidate> {
-    let held: Vec<&Entries> = entries.iter().filter(|e| !e.pairs.is_empty()).collect();
-    let mut out = Vec::new();
-    let mut taken: HashSet<(u32, u32)> = HashSet::new();
-    for run in runs(&held, |e| e.pairs.len()) {
-        let run: Vec<&Entries> = run.iter().map(|&i| held[i]).collect();
-        if run.iter().any(|e| taken.contains(&(e.row, e.col))) {
-            continue;
-        }
-        let (pairs, cells) = chain(&run, |e| &e.pairs[..]);
-        if pairs.len() < super::MIN_PATH {
-            continue;
-        }
-        let (first, last) = (run[0], run[run.len() - 1]);
-        let footprint = CellRange::new(
-            CellRef::new(first.row, first.col),
-            CellRef::new(last.row, last.col),
-        );
-        let form = if run.len() == 1 {
-            ListForm::OneCell
-        } else {
-            ListForm::Coordinates
-        };
-        if let Some(path) = from_pairs(&pairs, CoordOrder::Xy, cells, footprint, form) {
-            taken.extend(run.iter().map(|e| (e.row, e.col)));
-            out.push(path);
-        }
-    }
-    out
+    lists(
+        entries,
+        |e| &e.pairs[..],
+        |list| {
+            let form = if list.one_cell {
+                ListForm::OneCell
+            } else {
+                ListForm::Coordinates
+            };
+            from_pairs(
+                &list.moves,
+                CoordOrder::Xy,
+                list.cells,
+                list.footprint,
+                form,
+            )
+            .into_iter()
+            .collect()
+        },
+    )
 }
 
 #[cfg(test)]

@@ -9,10 +9,14 @@
 //! a sentence that mentions squares is not a tour. Move numbers, arrows and dashes between
 //! moves are separators everywhere.
 
+use std::collections::HashSet;
+
+use crate::workbook::cellref::{CellRange, CellRef};
 use crate::workbook::read::{CellValueRef, SheetCells};
 
 use super::super::square::{readings, Readings};
 use super::super::tokens::{tokenise, Kind, Token};
+use super::PathCandidate;
 
 /// The longest cell text read: a cell holds at most 32,767 characters in Excel, and a text
 /// file's line is read whole.
@@ -150,10 +154,62 @@ fn of_text(text: &str, row: u32, col: u32) -> Entries {
     out
 }
 
+/// A list read from a run of cells: its moves in order, the cell of each, and the cells it
+/// spans.
+pub(crate) struct List<T> {
+    /// The moves, in the order written.
+    pub(crate) moves: Vec<T>,
+    /// The cell holding each move.
+    pub(crate) cells: Vec<CellRef>,
+    /// The run's first cell to its last.
+    pub(crate) footprint: CellRange,
+    /// The run is one cell: a tour in one cell.
+    pub(crate) one_cell: bool,
+}
+
+/// The candidates of every list the cells of `entries` write, `moves` picking a cell's moves:
+/// runs naming more moves first, each cell in one list at most (a run whose reading gives no
+/// candidate leaves its cells to the others). `read` turns a list of at least
+/// [`MIN_PATH`](super::MIN_PATH) moves into candidates.
+pub(crate) fn lists<T: Copy + PartialEq>(
+    entries: &[Entries],
+    moves: impl Fn(&Entries) -> &[T],
+    mut read: impl FnMut(List<T>) -> Vec<PathCandidate>,
+) -> Vec<PathCandidate> {
+    let held: Vec<&Entries> = entries.iter().filter(|e| !moves(e).is_empty()).collect();
+    let mut taken: HashSet<(u32, u32)> = HashSet::new();
+    let mut out = Vec::new();
+    for run in runs(&held, |e| moves(e).len()) {
+        let run: Vec<&Entries> = run.iter().map(|&i| held[i]).collect();
+        if run.iter().any(|e| taken.contains(&(e.row, e.col))) {
+            continue;
+        }
+        let (list, cells) = chain(&run, &moves);
+        if list.len() < super::MIN_PATH {
+            continue;
+        }
+        let (first, last) = (run[0], run[run.len() - 1]);
+        let found = read(List {
+            moves: list,
+            cells,
+            footprint: CellRange::new(
+                CellRef::new(first.row, first.col),
+                CellRef::new(last.row, last.col),
+            ),
+            one_cell: run.len() == 1,
+        });
+        if !found.is_empty() {
+            taken.extend(run.iter().map(|e| (e.row, e.col)));
+            out.extend(found);
+        }
+    }
+    out
+}
+
 /// The runs of cells next to each other along a row (one cell or more) and down a column (two
 /// or more) among `cells` (in row-major order), as indices into `cells`; the runs naming more
 /// moves first (`moves` counts a cell's).
-pub(crate) fn runs(cells: &[&Entries], moves: impl Fn(&Entries) -> usize) -> Vec<Vec<usize>> {
+fn runs(cells: &[&Entries], moves: impl Fn(&Entries) -> usize) -> Vec<Vec<usize>> {
     let mut out: Vec<Vec<usize>> = Vec::new();
     let mut split = |order: &[usize], vertical: bool, min: usize| {
         let mut run: Vec<usize> = Vec::new();
@@ -194,10 +250,10 @@ pub(crate) fn runs(cells: &[&Entries], moves: impl Fn(&Entries) -> usize) -> Vec
 /// (`a1 -> b3`) whose first square is the last one before it does not name it twice. Cells
 /// with words around their moves (`Move 12: Knight to e4`) make a list only when their move
 /// numbers count up by one: none when they do not.
-pub(crate) fn chain<T: Copy + PartialEq>(
+fn chain<T: Copy + PartialEq>(
     run: &[&Entries],
     moves: impl Fn(&Entries) -> &[T],
-) -> (Vec<T>, Vec<crate::workbook::cellref::CellRef>) {
+) -> (Vec<T>, Vec<CellRef>) {
     let (mut out, mut cells) = (Vec::new(), Vec::new());
     let counted = run
         .windows(2)
@@ -211,10 +267,7 @@ pub(crate) fn chain<T: Copy + PartialEq>(
             m = &m[1..];
         }
         out.extend_from_slice(m);
-        cells.extend(std::iter::repeat_n(
-            crate::workbook::cellref::CellRef::new(e.row, e.col),
-            m.len(),
-        ));
+        cells.extend(std::iter::repeat_n(CellRef::new(e.row, e.col), m.len()));
     }
     (out, cells)
 }

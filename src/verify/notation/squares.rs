@@ -6,57 +6,31 @@
 //! steps `a1 -> b3` one a cell. What each cell names is read by the text layer (`entries.rs`).
 //!
 //! A run is a maximal line of consecutive cells that each name a square; its moves are those
-//! of its cells in order. It is a candidate when it reads as a tour attempt: at least
+//! of its cells in order (the runs naming more first, each cell in one run). It is a
+//! candidate when it reads as a tour attempt: at least
 //! [`MIN_PATH`](super::MIN_PATH) moves, at least half of the steps knight's moves, so a row of
 //! cell names (`A1`, `B1`, ...) or a column of labels is not. A run of one cell is a tour in
 //! one cell ([`ListForm::OneCell`]). Entries that start with the knight's letter have two
 //! readings (`Nd6` is the knight on d6, or file `nd`): both are proposed, and the selection
 //! keeps the one whose board is not absurd.
 
-use std::collections::HashSet;
-
-use crate::workbook::cellref::{CellRange, CellRef};
-
 use super::super::square::Readings;
-use super::entries::{chain, runs, Entries};
+use super::entries::{lists, Entries, List};
 use super::{ListForm, PathCandidate};
 
 /// Every run of square names on the sheet that reads as a tour attempt, each in every reading.
 pub(crate) fn propose(entries: &[Entries]) -> Vec<PathCandidate> {
-    let named: Vec<&Entries> = entries.iter().filter(|e| !e.squares.is_empty()).collect();
-    // A cell belongs to at most one run: the one naming more moves wins.
-    let mut taken: HashSet<(u32, u32)> = HashSet::new();
-    let mut out = Vec::new();
-    for run in runs(&named, |e| e.squares.len()) {
-        let run: Vec<&Entries> = run.iter().map(|&i| named[i]).collect();
-        if run.iter().any(|e| taken.contains(&(e.row, e.col))) {
-            continue;
-        }
-        let before = out.len();
-        out.extend(read_run(&run));
-        if out.len() > before {
-            taken.extend(run.iter().map(|e| (e.row, e.col)));
-        }
-    }
-    out
+    lists(entries, |e| &e.squares[..], read)
 }
 
-/// The candidates one run gives: as written, and with the knight's letter read as a piece.
-fn read_run(run: &[&Entries]) -> Vec<PathCandidate> {
-    let (moves, cells): (Vec<Readings>, Vec<CellRef>) = chain(run, |e| &e.squares[..]);
-    if moves.len() < super::MIN_PATH {
-        return Vec::new();
-    }
-    let (first, last) = (run[0], run[run.len() - 1]);
-    let footprint = CellRange::new(
-        CellRef::new(first.row, first.col),
-        CellRef::new(last.row, last.col),
-    );
-    let form = if run.len() == 1 {
+/// The candidates one list gives: as written, and with the knight's letter read as a piece.
+fn read(list: List<Readings>) -> Vec<PathCandidate> {
+    let form = if list.one_cell {
         ListForm::OneCell
     } else {
         ListForm::Squares
     };
+    let moves = &list.moves;
     let plain: Option<Vec<_>> = moves.iter().map(|r| r.plain).collect();
     let pieces = moves.iter().any(|r| r.piece.is_some());
     let piece: Option<Vec<_>> = pieces
@@ -65,7 +39,7 @@ fn read_run(run: &[&Entries]) -> Vec<PathCandidate> {
     [piece, plain]
         .into_iter()
         .flatten()
-        .map(|squares| PathCandidate::new(form, cells.clone(), squares, footprint))
+        .map(|squares| PathCandidate::new(form, list.cells.clone(), squares, list.footprint))
         .filter(PathCandidate::reads_as_tour)
         .collect()
 }

@@ -303,39 +303,10 @@ pub(super) fn read_lines<R: Read + Seek>(
     reader: &mut R,
     budget: &mut SheetBudget<'_>,
 ) -> Result<(), ReadError> {
-    use std::io::BufRead;
-    let io = |e: std::io::Error| ReadError::Io(e.to_string());
-    reader.seek(SeekFrom::Start(0)).map_err(io)?;
-    let mut source = std::io::BufReader::new(reader.take(MAX_TEXT_INPUT_BYTES + 1));
-    let (mut line, mut total, mut row) = (Vec::new(), 0u64, 0u64);
-    let too_large = || ReadError::TooLarge {
-        detail: format!(
-            "the file holds a line longer than {} MB, or more than {} MB",
-            MAX_LINE_BYTES / (1024 * 1024),
-            MAX_TEXT_INPUT_BYTES / (1024 * 1024)
-        ),
-    };
-    loop {
-        line.clear();
-        let n = (&mut source)
-            .take(MAX_LINE_BYTES + 1)
-            .read_until(b'\n', &mut line)
-            .map_err(io)?;
-        if n == 0 {
-            return Ok(());
-        }
-        total += n as u64;
-        if line.len() as u64 > MAX_LINE_BYTES || total > MAX_TEXT_INPUT_BYTES {
-            return Err(too_large());
-        }
-        let text = String::from_utf8_lossy(&line);
-        let text = if row == 0 {
-            text.trim_start_matches('\u{feff}')
-        } else {
-            &text
-        };
+    let mut row = 0u64;
+    for_each_line(reader, |line| {
         // A lone CR ends a line too (old Mac files).
-        for part in text.trim_end_matches(['\n', '\r']).split('\r') {
+        for part in line.split('\r') {
             budget.scan()?;
             if !part.trim().is_empty() {
                 let r = position(row, "row")?;
@@ -354,6 +325,49 @@ pub(super) fn read_lines<R: Read + Seek>(
             }
             row += 1;
         }
+        Ok(())
+    })
+}
+
+/// Call `each` with every line of text from the start of `reader`, without its line break
+/// (LF or CRLF) and the first without a byte order mark; refuses a line longer than
+/// [`MAX_LINE_BYTES`] or more than [`MAX_TEXT_INPUT_BYTES`] in all.
+pub(super) fn for_each_line<R: Read + Seek>(
+    reader: &mut R,
+    mut each: impl FnMut(&str) -> Result<(), ReadError>,
+) -> Result<(), ReadError> {
+    use std::io::BufRead;
+    let io = |e: std::io::Error| ReadError::Io(e.to_string());
+    reader.seek(SeekFrom::Start(0)).map_err(io)?;
+    let mut source = std::io::BufReader::new(reader.take(MAX_TEXT_INPUT_BYTES + 1));
+    let (mut line, mut total, mut first) = (Vec::new(), 0u64, true);
+    loop {
+        line.clear();
+        let n = (&mut source)
+            .take(MAX_LINE_BYTES + 1)
+            .read_until(b'\n', &mut line)
+            .map_err(io)?;
+        if n == 0 {
+            return Ok(());
+        }
+        total += n as u64;
+        if line.len() as u64 > MAX_LINE_BYTES || total > MAX_TEXT_INPUT_BYTES {
+            return Err(ReadError::TooLarge {
+                detail: format!(
+                    "the file holds a line longer than {} MB, or more than {} MB",
+                    MAX_LINE_BYTES / (1024 * 1024),
+                    MAX_TEXT_INPUT_BYTES / (1024 * 1024)
+                ),
+            });
+        }
+        let text = String::from_utf8_lossy(&line);
+        let text = if first {
+            text.trim_start_matches('\u{feff}')
+        } else {
+            &text
+        };
+        first = false;
+        each(text.trim_end_matches(['\n', '\r']))?;
     }
 }
 

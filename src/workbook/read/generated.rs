@@ -29,7 +29,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visit
 use serde::Deserialize;
 
 use super::budget::{keep_text, SheetBudget};
-use super::delimited::{plain_number, MAX_TEXT_INPUT_BYTES};
+use super::delimited::{for_each_line, plain_number};
 use super::{CellValue, ReadError, SheetCell};
 use crate::board::{file_letters, parse_file_letters};
 
@@ -178,34 +178,8 @@ pub(super) fn read_text_grid<R: Read + Seek>(
     reader: &mut R,
     budget: &mut SheetBudget<'_>,
 ) -> Result<(), ReadError> {
-    let io = |e: std::io::Error| ReadError::Io(e.to_string());
-    reader.seek(SeekFrom::Start(0)).map_err(io)?;
-    let mut source = BufReader::new(reader.take(MAX_TEXT_INPUT_BYTES + 1));
     let mut sheet = Sheet { budget, row: 0 };
-    let (mut line, mut total) = (Vec::new(), 0u64);
-    loop {
-        line.clear();
-        let n = (&mut source)
-            .take(MAX_LINE_BYTES + 1)
-            .read_until(b'\n', &mut line)
-            .map_err(io)?;
-        if n == 0 {
-            return Ok(());
-        }
-        total += n as u64;
-        if line.len() as u64 > MAX_LINE_BYTES || total > MAX_TEXT_INPUT_BYTES {
-            return Err(ReadError::TooLarge {
-                detail: format!(
-                    "the file holds a line longer than {} MB, or more than {} MB",
-                    MAX_LINE_BYTES / (1024 * 1024),
-                    MAX_TEXT_INPUT_BYTES / (1024 * 1024)
-                ),
-            });
-        }
-        let text = String::from_utf8_lossy(&line);
-        let text = text
-            .trim_start_matches('\u{feff}')
-            .trim_end_matches(['\n', '\r']);
+    for_each_line(reader, |text| {
         let row = sheet.row;
         if let Some((rank, cells)) = rank_line(text) {
             sheet.push(row, 0, CellValue::Number(f64::from(rank)))?;
@@ -222,7 +196,7 @@ pub(super) fn read_text_grid<R: Read + Seek>(
             sheet.push(row, 0, CellValue::Text(keep_text(text)))?;
         } else if !text.trim().is_empty() && text.trim().bytes().all(|b| b == b'-') {
             // The rule under a board takes no row: the file letters sit under it.
-            continue;
+            return Ok(());
         } else {
             let from = u64::from(text.starts_with(char::is_whitespace));
             for (c, token) in text.split_whitespace().enumerate() {
@@ -230,7 +204,8 @@ pub(super) fn read_text_grid<R: Read + Seek>(
             }
         }
         sheet.row += 1;
-    }
+        Ok(())
+    })
 }
 
 /// A square of a JSON path: file from 0, rank from 1.
