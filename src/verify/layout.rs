@@ -3,9 +3,11 @@
 //! array) laid out as the cells they would be if split into columns, so the notations read a
 //! printed grid exactly as they read a typed one.
 //!
-//! **Blocks.** The text cells of one column whose text is more than one word or number, one
-//! after another (one blank row between them at most), are read as one text, a line a cell
-//! ([`super::tokens`]): bracket groups and blank lines carry over from cell to cell.
+//! **Blocks.** The text cells of one column, one after another with at most one blank row (or
+//! only numbers) between them, some holding more than one word or number, are read as one
+//! text, a line a cell ([`super::tokens`]): bracket groups and blank lines carry over from
+//! cell to cell, and a number cell between them (the last number of a row of a pretty-printed
+//! JSON array, made a number by the paste) is a line of its own.
 //!
 //! **Rows.** A row of two or more numbers (or blank placeholders), with at most one word beside
 //! them when they are three or more (`A 24 33 10 ...`, `Row 1: ...`), is a row of a table;
@@ -35,7 +37,7 @@ use crate::workbook::cellref::{CellRange, CellRef};
 use crate::workbook::read::{CellValue, CellValueRef, CellsBuilder, SheetCell, SheetCells};
 
 use super::tokens::{Kind as TokenKind, Token, Tokeniser, Tokens, MAX_TOKENS};
-use super::value::{classify, owned, Kind};
+use super::value::{classify, owned, texts, Kind};
 
 /// A sheet with its text laid out as cells.
 pub(crate) struct LaidOut<'a> {
@@ -53,14 +55,7 @@ pub(crate) fn lay_out(sheet: &SheetCells) -> LaidOut<'_> {
 }
 
 fn lay_out_cells<'a>(sheet: &'a SheetCells, note: &mut Option<String>) -> Cow<'a, SheetCells> {
-    let mut texts: Vec<(u32, u32, &str)> = sheet
-        .cells()
-        .iter()
-        .filter_map(|c| match c.value {
-            Some(CellValueRef::Text(t)) => Some((c.row, c.col, t)),
-            _ => None,
-        })
-        .collect();
+    let mut texts: Vec<(u32, u32, &str)> = texts(sheet).collect();
     if !texts.iter().any(|t| splittable(t.2)) {
         return Cow::Borrowed(sheet);
     }
@@ -127,18 +122,10 @@ fn same_block(sheet: &SheetCells, a: (u32, u32, &str), b: (u32, u32, &str)) -> b
     }
     let mut blank_before = false;
     for r in a.0 + 1..b.0 {
-        match sheet.find(r, a.1).map(|c| classify(c.value)) {
-            None | Some(Kind::Blank) if blank_before => return false,
-            None | Some(Kind::Blank) => blank_before = true,
-            Some(Kind::Int(_) | Kind::NonInt(_))
-                if matches!(
-                    sheet.find(r, a.1).and_then(|c| c.value),
-                    Some(CellValueRef::Number(_))
-                ) =>
-            {
-                blank_before = false
-            }
-            Some(_) => return false,
+        match sheet.find(r, a.1).and_then(|c| c.value) {
+            Some(CellValueRef::Number(_)) => blank_before = false,
+            value if classify(value) == Kind::Blank && !blank_before => blank_before = true,
+            _ => return false,
         }
     }
     true

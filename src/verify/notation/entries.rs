@@ -12,10 +12,11 @@
 use std::collections::HashSet;
 
 use crate::workbook::cellref::{CellRange, CellRef};
-use crate::workbook::read::{CellValueRef, SheetCells};
+use crate::workbook::read::SheetCells;
 
 use super::super::square::{readings, Readings};
 use super::super::tokens::{tokenise, Kind, Token};
+use super::super::value::texts;
 use super::PathCandidate;
 
 /// The longest cell text read: a cell holds at most 32,767 characters in Excel, and a text
@@ -42,16 +43,10 @@ pub(crate) struct Entries {
 /// Every text cell of the sheet that names a square or holds a coordinate pair, in row-major
 /// order.
 pub(crate) fn of_sheet(sheet: &SheetCells) -> Vec<Entries> {
-    sheet
-        .cells()
-        .iter()
-        .filter_map(|c| match c.value {
-            Some(CellValueRef::Text(t)) if t.len() <= MAX_TEXT => {
-                let e = of_text(t, c.row, c.col);
-                (!e.squares.is_empty() || !e.pairs.is_empty()).then_some(e)
-            }
-            _ => None,
-        })
+    texts(sheet)
+        .filter(|&(_, _, t)| t.len() <= MAX_TEXT)
+        .map(|(row, col, t)| of_text(t, row, col))
+        .filter(|e| !e.squares.is_empty() || !e.pairs.is_empty())
         .collect()
 }
 
