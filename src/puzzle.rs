@@ -25,8 +25,7 @@ use crate::solve::runner::{run, Plan};
 use crate::solve::{joint, Budget, Constraint, Request, Rng};
 use crate::tour::Tour;
 
-/// How a puzzle sheet's title starts; `verify` knows a puzzle sheet by it, and calls a board
-/// on it with blank squares and no mistake `unfinished` rather than `invalid`.
+/// How a puzzle sheet's title starts.
 pub const TITLE: &str = "Knight's tour puzzle";
 
 /// How the title of a puzzle's answer starts (`Answer to puzzle 1`).

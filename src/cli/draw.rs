@@ -33,6 +33,7 @@ use crate::solve::{rng_from_seed, runner};
 use crate::tour::Tour;
 use crate::verify;
 use crate::workbook::cellref::{CellRange, CellRef};
+use crate::workbook::read::watched::{Limits, Opener};
 use crate::writing::{search_share, WriteBudget};
 
 /// Options of `knights-tour draw`.
@@ -247,10 +248,12 @@ fn tour_from_workbook(file: &std::path::Path, args: &Args) -> Result<Tour> {
         .as_deref()
         .map(|r| r.parse().map_err(|e| Error::Usage(format!("--range: {e}"))))
         .transpose()?;
+    let mut opener = Opener::watched(Limits::from_env());
     if let Some(sheet) = &args.sheet {
-        return verify::read_tour(file, sheet, range, args.board);
+        return verify::read_tour(&mut opener, file, sheet, range, args.board);
     }
-    let report = verify::verify_path(
+    let report = verify::verify_path_with(
+        &mut opener,
         file,
         &verify::VerifyOptions {
             range,

@@ -50,12 +50,22 @@ pub enum Command {
     Completions(completions::Args),
     /// Print a manual page.
     Man(man::Args),
+    /// The reader process `verify` and `draw` start for each workbook (not for people: see
+    /// `workbook::read::watched`).
+    #[command(name = "__read-workbooks", hide = true)]
+    ReadWorkbooks(ReaderArgs),
+}
+
+/// Options of the hidden reader subcommand.
+#[derive(Debug, clap::Args)]
+pub struct ReaderArgs {
+    /// The processor time one file may take.
+    #[arg(long, default_value_t = 8.0)]
+    pub seconds: f64,
 }
 
 /// Parse the process arguments, run, and return the exit code.
 pub fn main() -> u8 {
-    crate::output::remove_temp_files_on_signals();
-    crate::resources::install();
     // Asked for before parsing, so that a usage error too answers a script in JSON.
     let json = json_requested(std::env::args_os().skip(1));
     let cli = match Cli::try_parse() {
@@ -77,6 +87,12 @@ pub fn main() -> u8 {
             };
         }
     };
+    // The reader process writes no file and reports no error itself: no signal thread, no
+    // handlers (an abort is for its parent to read).
+    if !matches!(cli.command, Command::ReadWorkbooks(_)) {
+        crate::output::remove_temp_files_on_signals();
+        crate::resources::install();
+    }
     let name = cli.command.name();
     let result = match cli.command {
         Command::Generate(args) => generate::run(args),
@@ -87,6 +103,10 @@ pub fn main() -> u8 {
         Command::Puzzle(args) => puzzle::run(args),
         Command::Completions(args) => completions::run(args),
         Command::Man(args) => man::run(args),
+        Command::ReadWorkbooks(args) => {
+            let seconds = std::time::Duration::from_secs_f64(args.seconds.clamp(0.001, 1e6));
+            Ok(crate::workbook::read::watched::serve(seconds))
+        }
     };
     match result {
         Ok(code) => code,
@@ -112,6 +132,7 @@ impl Command {
             Command::Puzzle(_) => "puzzle",
             Command::Completions(_) => "completions",
             Command::Man(_) => "man",
+            Command::ReadWorkbooks(_) => crate::workbook::read::watched::SUBCOMMAND,
         }
     }
 }

@@ -25,6 +25,7 @@ use crate::output::{self, Destination};
 use crate::solve::backtrack::Budget;
 use crate::verify::{complete, csv, inputs, text, FileReport, JsonDocument, Totals, VerifyOptions};
 use crate::workbook::cellref::{CellRange, CellRef};
+use crate::workbook::read::watched::{Limits, Opener};
 use crate::workbook::write::class::{is_marked, save_class_report, Capacity, ClassReport};
 use crate::writing::WriteBudget;
 
@@ -152,6 +153,7 @@ pub fn run(args: Args) -> Result<u8> {
     // A reader that panics on a hostile file is caught (see workbook::read); keep its panic
     // message off the user's terminal, the report says what happened.
     crate::workbook::read::quiet_guarded_panics();
+    let opener = Opener::watched(Limits::from_env());
     if args.force && args.complete.is_none() && args.output.is_none() {
         return Err(Error::Usage(
             "--force replaces the file -o or --complete names; give one of them".into(),
@@ -176,6 +178,7 @@ pub fn run(args: Args) -> Result<u8> {
     };
     let inputs = inputs::expand(&args.files).map_err(Error::Usage)?;
     let mut run = Run {
+        opener,
         options,
         spinner: Spinner::new(),
         quiet: args.quiet,
@@ -306,6 +309,8 @@ fn json_document(reports: Vec<FileReport>) -> Result<String> {
 
 /// The verification of every input, file by file.
 struct Run {
+    /// Opens each workbook in the watched reader process.
+    opener: Opener,
     options: VerifyOptions,
     spinner: Spinner,
     quiet: bool,
@@ -329,7 +334,7 @@ impl Run {
     ) -> Result<()> {
         for input in inputs {
             self.spinner.set(&format!("reading {}", input.label()));
-            let report = inputs::verify_input(input, &self.options);
+            let report = inputs::verify_input(&mut self.opener, input, &self.options);
             self.code = self.code.max(report.exit_code());
             self.totals.add(&report);
             if !self.quiet && report.readable && !report.has_board() {

@@ -175,7 +175,7 @@ pub fn complete_board(report: &BoardReport, budget: &Budget) -> Completion {
         }
         Verdict::Unfinished => {
             return Completion::NotApplicable(
-                "the board is unfinished (a puzzle being solved), not a failed attempt from move 1"
+                "the board is unfinished (numbers missing between those typed), not an attempt from move 1"
                     .to_string(),
             )
         }

@@ -13,8 +13,8 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{unreadable, verify_path, verify_workbook, FileReport, VerifyOptions};
-use crate::workbook::read::Workbook;
+use super::{unreadable, verify_path_with, verify_workbook, FileReport, VerifyOptions};
+use crate::workbook::read::watched::Opener;
 
 /// The extensions a folder walk keeps (case-insensitive).
 pub const VERIFIED_EXTENSIONS: &[&str] =
@@ -153,21 +153,25 @@ fn walk(dir: &Path, out: &mut Vec<Input>) -> Result<(), String> {
     Ok(())
 }
 
-/// Verify one input.
-pub fn verify_input(input: &Input, options: &VerifyOptions) -> FileReport {
+/// Verify one input, its workbook opened by `opener`.
+pub fn verify_input(opener: &mut Opener, input: &Input, options: &VerifyOptions) -> FileReport {
     match input {
-        Input::File(path) => verify_path(path, options),
+        Input::File(path) => verify_path_with(opener, path, options),
         Input::Unreadable { error, .. } => unreadable(input.label(), None, error.clone()),
         Input::Stdin => match crate::input::read_stdin() {
-            Ok(bytes) => verify_stdin_bytes(&bytes, options),
+            Ok(bytes) => verify_stdin_bytes(opener, &bytes, options),
             Err(e) => unreadable(input.label(), None, e),
         },
     }
 }
 
 /// Verify what was read from standard input: labelled `-`; a text format's sheet is `stdin`.
-pub fn verify_stdin_bytes(bytes: &[u8], options: &VerifyOptions) -> FileReport {
-    match Workbook::from_bytes_named(bytes, "stdin") {
+pub fn verify_stdin_bytes(
+    opener: &mut Opener,
+    bytes: &[u8],
+    options: &VerifyOptions,
+) -> FileReport {
+    match opener.open_bytes(bytes, "stdin") {
         Ok(book) => verify_workbook(book, "-".into(), options),
         Err(e) => unreadable(
             "-".into(),

@@ -34,10 +34,10 @@
 use std::borrow::Cow;
 
 use crate::workbook::cellref::{CellRange, CellRef};
-use crate::workbook::read::{CellValue, CellValueRef, CellsBuilder, SheetCell, SheetCells};
+use crate::workbook::read::{CellValueRef, CellView, CellsBuilder, SheetCells};
 
 use super::tokens::{Kind as TokenKind, Token, Tokeniser, Tokens, MAX_TOKENS};
-use super::value::{classify, owned, texts, Kind};
+use super::value::{classify, texts, Kind};
 
 /// A sheet with its text laid out as cells.
 pub(crate) struct LaidOut<'a> {
@@ -89,13 +89,7 @@ fn lay_out_cells<'a>(sheet: &'a SheetCells, note: &mut Option<String>) -> Cow<'a
         if plan.consumed.binary_search(&(c.row, c.col)).is_ok() {
             continue;
         }
-        let cell = SheetCell {
-            row: c.row,
-            col: c.col,
-            value: c.value.map(owned),
-            format: c.format,
-        };
-        if out.push(cell).is_err() {
+        if out.push_view(&c).is_err() {
             // The sheet's own cells did fit; a copy that does not is as good as out of memory.
             return Cow::Borrowed(sheet);
         }
@@ -165,6 +159,8 @@ fn items<'a>(sheet: &'a SheetCells, texts: &[(u32, u32, &'a str)]) -> Vec<(u32, 
 #[derive(Default)]
 struct Plan {
     cells: CellsBuilder,
+    /// How many cells it wrote.
+    written: usize,
     consumed: Vec<(u32, u32)>,
     /// The rectangles tables took.
     taken: Vec<CellRange>,
@@ -208,7 +204,7 @@ fn lay_out_block(sheet: &SheetCells, cells: &[(u32, u32, Source<'_>)], plan: &mu
         cell_of,
         tokens: t.finish(),
     };
-    if block.tokens.over || plan.cells.len() + block.tokens.tokens.len() > MAX_TOKENS {
+    if block.tokens.over || plan.written + block.tokens.tokens.len() > MAX_TOKENS {
         return false;
     }
     let mut consumed = vec![false; cells.len()];
@@ -569,13 +565,18 @@ fn place(
     for (i, (&r, &f)) in rows.iter().zip(&layout.firsts).enumerate() {
         for (k, x) in t.row(r).iter().enumerate() {
             let (row, col) = (top + i as u32, left + layout.at(f + k as u32));
+            let pair;
             let value = match x.kind {
-                TokenKind::Number(n) => CellValue::Number(n),
-                TokenKind::Word => CellValue::Text(text(block, x).into()),
-                TokenKind::Pair(a, b) => CellValue::Text(format!("({a},{b})").into()),
+                TokenKind::Number(n) => CellValueRef::Number(n),
+                TokenKind::Word => CellValueRef::Text(text(block, x)),
+                TokenKind::Pair(a, b) => {
+                    pair = format!("({a},{b})");
+                    CellValueRef::Text(&pair)
+                }
                 TokenKind::Blank => continue,
             };
-            let pushed = plan.cells.push(SheetCell {
+            plan.written += 1;
+            let pushed = plan.cells.push_view(&CellView {
                 row,
                 col,
                 value: Some(value),
@@ -596,6 +597,7 @@ fn place(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::workbook::read::CellValue;
 
     /// A text laid out as `generate`'s readers would give it: one line a cell down column A.
     fn pasted(text: &str) -> SheetCells {

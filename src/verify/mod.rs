@@ -48,7 +48,6 @@ pub mod text;
 mod tokens;
 mod value;
 
-use std::io::{Read, Seek};
 use std::path::Path;
 
 pub use report::{
@@ -59,6 +58,7 @@ pub use report::{
 use crate::error::{Error, Result};
 use crate::tour::Tour;
 use crate::workbook::cellref::{CellRange, CellRef};
+use crate::workbook::read::watched::Opener;
 use crate::workbook::read::{CellValueRef, Format, SheetCells, Workbook};
 use crate::workbook::write::PATH_DATA_SHEET;
 
@@ -95,11 +95,17 @@ pub const KEEP_TYPED_MAX_CELLS: u64 = 4096;
 /// verification of the report unless asked for by name.
 pub const REPORT_TITLE: &str = "Knight's tour class report";
 
-/// Verify every (selected) sheet of the workbook at `path`. Never panics and never fails: an
-/// unreadable file gives a report with `readable: false` and an `error`.
+/// Verify every (selected) sheet of the workbook at `path`, read in this process. Never panics
+/// and never fails: an unreadable file gives a report with `readable: false` and an `error`.
 pub fn verify_path(path: &Path, options: &VerifyOptions) -> FileReport {
+    verify_path_with(&mut Opener::in_process(), path, options)
+}
+
+/// [`verify_path`], the workbook opened by `opener` (the command line's reads in a watched
+/// reader process).
+pub fn verify_path_with(opener: &mut Opener, path: &Path, options: &VerifyOptions) -> FileReport {
     let label = path.display().to_string();
-    match Workbook::open(path) {
+    match opener.open(path) {
         Ok(book) => verify_workbook(book, label, options),
         Err(e) => unreadable(
             label,
@@ -133,9 +139,10 @@ fn unreadable(file: String, format: Option<String>, error: String) -> FileReport
     }
 }
 
-/// Verify the selected sheets of an open workbook.
-pub fn verify_workbook<RS: Read + Seek>(
-    mut book: Workbook<RS>,
+/// Verify the selected sheets of an open workbook. A reader stopped while reading a sheet
+/// makes the whole file unreadable.
+pub fn verify_workbook(
+    mut book: Workbook<'_>,
     file: String,
     options: &VerifyOptions,
 ) -> FileReport {
@@ -175,6 +182,9 @@ pub fn verify_workbook<RS: Read + Seek>(
             continue;
         }
         let sheet = match book.read_sheet(&name) {
+            Err(e) if e.ends_the_file() => {
+                return unreadable(report.file, report.format, e.to_string());
+            }
             Ok(cells) if options.sheets.is_empty() && is_report_table(&cells) => continue,
             Ok(cells) => verify_grid(&name, index, &cells, options),
             Err(e) => SheetReport::unreadable(&name, index, e.to_string()),
@@ -220,7 +230,6 @@ pub fn verify_grid(
     let mut boards = Vec::new();
     let mut notes: Vec<String> = laid_out.note.into_iter().collect();
     notes.extend(selection.notes);
-    let puzzle = is_puzzle_sheet(cells);
     for candidate in selection.boards {
         match candidate {
             Candidate::Grid(g) => {
@@ -232,7 +241,7 @@ pub fn verify_grid(
                     ));
                     continue;
                 }
-                boards.push(grid_report(cells, &g, options, puzzle, &mut notes));
+                boards.push(grid_report(cells, &g, options, &mut notes));
             }
             Candidate::Path(p) => boards.push(path_report(cells, &p, options)),
             Candidate::TooLarge { rows, cols, .. } => notes.push(format!(
@@ -262,20 +271,12 @@ fn grid_report(
     cells: &SheetCells,
     g: &GridCandidate,
     options: &VerifyOptions,
-    puzzle: bool,
     notes: &mut Vec<String>,
 ) -> BoardReport {
     let mut grid = BlockGrid::new(cells, g.range);
     let ragged = options.range.is_none() && !g.labelled;
     let check = |grid: &BlockGrid<'_>| {
-        check::grid::check_board(
-            grid,
-            cells.formats_known(),
-            ragged,
-            g.base,
-            g.unvisited,
-            puzzle,
-        )
+        check::grid::check_board(grid, cells.formats_known(), ragged, g.base, g.unvisited)
     };
     let mut checked = check(&grid);
     // Text on the board may be the hand method's insertion labels (5a after 5): read in their
@@ -330,36 +331,6 @@ fn typed(grid: &BlockGrid<'_>) -> Option<TypedCells> {
     Some(TypedCells { range, values })
 }
 
-/// Whether the sheet is a puzzle `knights-tour puzzle` wrote: a text cell (its title) starts
-/// with [`crate::puzzle::TITLE`], or, in a text grid read word by word, its words run along a
-/// row. Its boards may be `unfinished` ([`Verdict::Unfinished`]).
-fn is_puzzle_sheet(cells: &SheetCells) -> bool {
-    use crate::workbook::read::CellValueRef;
-    let words: Vec<&str> = crate::puzzle::TITLE.split(' ').collect();
-    let mut run = 0;
-    let mut last: Option<(u32, u32)> = None;
-    for c in cells.cells().iter() {
-        let Some(CellValueRef::Text(t)) = c.value else {
-            run = 0;
-            continue;
-        };
-        if t.starts_with(crate::puzzle::TITLE) {
-            return true;
-        }
-        let next = last.is_some_and(|(r, col)| r == c.row && col + 1 == c.col);
-        run = if next && run > 0 && run < words.len() && t == words[run] {
-            run + 1
-        } else {
-            usize::from(t == words[0])
-        };
-        last = Some((c.row, c.col));
-        if run == words.len() {
-            return true;
-        }
-    }
-    false
-}
-
 /// Judge one tour written entry by entry, on the board the selection gave it.
 fn path_report(cells: &SheetCells, p: &PathCandidate, options: &VerifyOptions) -> BoardReport {
     let checked = check::path::check_path(p, p.board);
@@ -393,6 +364,7 @@ fn board_report(
         verdict: checked.verdict,
         board,
         moves: checked.moves,
+        empty_squares: checked.empty,
         start: checked.start,
         end: checked.end,
         start_highlighted: checked.start_highlighted,
@@ -422,6 +394,7 @@ fn board_report(
 ///
 /// The error names the file, the sheet and what is wrong with it.
 pub fn read_tour(
+    opener: &mut Opener,
     path: &Path,
     sheet: &str,
     range: Option<CellRange>,
@@ -433,7 +406,7 @@ pub fn read_tour(
         board,
         ..VerifyOptions::default()
     };
-    let report = verify_path(path, &options);
+    let report = verify_path_with(opener, path, &options);
     let file = path.display();
     if let Some(e) = &report.error {
         return Err(Error::Other(format!("{file}: {e}")));

@@ -124,8 +124,20 @@ fn render_board(sheet: &str, b: &BoardReport) -> String {
         let squares = u64::from(b.board.rows) * u64::from(b.board.cols);
         let _ = write!(
             out,
-            " ({} of {squares} squares numbered, no mistake so far)",
-            b.moves
+            " ({} of {squares} squares numbered, no mistake so far, {} still empty)",
+            b.moves,
+            super::check::thousands(b.empty_squares)
+        );
+    }
+    if b.verdict == Verdict::Invalid && b.empty_squares > 0 {
+        // Mistakes only: the squares still empty are counted, not listed.
+        let mistakes = b.problems.len() - b.problems_not_listed.len()
+            + b.problems_not_listed.values().sum::<usize>();
+        let _ = write!(
+            out,
+            " ({}, {} still empty)",
+            crate::english::count_usize(mistakes, "mistake"),
+            crate::english::count_usize(b.empty_squares, "square")
         );
     }
     if b.verdict == Verdict::Partial {
@@ -190,10 +202,10 @@ fn render_board(sheet: &str, b: &BoardReport) -> String {
     };
     if let Some(start) = at(b.start, b.start_square) {
         let _ = write!(out, ", start {start}");
-        match b.start_highlighted {
-            Some(true) => out.push_str(" (highlighted)"),
-            Some(false) => out.push_str(" (not highlighted)"),
-            None => {}
+        // Said only when it is: most boards typed by hand have no highlighted start, and
+        // saying so on each is noise (JSON has `start_highlighted` either way).
+        if b.start_highlighted == Some(true) {
+            out.push_str(" (highlighted)");
         }
     }
     if let Some(end) = at(b.end, b.end_square) {

@@ -25,7 +25,8 @@
 //!    permutation.
 //! 5. **Unvisited marks.** A block holding `0` (or `-1`) on two or more squares, its other
 //!    numbers positive, marks its unvisited squares with it (programs print failed attempts
-//!    so): those squares count as blank.
+//!    so): those squares count as blank. Not when its largest number is N - 1: that is a tour
+//!    numbered from 0 with a mistake.
 //! 6. **Evidence.** A block is a tour attempt, not a table of numbers, when whole numbers (and
 //!    insertion labels such as `5a`, the hand method's Step 3) fill at least half of its
 //!    non-blank cells and
@@ -330,10 +331,14 @@ pub(crate) fn given(sheet: &SheetCells, range: CellRange) -> Candidate {
 }
 
 /// The number marking unvisited squares (rule 5): 0 or -1 on two or more squares, no other
-/// number below 1 (a single 0 is the first move of a tour numbered from 0).
+/// number below 1 (a single 0 is the first move of a tour numbered from 0). Zeros beside a
+/// largest number of N - 1 are moves of a tour numbered from 0 with a mistake (`0` typed
+/// twice), not marks: moves 1..N-1 leave no room for two unvisited squares.
 fn unvisited_mark(grid: &BlockGrid<'_>) -> Option<i64> {
-    let (mut zeros, mut minus_ones) = (0usize, 0usize);
+    let n = i64::from(grid.range.rows()) * i64::from(grid.range.cols());
+    let (mut zeros, mut minus_ones, mut max) = (0usize, 0usize, i64::MIN);
     for (v, _) in grid.ints() {
+        max = max.max(v);
         match v {
             0 => zeros += 1,
             -1 => minus_ones += 1,
@@ -342,7 +347,7 @@ fn unvisited_mark(grid: &BlockGrid<'_>) -> Option<i64> {
         }
     }
     match (zeros, minus_ones) {
-        (z, 0) if z >= 2 => Some(0),
+        (z, 0) if z >= 2 && max != n - 1 => Some(0),
         (0, m) if m >= 2 => Some(-1),
         _ => None,
     }
@@ -873,6 +878,16 @@ mod tests {
         };
         assert_eq!(g.unvisited, Some(0));
         assert_eq!(g.base, 1);
+        // A tour numbered from 0 with 0 typed twice (11 the last move of 3x4): no marks.
+        let s = sheet(&[
+            (0, 0, &["11", "8", "5", "0"]),
+            (1, 0, &["0", "3", "10", "7"]),
+            (2, 0, &["9", "6", "1", "4"]),
+        ]);
+        let Some(Candidate::Grid(g)) = propose(&s).into_iter().next() else {
+            panic!("a board");
+        };
+        assert_eq!(g.unvisited, None);
     }
 
     #[test]

@@ -291,14 +291,15 @@ pub fn plain_number(text: &str) -> Option<f64> {
     text.parse().ok().filter(|f: &f64| f.is_finite())
 }
 
-/// The longest line of plain text read: a 1000x1000 board as one line of
-/// JSON is about 5 MB.
+/// The longest line of plain text read (a 1000x1000 board as one line of JSON is about 5 MB;
+/// a cell keeps the first 32 KB of it).
 pub const MAX_LINE_BYTES: u64 = 16 * 1024 * 1024;
 
 /// Read plain text from its start into `budget`: line k (LF, CRLF or CR ended) is the cell
 /// A(k+1), as a spreadsheet pastes text where no TAB splits a line; a blank line is a blank
 /// row, a UTF-8 byte order mark is skipped, a line that is a plain number is a number. A line
-/// is kept whole (up to [`MAX_LINE_BYTES`]): the verifier's text layer reads it.
+/// keeps what a cell keeps ([`MAX_TEXT_KEPT`](super::budget::MAX_TEXT_KEPT) bytes, as Excel
+/// cuts a pasted line at 32,767 characters); the verifier's text layer reads it.
 pub(super) fn read_lines<R: Read + Seek>(
     reader: &mut R,
     budget: &mut SheetBudget<'_>,
@@ -317,7 +318,7 @@ pub(super) fn read_lines<R: Read + Seek>(
                         budget.push(SheetCell {
                             row: r,
                             col: 0,
-                            value: Some(CellValue::Text(part.into())),
+                            value: Some(CellValue::Text(keep_text(part))),
                             format: Default::default(),
                         })?;
                     }

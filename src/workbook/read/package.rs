@@ -212,11 +212,6 @@ impl<RS: Read + Seek> Package<RS> {
     pub(super) fn into_inner(self) -> RS {
         self.zip.into_inner().into_inner()
     }
-
-    /// The format the package was opened as.
-    pub(super) fn format(&self) -> Format {
-        self.format
-    }
 }
 
 fn member_name<RS: Read + Seek>(zip: &ZipArchive<RS>, index: usize) -> String {

@@ -21,12 +21,12 @@ use quick_xml::events::Event;
 
 use super::budget::text_value;
 use super::budget::{
-    OpenCost, RunBudget, SheetBudget, MAX_CELL_FORMATS, MAX_DISTINCT_STRINGS, MAX_OPEN_XML_BYTES,
+    OpenCost, SheetBudget, MAX_CELL_FORMATS, MAX_DISTINCT_STRINGS, MAX_OPEN_XML_BYTES,
     MAX_PART_BYTES, MAX_RUN_SHEET_BYTES, MAX_SHEETS, MAX_SHEET_ELEMENTS, MAX_STRING_BYTES,
 };
 use super::package::{Metered, Package};
 use super::xmlpart::{decode_attr, get_attrs, XmlPart};
-use super::{CellFormat, CellValue, Format, ReadError, SheetCell, SheetCells};
+use super::{CellFormat, CellValue, Format, ReadError, SheetCell, SheetInfo, SheetSource};
 
 /// The longest record: a cell's text is at most 32,767 characters (64 KB), a shared string
 /// with its runs a few hundred KB.
@@ -525,13 +525,14 @@ pub fn prescan_parts(bytes: &[u8]) -> Result<(), ReadError> {
 /// An open xlsb workbook: calamine's reader, and each sheet's walk.
 pub(super) struct Book<RS: Read + Seek> {
     calamine: Xlsb<RS>,
+    listed: Vec<SheetInfo>,
     /// Each sheet's part walked when the workbook opened: refused when it went past a cap.
     sheets: HashMap<String, Result<(), ReadError>>,
 }
 
 impl<RS: Read + Seek> Book<RS> {
     /// Walk every part calamine will read, then open the workbook with calamine.
-    pub(super) fn open(reader: RS) -> Result<(Book<RS>, OpenCost), ReadError> {
+    pub(super) fn open(reader: RS) -> Result<Book<RS>, ReadError> {
         let mut cost = OpenCost::default();
         let mut package = Package::open(reader, Format::Xlsb, &mut cost)?;
         let mut opened = Opened::default();
@@ -608,46 +609,51 @@ impl<RS: Read + Seek> Book<RS> {
             Err(calamine::XlsbError::Password) => return Err(ReadError::PasswordProtected),
             Err(e) => return Err(damaged(e.to_string())),
         };
-        Ok((Book { calamine, sheets }, cost))
-    }
-
-    /// Sheet names in workbook order.
-    pub(super) fn sheet_names(&self) -> Vec<String> {
-        self.calamine.sheet_names()
-    }
-
-    /// The sheets the workbook hides.
-    pub(super) fn hidden_sheets(&self) -> Vec<String> {
-        self.calamine
+        let listed = calamine
             .sheets_metadata()
             .iter()
-            .filter(|s| s.visible != calamine::SheetVisible::Visible)
-            .map(|s| s.name.clone())
-            .collect()
+            .map(|s| SheetInfo {
+                name: s.name.clone(),
+                hidden: s.visible != calamine::SheetVisible::Visible,
+            })
+            .collect();
+        Ok(Book {
+            calamine,
+            listed,
+            sheets,
+        })
     }
 
     /// Stream one sheet's cells through calamine, once its walk passed.
-    pub(super) fn read_sheet(
-        &mut self,
-        name: &str,
-        run: &mut RunBudget,
-    ) -> Result<SheetCells, ReadError> {
+    fn read_sheet(&mut self, name: &str, budget: &mut SheetBudget<'_>) -> Result<(), ReadError> {
         match self.sheets.get(name) {
             Some(Err(e)) => return Err(e.clone()),
             Some(Ok(())) => {}
             None => return Err(damaged(format!("the sheet '{name}' was not walked"))),
         }
         let damaged = |e: calamine::XlsbError| damaged(e.to_string());
-        let mut budget = SheetBudget::new(run);
         let mut reader = self
             .calamine
             .worksheet_cells_reader(name)
             .map_err(damaged)?;
         while let Some(cell) = reader.next_cell().map_err(damaged)? {
             budget.scan()?;
-            keep(&mut budget, cell.get_position(), cell.get_value())?;
+            keep(budget, cell.get_position(), cell.get_value())?;
         }
-        Ok(budget.finish(false))
+        Ok(())
+    }
+}
+
+impl<RS: Read + Seek> SheetSource for Book<RS> {
+    fn sheets(&self) -> &[SheetInfo] {
+        &self.listed
+    }
+
+    fn stream(&mut self, index: usize, sink: &mut SheetBudget<'_>) -> Result<(), ReadError> {
+        let Some(name) = self.listed.get(index).map(|s| s.name.clone()) else {
+            return Err(damaged(format!("no sheet {}", index + 1)));
+        };
+        self.read_sheet(&name, sink)
     }
 }
 

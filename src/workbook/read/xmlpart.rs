@@ -44,16 +44,6 @@ impl<R: Read> XmlPart<R> {
         }
     }
 
-    /// Do not count elements (the shared strings count their strings instead).
-    pub(super) fn uncap_elements(&mut self) {
-        self.count_elements = false;
-    }
-
-    /// Bytes of XML read so far.
-    pub(super) fn bytes_read(&self) -> u64 {
-        self.xml.get_ref().get_ref().total()
-    }
-
     /// The next event, read into `buf`.
     pub(super) fn event<'b>(&mut self, buf: &'b mut Vec<u8>) -> PartResult<Event<'b>> {
         buf.clear();
@@ -101,11 +91,6 @@ impl<R: Read> XmlPart<R> {
             format: self.format,
             detail: format!("{}: {detail}", self.name),
         }
-    }
-
-    /// The part ended where calamine needs more of it.
-    pub(super) fn ended_early(&self, inside: &str) -> ReadError {
-        self.error(format!("the XML ends inside <{inside}>"))
     }
 }
 
@@ -172,17 +157,6 @@ impl<'a> Iterator for RawAttributes<'a> {
     }
 }
 
-/// The value of the first attribute named exactly `key` (calamine's `raw_attr`).
-pub(super) fn raw_attr<'a>(e: &'a BytesStart<'_>, key: &str) -> Result<Option<&'a str>, String> {
-    for item in raw_attributes(e) {
-        let (k, v) = item?;
-        if k == key {
-            return Ok(Some(v));
-        }
-    }
-    Ok(None)
-}
-
 /// Several attributes at once, as calamine's `get_attrs!` takes them: in one pass, each key
 /// taking the value it last had when every key has been seen (the pass stops there).
 pub(super) fn get_attrs<'a, const N: usize>(
@@ -204,41 +178,11 @@ pub(super) fn get_attrs<'a, const N: usize>(
     Ok(out)
 }
 
-/// Whether an attribute key is `local` with or without a prefix (calamine's rule for `r:id`).
-pub(super) fn local_name_matches(key: &str, local: &str) -> bool {
-    key == local
-        || key
-            .strip_suffix(local)
-            .is_some_and(|prefix| prefix.as_bytes().last() == Some(&b':'))
-}
-
 /// An attribute value with its entities replaced (calamine's `decode_attr`).
 pub(super) fn decode_attr(value: &str) -> Result<String, String> {
     quick_xml::escape::unescape(value)
         .map(|v| v.into_owned())
         .map_err(|e| e.to_string())
-}
-
-/// An entity reference (`&amp;`, `&#65;`) as calamine resolves it: unknown ones are errors.
-pub(super) fn entity(r: &quick_xml::events::BytesRef<'_>) -> Result<String, String> {
-    let name: &str = r.as_ref();
-    if let Some(s) = quick_xml::escape::resolve_xml_entity(name) {
-        return Ok(s.to_string());
-    }
-    match r.resolve_char_ref() {
-        Ok(Some(c)) => Ok(c.to_string()),
-        Ok(None) => Err(format!("the entity &{name}; is not known")),
-        Err(e) => Err(e.to_string()),
-    }
-}
-
-/// A number of digits only (leading zeros allowed), as calamine parses indices and counts;
-/// `None` for anything else or past `u64`.
-pub(super) fn digits(value: &str) -> Option<u64> {
-    if value.is_empty() || !value.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    value.parse().ok()
 }
 
 #[cfg(test)]
@@ -258,18 +202,14 @@ mod tests {
             all,
             [("name", "a &amp; b"), ("x:id", "rId9"), ("r:id", "rId1")]
         );
-        assert_eq!(raw_attr(&e, "name").unwrap(), Some("a &amp; b"));
-        assert!(local_name_matches("r:id", "id") && !local_name_matches("rid", "id"));
         assert_eq!(decode_attr("a &amp; b").unwrap(), "a & b");
         let bad = tag("c r=A1");
-        assert!(raw_attr(&bad, "r").is_err());
+        assert!(get_attrs(&bad, ["r"]).is_err());
         // get_attrs! stops once it has seen as many matches as keys: a repeated key ends it.
         let twice = tag(r#"Relationship Type="a" Type="b" Target="t""#);
         assert_eq!(
             get_attrs(&twice, ["Type", "Target"]).unwrap(),
             [Some("b"), None]
         );
-        assert_eq!(digits("007"), Some(7));
-        assert_eq!(digits("+7"), None);
     }
 }

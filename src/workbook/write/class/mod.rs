@@ -15,7 +15,7 @@
 //!   cells filled by kind with a note in plain words, the path drawn up to the first break,
 //!   and a failed attempt's reachable squares. The only numbers on a marked sheet are the
 //!   board's, so it verifies with the verdict of the original.
-//! - `Path data` (hidden, when a path is drawn): the charts' coordinates, as `generate` writes
+//! - `Path data` (hidden, when a path is drawn): the charts' values, as `generate` writes
 //!   them.
 //!
 //! Bounded: a report with more rows, marked sheets or marked cells than a workbook should hold
@@ -176,23 +176,30 @@ pub fn write_class_report<W: Write + Send>(
             .set_creation_datetime(&created),
     );
     add_results(&mut workbook, report, &rows, &marked)?;
-    let mut paths = Vec::new();
-    for m in &marked {
-        let slot = marked::drawn_path(m.board).map(|tour| {
-            paths.push((m.name.as_str(), tour));
-            paths.len() - 1
-        });
+    let mut paths = super::chart::PathData::default();
+    let slots: Vec<Option<usize>> = marked
+        .iter()
+        .map(|m| {
+            let drawing = match m.board.notation {
+                crate::verify::Notation::List => super::chart::Drawing::Picture,
+                crate::verify::Notation::Grid => super::chart::Drawing::OverCells,
+            };
+            marked::drawn_path(m.board)
+                .and_then(|tour| paths.add(&m.name, tour, drawing, marked::TOP_LEFT.row))
+        })
+        .collect();
+    for (m, slot) in marked.iter().zip(slots) {
         let sheet = marked::MarkedSheet {
             board: m.board,
             file: m.file,
             sheet: m.sheet,
             name: &m.name,
-            chart_slot: slot,
+            drawn: slot.map(|slot| (&paths, slot)),
         };
         sheet.add_to(&mut workbook)?;
     }
     if !paths.is_empty() {
-        super::chart::add_path_data(&mut workbook, &paths)?;
+        paths.write(&mut workbook)?;
     }
     workbook.save_to_writer(out)?;
     Ok(())
