@@ -164,9 +164,12 @@ pub(crate) struct List<T> {
 
 /// The candidates of every list the cells of `entries` write, `moves` picking a cell's moves:
 /// runs naming more moves first, each cell in one list at most (a run whose reading gives no
-/// candidate leaves its cells to the others). `read` turns a list of at least
-/// [`MIN_PATH`](super::MIN_PATH) moves into candidates.
-pub(crate) fn lists<T: Copy + PartialEq>(
+/// candidate leaves its cells to the others). Two cells of a run that each write a tour of
+/// their own (three moves or more) are one list only when the second does not go over the
+/// first's squares again: the lines of a wrapped list do not, the tours of a table one a row
+/// (`pairs -o p.csv`) do. `read` turns a list of at least [`MIN_PATH`](super::MIN_PATH)
+/// moves into candidates.
+pub(crate) fn lists<T: Copy + Eq + std::hash::Hash>(
     entries: &[Entries],
     moves: impl Fn(&Entries) -> &[T],
     mut read: impl FnMut(List<T>) -> Vec<PathCandidate>,
@@ -176,26 +179,37 @@ pub(crate) fn lists<T: Copy + PartialEq>(
     let mut out = Vec::new();
     for run in runs(&held, |e| moves(e).len()) {
         let run: Vec<&Entries> = run.iter().map(|&i| held[i]).collect();
-        if run.iter().any(|e| taken.contains(&(e.row, e.col))) {
-            continue;
-        }
-        let (list, cells) = chain(&run, &moves);
-        if list.len() < super::MIN_PATH {
-            continue;
-        }
-        let (first, last) = (run[0], run[run.len() - 1]);
-        let found = read(List {
-            moves: list,
-            cells,
-            footprint: CellRange::new(
-                CellRef::new(first.row, first.col),
-                CellRef::new(last.row, last.col),
-            ),
-            one_cell: run.len() == 1,
-        });
-        if !found.is_empty() {
-            taken.extend(run.iter().map(|e| (e.row, e.col)));
-            out.extend(found);
+        let apart = |a: &Entries, b: &Entries| {
+            let (a, b) = (moves(a), moves(b));
+            if a.len() < super::MIN_PATH || b.len() < super::MIN_PATH {
+                return false;
+            }
+            let seen: HashSet<&T> = a.iter().collect();
+            let again = b.iter().filter(|m| seen.contains(m)).count();
+            again >= 2 && 2 * again >= a.len().min(b.len())
+        };
+        for run in run.chunk_by(|a, b| !apart(a, b)) {
+            if run.iter().any(|e| taken.contains(&(e.row, e.col))) {
+                continue;
+            }
+            let (list, cells) = chain(run, &moves);
+            if list.len() < super::MIN_PATH {
+                continue;
+            }
+            let (first, last) = (run[0], run[run.len() - 1]);
+            let found = read(List {
+                moves: list,
+                cells,
+                footprint: CellRange::new(
+                    CellRef::new(first.row, first.col),
+                    CellRef::new(last.row, last.col),
+                ),
+                one_cell: run.len() == 1,
+            });
+            if !found.is_empty() {
+                taken.extend(run.iter().map(|e| (e.row, e.col)));
+                out.extend(found);
+            }
         }
     }
     out

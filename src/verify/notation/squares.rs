@@ -133,4 +133,15 @@ mod tests {
         assert_eq!((found[0].squares.len(), found[0].board), (12, (3, 4)));
         assert_eq!(found[0].footprint.to_string(), "A1:A3");
     }
+
+    #[test]
+    fn whole_tours_one_a_row_stay_apart() {
+        // Two tours of 3x4 one a cell down a column, as `pairs -o p.csv` writes them.
+        let tour = "a3 c2 a1 b3 d2 b1 c3 d1 b2 d3 c1 a2";
+        let back: Vec<&str> = tour.split(' ').rev().collect();
+        let s = sheet_col(4, 1, &[tour, &back.join(" ")]);
+        let found = propose(&s);
+        assert_eq!(found.len(), 2, "{found:?}");
+        assert!(found.iter().all(|p| p.form == ListForm::OneCell));
+    }
 }
