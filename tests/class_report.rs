@@ -366,7 +366,7 @@ fn a_class_report_marks_every_mistake_and_verifies_back() {
     assert_eq!(got, want);
     // Moves and problems are numbers; the first problem is in words.
     let jump_row = &rows[6];
-    assert_eq!(jump_row[col("Moves")], "64");
+    assert_eq!(jump_row[col("Squares visited")], "64");
     assert_eq!(jump_row[col("Problems")], "4");
     assert!(
         jump_row[col("First problem")].starts_with("not-a-knight-move: move 17"),
@@ -677,4 +677,36 @@ fn magic_is_reported_in_every_format() {
     let board = |f: usize| json["files"][f]["sheets"][0]["boards"][0].clone();
     assert_eq!(board(0)["magic"], "semi-magic");
     assert!(board(1).get("magic").is_none(), "not magic: {}", board(1));
+}
+
+/// Issue 44, finding 14: the Results sheet printed tiny (the table, the totals and their chart
+/// fitted on one page) and the count chart's axis ran 0-1.2 in steps of 0.2. The table prints
+/// alone (its long first problems wrapped), and the axis counts whole boards.
+#[test]
+fn the_results_print_at_a_size_to_read_and_the_chart_counts_whole_boards() {
+    let dir = tempfile::tempdir().unwrap();
+    let class = dir.path().join("class");
+    std::fs::create_dir(&class).unwrap();
+    build_class(&class);
+    cmd()
+        .current_dir(dir.path())
+        .args(["verify", "class", "-o", "report.xlsx"])
+        .assert()
+        .code(2);
+    let bytes = std::fs::read(dir.path().join("report.xlsx")).unwrap();
+    let workbook = part(&bytes, "xl/workbook.xml");
+    let area = workbook
+        .split("<definedName name=\"_xlnm.Print_Area\" localSheetId=\"0\">")
+        .nth(1)
+        .and_then(|s| s.split('<').next())
+        .unwrap();
+    // Columns A to M: the results table, not the totals and the chart beside it.
+    assert!(area.starts_with("Results!$A$1:$M$"), "{area}");
+    let chart = part(&bytes, "xl/charts/chart1.xml");
+    assert!(
+        chart.contains("<c:barChart>"),
+        "the totals chart comes first"
+    );
+    assert!(chart.contains(r#"<c:majorUnit val="1"/>"#), "{chart}");
+    assert!(chart.contains(r#"<c:numFmt formatCode="0""#), "{chart}");
 }

@@ -163,7 +163,7 @@ fn a_stuck_attempt_shows_its_partial_path_and_where_it_got_stuck() {
     assert_eq!(fill_at(&bytes, name, CellRef::new(9, 2)), Some(0xFFFF00));
     let text = sheet_text(&bytes, name);
     let expected = format!(
-        "Stuck after {} of 64 squares: every square a knight's move from {}",
+        "Stuck after visiting {} of 64 squares: every square a knight's move from {}",
         walk.len(),
         board.algebraic(end)
     );

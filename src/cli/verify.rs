@@ -131,9 +131,12 @@ fn sink(args: &Args) -> Result<(ReportFormat, Sink)> {
         ReportFormat::Json => Format::Json,
         ReportFormat::Csv => Format::Csv,
     });
-    let (format, dest) = Format::resolve(exported, Some(out)).map_err(|e| match e {
+    let (format, dest) = Format::resolve(exported, Some(out), out).map_err(|e| match e {
         // Say the flag the user gave.
-        Error::Usage(m) if args.json => Error::Usage(m.replace("--format json", "--json")),
+        Error::Usage(m) if args.json => Error::Usage(
+            m.replace("--format json", "--json")
+                .replace("drop --format", "drop --json"),
+        ),
         e => e,
     })?;
     let report = match format {
@@ -335,9 +338,22 @@ impl Run {
         for input in inputs {
             self.spinner.set(&format!("reading {}", input.label()));
             let report = inputs::verify_input(&mut self.opener, input, &self.options);
+            if matches!(input, inputs::Input::Found(_)) && report.written_by_verify {
+                // A report saved into the class's folder is not a submission.
+                if !self.quiet {
+                    eprintln!(
+                        "note: skipped {}: a report knights-tour verify wrote (name the file \
+                         to verify it)",
+                        text::escape_control(&report.file)
+                    );
+                }
+                continue;
+            }
             self.code = self.code.max(report.exit_code());
             self.totals.add(&report);
-            if !self.quiet && report.readable && !report.has_board() {
+            // A file with an error (a sheet named that is not there) says so in its report;
+            // "no board found" before it would only mislead.
+            if !self.quiet && report.readable && report.error.is_none() && !report.has_board() {
                 eprintln!(
                     "note: no board found in {}",
                     text::escape_control(&report.file)

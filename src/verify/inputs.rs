@@ -29,8 +29,11 @@ pub const MAX_FOLDER_ENTRIES: usize = 1_000_000;
 /// One thing to verify, each giving one file report.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Input {
-    /// A path given, or found in a folder.
+    /// A path given.
     File(PathBuf),
+    /// A file found in a folder walk (a report `verify` wrote there is left out: see
+    /// [`FileReport::written_by_verify`](super::FileReport::written_by_verify)).
+    Found(PathBuf),
     /// Standard input (`-`).
     Stdin,
     /// A folder, or a part of one, that gave nothing to read: why.
@@ -46,7 +49,9 @@ impl Input {
     /// How the report names it: the path, or `-`.
     pub fn label(&self) -> String {
         match self {
-            Input::File(p) | Input::Unreadable { path: p, .. } => p.display().to_string(),
+            Input::File(p) | Input::Found(p) | Input::Unreadable { path: p, .. } => {
+                p.display().to_string()
+            }
             Input::Stdin => "-".into(),
         }
     }
@@ -128,7 +133,7 @@ fn walk(dir: &Path, out: &mut Vec<Input>) -> Result<(), String> {
                         dir.display()
                     ));
                 }
-                out.push(Input::File(e.into_path()));
+                out.push(Input::Found(e.into_path()));
             }
             Ok(_) => {}
             Err(e) => out.push(Input::Unreadable {
@@ -156,7 +161,7 @@ fn walk(dir: &Path, out: &mut Vec<Input>) -> Result<(), String> {
 /// Verify one input, its workbook opened by `opener`.
 pub fn verify_input(opener: &mut Opener, input: &Input, options: &VerifyOptions) -> FileReport {
     match input {
-        Input::File(path) => verify_path_with(opener, path, options),
+        Input::File(path) | Input::Found(path) => verify_path_with(opener, path, options),
         Input::Unreadable { error, .. } => unreadable(input.label(), None, error.clone()),
         Input::Stdin => match crate::input::read_stdin() {
             Ok(bytes) => verify_stdin_bytes(opener, &bytes, options),

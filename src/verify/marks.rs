@@ -198,7 +198,7 @@ fn headline(b: &BoardReport) -> String {
             }
         }
         Verdict::Unfinished => format!(
-            "Unfinished: {} of {squares} squares numbered, no mistake so far",
+            "Unfinished: {} of {squares} squares visited, no mistake so far",
             b.moves
         ),
         other => other.as_str().to_string(),

@@ -60,7 +60,7 @@ use crate::tour::Tour;
 use crate::workbook::cellref::{CellRange, CellRef};
 use crate::workbook::read::watched::Opener;
 use crate::workbook::read::{CellValueRef, Format, SheetCells, Workbook};
-use crate::workbook::write::PATH_DATA_SHEET;
+use crate::workbook::write::{PATH_DATA_SHEET, SUMMARY_COLUMNS, SUMMARY_HEADER_ROW};
 
 use block::BlockGrid;
 pub use block::MAX_BOARD_SQUARES;
@@ -136,6 +136,7 @@ fn unreadable(file: String, format: Option<String>, error: String) -> FileReport
         readable: false,
         error: Some(error),
         sheets: Vec::new(),
+        written_by_verify: false,
     }
 }
 
@@ -153,6 +154,7 @@ pub fn verify_workbook(
         readable: true,
         error: None,
         sheets: Vec::new(),
+        written_by_verify: false,
     };
     let wanted: Vec<(usize, String)> = if options.sheets.is_empty() {
         names.iter().cloned().enumerate().collect()
@@ -185,7 +187,20 @@ pub fn verify_workbook(
             Err(e) if e.ends_the_file() => {
                 return unreadable(report.file, report.format, e.to_string());
             }
-            Ok(cells) if options.sheets.is_empty() && is_report_table(&cells) => continue,
+            Ok(cells) if is_report_table(&cells) || is_csv_report(&cells) => {
+                report.written_by_verify = true;
+                match options.sheets.is_empty() && is_report_table(&cells) {
+                    true => continue,
+                    false => verify_grid(&name, index, &cells, options),
+                }
+            }
+            // generate's Summary is a table of its attempts, not a submission: still listed
+            // (scripts count every sheet), but quiet in the text report; a --range meant for
+            // the boards does not apply to it.
+            Ok(cells) if options.sheets.is_empty() && is_generated_summary(&cells) => SheetReport {
+                quiet: true,
+                ..SheetReport::no_board(&name, index, None)
+            },
             Ok(cells) => verify_grid(&name, index, &cells, options),
             Err(e) => SheetReport::unreadable(&name, index, e.to_string()),
         };
@@ -201,6 +216,37 @@ pub fn verify_workbook(
         }
     }
     report
+}
+
+/// Whether any cell of `range` holds a number (as a number or typed as text).
+fn holds_a_number(cells: &SheetCells, range: CellRange) -> bool {
+    cells.cells().iter().any(|c| {
+        range.contains(CellRef::new(c.row, c.col))
+            && match c.value {
+                Some(CellValueRef::Number(_)) => true,
+                Some(CellValueRef::Text(t)) => t.trim().parse::<f64>().is_ok(),
+                _ => false,
+            }
+    })
+}
+
+/// Whether the sheet is `verify --format csv`'s report: its first row is the CSV header.
+fn is_csv_report(cells: &SheetCells) -> bool {
+    csv::CSV_COLUMNS.iter().enumerate().all(|(c, name)| {
+        cells
+            .find(0, c as u32)
+            .is_some_and(|x| x.value == Some(CellValueRef::Text(name)))
+    })
+}
+
+/// Whether the sheet is the `Summary` `generate` writes: its table's header names the
+/// columns [`SUMMARY_COLUMNS`] starts with.
+fn is_generated_summary(cells: &SheetCells) -> bool {
+    SUMMARY_COLUMNS[..4].iter().enumerate().all(|(c, name)| {
+        cells
+            .find(SUMMARY_HEADER_ROW, c as u32)
+            .is_some_and(|x| x.value == Some(CellValueRef::Text(name)))
+    })
 }
 
 /// Whether the sheet is a class report's Results table: its A1 holds [`REPORT_TITLE`].
@@ -221,6 +267,14 @@ pub fn verify_grid(
     let laid_out = layout::lay_out(cells);
     let cells: &SheetCells = &laid_out.cells;
     let selection = match options.range {
+        // A range given for every sheet (no --sheet) that holds no number on this one marks
+        // no board here: a notes or summary sheet is not an invalid board of text cells.
+        Some(range) if options.sheets.is_empty() && !holds_a_number(cells, range) => {
+            select::Selection {
+                boards: Vec::new(),
+                notes: vec![format!("the range {range} holds no number on this sheet")],
+            }
+        }
         Some(range) => select::Selection {
             boards: vec![notation::grid::given(cells, range)],
             notes: Vec::new(),

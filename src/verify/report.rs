@@ -290,6 +290,11 @@ pub struct SheetReport {
     /// Every board on the sheet in reading order (by top-left cell, row first).
     #[serde(default)]
     pub boards: Vec<BoardReport>,
+    /// A program's own table that holds no submission (`generate`'s Summary): listed in JSON
+    /// and CSV like every sheet, left out of the text report, where its `no-board` line on
+    /// every generated workbook was noise.
+    #[serde(skip)]
+    pub quiet: bool,
 }
 
 impl SheetReport {
@@ -322,6 +327,7 @@ impl SheetReport {
                 .unwrap_or_default(),
             unreadable: false,
             boards,
+            quiet: false,
         }
     }
 
@@ -352,6 +358,11 @@ pub struct FileReport {
     pub error: Option<String>,
     /// One report per worksheet checked.
     pub sheets: Vec<SheetReport>,
+    /// Whether the file is a report `verify` itself wrote (a class workbook, whose Results
+    /// sheet's A1 says so, or a CSV report, known by its header row): a folder walk leaves it
+    /// out, so a report saved into the class's folder is not counted as a submission.
+    #[serde(skip)]
+    pub written_by_verify: bool,
 }
 
 impl FileReport {

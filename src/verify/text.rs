@@ -86,6 +86,9 @@ pub fn render_totals(t: &Totals) -> String {
 /// `  NAME: no-board` for a sheet without one.
 pub fn render_sheet(s: &SheetReport) -> String {
     let mut out = String::new();
+    if s.boards.is_empty() && s.quiet {
+        return out;
+    }
     if s.boards.is_empty() {
         let _ = write!(
             out,
@@ -124,7 +127,7 @@ fn render_board(sheet: &str, b: &BoardReport) -> String {
         let squares = u64::from(b.board.rows) * u64::from(b.board.cols);
         let _ = write!(
             out,
-            " ({} of {squares} squares numbered, no mistake so far, {} still empty)",
+            " ({} of {squares} squares visited, no mistake so far, {} still empty)",
             b.moves,
             super::check::thousands(b.empty_squares)
         );
@@ -190,7 +193,7 @@ fn render_board(sheet: &str, b: &BoardReport) -> String {
             }
             let _ = write!(
                 out,
-                ", {} numbered",
+                ", {} visited",
                 crate::english::count_usize(b.moves, "square")
             );
         }

@@ -365,6 +365,13 @@ fn build_workbook(spec: &WorkbookSpec, budget: &WriteBudget<'_>) -> Result<Workb
         sheet.add_to(&mut workbook, budget)?;
     }
     summary::add_summary(&mut workbook, spec, &names, &outcomes)?;
+    // Open on the tour, not on the failed attempts before it (a hand-built tour's workbook
+    // opens on its first step, as it is meant to be read).
+    if let Some(i) = spec.attempts.iter().position(|a| a.solved) {
+        if i > 0 && spec.attempts[..=i].iter().all(|a| a.steps.is_none()) {
+            workbook.worksheet_from_name(&names[i])?.set_active(true);
+        }
+    }
     if !paths.is_empty() {
         paths.write(&mut workbook)?;
     }

@@ -1,9 +1,10 @@
-//! The reading budget: caps that no real board reaches, checked before anything a file
-//! declares is expanded, so that a hostile workbook is refused fast instead of filling memory.
+//! What a sheet may keep: caps no real board reaches, on what is kept of a sheet (its cells,
+//! their text) and, for our own readers of ods and text, on what they scan, so that a sheet is
+//! refused with a reason instead of filling the memory of whoever keeps it.
 //!
-//! A sheet is refused past a per-sheet cap; a workbook past a per-workbook ("run") cap, which
-//! bounds what one file can cost however many sheets it has. The largest board the verifier
-//! checks, 1000 x 1000 squares typed as text, stays well inside every cap.
+//! The largest board the verifier checks, 1000 x 1000 squares typed as text, stays well inside
+//! every cap. Bounding a parser against a hostile file is not done here: the command line reads
+//! in a watched reader process ([`super::watched`]).
 
 use std::io::{self, Read};
 
@@ -20,16 +21,9 @@ pub const MAX_SHEET_SCANNED_CELLS: u64 = 8 * 1024 * 1024;
 /// The most cell elements scanned over all the sheets of one workbook.
 pub const MAX_RUN_SCANNED_CELLS: u64 = 24 * 1024 * 1024;
 
-/// The most distinct strings a workbook's shared-string table may declare or hold.
-pub const MAX_DISTINCT_STRINGS: u64 = 1024 * 1024;
-
 /// The most bytes of text a workbook may hold (its shared strings), and the most bytes of text
 /// read from one sheet's cells (an ods cell's text counted once per repeated copy).
 pub const MAX_STRING_BYTES: u64 = 32 * 1024 * 1024;
-
-/// The largest rectangle of cells, summed over a workbook's sheets, that a reader holding
-/// sheets densely (calamine for xls, about 56 bytes a cell with formulas) may build.
-pub const MAX_DENSE_CELLS: u64 = 2 * 1024 * 1024;
 
 /// The most uncompressed bytes of XML read from one part of a package (a sheet,
 /// `content.xml`, the shared strings...).
@@ -38,10 +32,6 @@ pub const MAX_PART_BYTES: u64 = 512 * 1024 * 1024;
 /// The longest run of bytes between two `<` of an XML part: one text or one tag this long
 /// would be held whole in memory by the XML reader.
 pub const MAX_XML_RUN: u64 = 16 * 1024 * 1024;
-
-/// The most elements in a package part read whole when a workbook opens (styles, workbook,
-/// relationships, theme): a few thousand in real files.
-pub const MAX_PART_ELEMENTS: u64 = 1024 * 1024;
 
 /// How much of a text cell is kept: as much as a cell holds in Excel (32,767 characters), so
 /// that a whole tour typed into one cell (`(7,6) (5,7) ...`, a JSON array) is read. Longer
@@ -52,60 +42,15 @@ pub const MAX_TEXT_KEPT: usize = 32 * 1024;
 /// more would take minutes to check, one board after another.
 pub const MAX_SHEETS: usize = 4096;
 
-/// The most cell formats a workbook may define: Excel's own limit (64,000). calamine keeps a
-/// whole style for each.
-pub const MAX_CELL_FORMATS: u64 = 64_000;
-
-/// The most uncompressed bytes of XML read from the parts a reader reads whole when it opens
-/// a workbook (relationships, workbook, shared strings, styles, theme), all together.
-pub const MAX_OPEN_XML_BYTES: u64 = 256 * 1024 * 1024;
-
-/// The most bytes of a worksheet's XML before its cells (`<sheetData>`): column widths,
-/// views, a header; a few KB in real sheets (16,384 column widths take about 1 MB).
-pub const MAX_PRESHEET_BYTES: u64 = 16 * 1024 * 1024;
-
-/// The most elements (cells, values, rows and anything else) in one worksheet's XML.
-pub const MAX_SHEET_ELEMENTS: u64 = 32 * 1024 * 1024;
-
-/// The most uncompressed bytes of sheet data read over all the sheets of one workbook.
-pub const MAX_RUN_SHEET_BYTES: u64 = 1024 * 1024 * 1024;
-
-/// The most bytes a workbook may keep in memory at once: what its readers keep from opening
-/// it (shared strings, styles, names, relationships, its zip directory) plus the cells kept
-/// from the sheet being read. Each is estimated from the counts the pre-scans take, so that
-/// many strings used by many cells are caught, not each count alone.
+/// The most bytes a sheet's cells may take once kept (16 bytes a cell, and the value of each
+/// that is not a whole number with its text): many strings used by many cells are caught,
+/// not each count alone. Half of what the reader process may use (192 MB): a file that makes the
+/// command keep this much leaves the reader little room beside it.
 pub const MAX_KEPT_BYTES: u64 = 96 * 1024 * 1024;
 
 /// The refusal of a cap: the words end a sentence such as "the workbook holds ...".
 fn over(detail: String) -> ReadError {
     ReadError::TooLarge { detail }
-}
-
-/// What opening a workbook keeps in memory, as the pre-scans estimate it before any reader
-/// builds it. Refused past [`MAX_KEPT_BYTES`].
-#[derive(Clone, Debug, Default)]
-pub(crate) struct OpenCost {
-    bytes: u64,
-}
-
-impl OpenCost {
-    /// `bytes` more will be kept for `what` (a phrase such as "its shared strings").
-    pub(crate) fn add(&mut self, bytes: u64, what: &str) -> Result<(), ReadError> {
-        self.bytes = self.bytes.saturating_add(bytes);
-        if self.bytes > MAX_KEPT_BYTES {
-            return Err(over(format!(
-                "what the workbook keeps in memory once open ({what} and all before them) comes to more than {} MB",
-                MAX_KEPT_BYTES / (1024 * 1024)
-            )));
-        }
-        Ok(())
-    }
-
-    /// One member of a zip package: each of two archives (ours and calamine's) and calamine's
-    /// lookup cache keep its name and a few hundred bytes about it.
-    pub(crate) fn add_zip_member(&mut self, name_len: usize) -> Result<(), ReadError> {
-        self.add(512 + 3 * name_len as u64, "the list of its zip members")
-    }
 }
 
 /// Text as a cell value: `None` when blank, cut to what is kept ([`keep_text`]) otherwise.
@@ -346,11 +291,6 @@ pub(crate) struct Capped<R> {
 impl<R: Read> Capped<R> {
     pub(crate) fn new(inner: R) -> Capped<R> {
         Capped::with_limit(inner, MAX_PART_BYTES)
-    }
-
-    /// Whether the total cap (not the run cap) stopped the reading.
-    pub(crate) fn over_total(&self) -> bool {
-        self.over.is_some() && self.total > self.max_total
     }
 
     /// The reader inside, to be used again (an ods pass that starts over).

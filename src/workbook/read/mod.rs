@@ -29,11 +29,9 @@ mod excel;
 pub mod generated;
 mod guard;
 pub mod ods;
-mod package;
 mod sniff;
 pub mod watched;
 pub mod xlsb;
-mod xmlpart;
 mod xmlscan;
 
 use std::fmt;

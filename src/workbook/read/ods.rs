@@ -30,7 +30,6 @@ use std::io::{self, Read, Seek, SeekFrom, Take};
 use flate2::read::DeflateDecoder;
 
 use super::budget::{text_value, Capped, RunBudget, SheetBudget, MAX_SHEETS, MAX_TEXT_KEPT};
-use super::package::open_archive;
 use super::xmlscan::{attributes, decode_text, ScanError, Scanner, Token};
 use super::{CellValue, Format, ReadError, SheetCell, SheetCells, SheetInfo, SheetSource};
 
@@ -209,7 +208,11 @@ impl<RS: Read + Seek> SheetSource for Book<RS> {
 
 /// Find `content.xml` in the package.
 fn locate_content<RS: Read + Seek>(reader: &mut RS) -> Result<Layout, ReadError> {
-    let mut zip = open_archive(&mut *reader, Format::Ods)?;
+    reader
+        .seek(SeekFrom::Start(0))
+        .map_err(|e| ReadError::Io(e.to_string()))?;
+    let mut zip =
+        zip::ZipArchive::new(&mut *reader).map_err(|e| damaged(format!("its zip archive: {e}")))?;
     let member = zip
         .by_name("content.xml")
         .map_err(|e| damaged(format!("content.xml: {e}")))?;
@@ -235,7 +238,8 @@ fn locate_content<RS: Read + Seek>(reader: &mut RS) -> Result<Layout, ReadError>
 /// A `content.xml` that is not XML is encrypted when the manifest says so.
 fn encrypted_or<RS: Read + Seek>(mut reader: RS, error: ReadError) -> ReadError {
     let says_encrypted = (|| -> Option<bool> {
-        let mut zip = open_archive(&mut reader, Format::Ods).ok()?;
+        reader.seek(SeekFrom::Start(0)).ok()?;
+        let mut zip = zip::ZipArchive::new(&mut reader).ok()?;
         let manifest = zip.by_name("META-INF/manifest.xml").ok()?;
         let mut xml = Scanner::new(manifest.take(MAX_MANIFEST_BYTES));
         loop {

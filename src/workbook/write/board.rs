@@ -145,11 +145,11 @@ impl TourSheet<'_> {
         match self.outcome {
             Outcome::Solved => format!("Solved: a complete {shape} tour of {}", all_squares(n)),
             Outcome::Stuck => format!(
-                "Stuck after {k} of {n} squares: every square a knight's move from {end} (red) is taken"
+                "Stuck after visiting {k} of {n} squares: every square a knight's move from {end} (red) is taken"
             ),
             Outcome::Stopped if k == 0 => "Stopped before the first move".to_string(),
             Outcome::Stopped => format!(
-                "Stopped after {k} of {n} squares at {end} (red): the search gave up"
+                "Stopped after visiting {k} of {n} squares, at {end} (red): the search gave up"
             ),
             Outcome::NotClosed => format!(
                 "Not closed: {} visited, but {end} is not a knight's move from the start",
@@ -171,11 +171,18 @@ impl TourSheet<'_> {
             } else {
                 "red"
             };
+            // Moves are the knight's jumps: a closed tour's last one goes back to the start.
+            let moves = match tour.is_closed() {
+                true => format!(
+                    "{}, the last back to the start",
+                    count_usize(tour.len(), "move")
+                ),
+                false => count_usize(tour.len().saturating_sub(1), "move"),
+            };
             lines.push(format!(
-                "Start {} (yellow), end {} ({end_colour}), {}",
+                "Start {} (yellow), end {} ({end_colour}), {moves}",
                 board.algebraic(s),
                 board.algebraic(e),
-                count_usize(tour.len().saturating_sub(1), "move")
             ));
         }
         let mut method = format!("Method: {}", self.attempt.method.name());

@@ -53,11 +53,13 @@ pub struct Limits {
 }
 
 impl Default for Limits {
-    /// 192 MB and 8 s: a 1000x1000 board typed as text needs a tenth of each.
+    /// 192 MB and 8 s: a 1000x1000 board typed as text needs a tenth of each. A debug build
+    /// reads about ten times slower, so it waits ten times longer (80 s).
     fn default() -> Limits {
+        let seconds = if cfg!(debug_assertions) { 80 } else { 8 };
         Limits {
             memory: 192 * 1024 * 1024,
-            time: Duration::from_secs(8),
+            time: Duration::from_secs(seconds),
         }
     }
 }
