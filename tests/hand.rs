@@ -7,12 +7,12 @@ use std::collections::HashSet;
 
 use calamine::{Data, Reader};
 use knights_tour::board::{Board, Square};
+use knights_tour::generate::hand_sheets::STEP_SHEETS;
+use knights_tour::generate::workbook::WorkbookSpec;
 use knights_tour::solve::hand::{in_rings, HandTour};
 use knights_tour::solve::runner::{run, Plan};
 use knights_tour::solve::{rng_from_seed, Method, Request};
 use knights_tour::verify::{verify_bytes, verify_path, Verdict, VerifyOptions};
-use knights_tour::workbook::write::hand::STEP_SHEETS;
-use knights_tour::workbook::write::WorkbookSpec;
 use predicates::prelude::*;
 use serde_json::Value;
 

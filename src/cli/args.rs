@@ -271,9 +271,9 @@ pub enum PathArg {
     Off,
 }
 
-impl From<PathArg> for crate::workbook::write::PathDrawing {
+impl From<PathArg> for crate::generate::workbook::PathDrawing {
     fn from(p: PathArg) -> Self {
-        use crate::workbook::write::PathDrawing;
+        use crate::generate::workbook::PathDrawing;
         match p {
             PathArg::Auto => PathDrawing::Auto,
             PathArg::On => PathDrawing::On,

@@ -8,7 +8,7 @@
 //! where the board is, its start and end, then every problem found. `--format json` (or
 //! `--json`) prints one JSON document, `--format csv` one row per board (a class report).
 //! `-o FILE` writes the report to a file in the format its extension names; `-o report.xlsx`
-//! writes a class workbook (see [`crate::workbook::write::class`]).
+//! writes a class workbook (see [`crate::verify::class`]).
 //!
 //! Exit codes: 0 when every file holds at least one board and every board is a complete tour;
 //! 1 when a board is `partial` or `invalid`, or a file holds no board; 2 when a file cannot be
@@ -20,14 +20,14 @@ use crate::cli::args::command_line;
 use crate::cli::progress::{self, Spinner};
 use crate::error::{Error, Result};
 use crate::exit_codes;
-use crate::export::Format;
+use crate::output::format::Format;
+use crate::output::write_budget::WriteBudget;
 use crate::output::{self, Destination};
 use crate::solve::backtrack::Budget;
+use crate::verify::class::{is_marked, save_class_report, Capacity, ClassReport};
 use crate::verify::{complete, csv, inputs, text, FileReport, JsonDocument, Totals, VerifyOptions};
 use crate::workbook::cellref::{CellRange, CellRef};
 use crate::workbook::read::watched::{Limits, Opener};
-use crate::workbook::write::class::{is_marked, save_class_report, Capacity, ClassReport};
-use crate::writing::WriteBudget;
 
 /// Options of `knights-tour verify`.
 #[derive(Debug, clap::Args)]
@@ -163,7 +163,7 @@ pub fn run(args: Args) -> Result<u8> {
         ));
     }
     if let Some(out) = &args.complete {
-        let out = crate::export::format::xlsx_output(&out.to_string_lossy(), "--complete")?;
+        let out = crate::output::format::xlsx_output(&out.to_string_lossy(), "--complete")?;
         output::check_writable(&out, args.force)?;
     }
     let (format, sink) = sink(&args)?;

@@ -18,6 +18,9 @@
 //! assert!(puzzle.request().is_satisfied_by(&puzzle.solution));
 //! ```
 
+pub mod formats;
+pub mod sheets;
+
 use rand::seq::SliceRandom;
 
 use crate::board::Board;
@@ -25,12 +28,6 @@ use crate::english::thousands;
 use crate::solve::runner::{run, Plan};
 use crate::solve::{joint, Budget, Constraint, Request, Rng};
 use crate::tour::Tour;
-
-/// How a puzzle sheet's title starts.
-pub const TITLE: &str = "Knight's tour puzzle";
-
-/// How the title of a puzzle's answer starts (`Answer to puzzle 1`).
-pub const ANSWER_TITLE: &str = "Answer to puzzle";
 
 /// A puzzle: its clues and the one tour that completes them.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -1,5 +1,5 @@
 //! Puzzle workbooks: one worksheet per puzzle, laid out as a practice board
-//! ([`crate::workbook::template`]) with the given numbers locked under sheet protection (no
+//! ([`crate::template`]) with the given numbers locked under sheet protection (no
 //! password) and the empty squares open for typing under the same live checks, then a
 //! `Solutions` sheet with every answer.
 //!
@@ -7,7 +7,7 @@
 //! use knights_tour::board::Board;
 //! use knights_tour::puzzle::make;
 //! use knights_tour::solve::{rng_from_seed, Budget};
-//! use knights_tour::workbook::puzzle::workbook;
+//! use knights_tour::puzzle::sheets::workbook;
 //! let board = Board::new(6, 6).unwrap();
 //! let p = make(board, 14, &mut rng_from_seed(3), &Budget::nodes(50_000_000)).unwrap();
 //! let mut book = workbook(&[p], "C3".parse().unwrap()).unwrap();
@@ -17,11 +17,11 @@
 use rust_xlsxwriter::{DocProperties, Workbook, XlsxError};
 
 use crate::english::a_board;
+use crate::output::write_budget::WriteBudget;
 use crate::puzzle::Puzzle;
+use crate::template::{Content, Template};
 use crate::workbook::cellref::CellRef;
-use crate::workbook::template::{Content, Template};
 use crate::workbook::write::{creation_time, excel_time};
-use crate::writing::WriteBudget;
 
 /// Name of the sheet holding the answers.
 pub const SOLUTIONS_SHEET: &str = "Solutions";
@@ -60,7 +60,11 @@ pub fn workbook(puzzles: &[Puzzle], at: CellRef) -> Result<Workbook, XlsxError> 
         .enumerate()
         .map(|(i, p)| {
             (
-                format!("{} {}", crate::puzzle::ANSWER_TITLE, i + 1),
+                format!(
+                    "{} {}",
+                    crate::workbook::write::names::PUZZLE_ANSWER_TITLE,
+                    i + 1
+                ),
                 p.solution.numbering(),
             )
         })
@@ -86,7 +90,7 @@ fn content<'a>(puzzle: &Puzzle, number: usize, given: &'a [u32]) -> Content<'a> 
     Content {
         title: format!(
             "{} {number} on {} ({} of {squares} given)",
-            crate::puzzle::TITLE,
+            crate::workbook::write::names::PUZZLE_TITLE,
             a_board(puzzle.board),
             puzzle.clues.len()
         ),

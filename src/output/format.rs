@@ -49,7 +49,7 @@ impl Format {
     /// The format a file name asks for, from its extension (any case).
     ///
     /// ```
-    /// use knights_tour::export::Format;
+    /// use knights_tour::output::format::Format;
     /// assert_eq!(Format::from_path("tour.CSV".as_ref()), Some(Format::Csv));
     /// assert_eq!(Format::from_path("tour.txt".as_ref()), Some(Format::Text));
     /// assert_eq!(Format::from_path("/dev/null".as_ref()), None);
@@ -72,7 +72,7 @@ impl Format {
     /// is none. Every contradiction is a usage error naming both flags.
     ///
     /// ```
-    /// use knights_tour::export::Format;
+    /// use knights_tour::output::format::Format;
     /// use knights_tour::output::Destination;
     /// let (f, _) = Format::resolve(None, Some("tour.json"), "knights-tour.xlsx").unwrap();
     /// assert_eq!(f, Format::Json);
@@ -167,7 +167,7 @@ fn refuse_other_workbook(path: &Path) -> Result<()> {
 /// device such as /dev/null), never standard output, never another spreadsheet format.
 ///
 /// ```
-/// use knights_tour::export::format::xlsx_output;
+/// use knights_tour::output::format::xlsx_output;
 /// assert!(xlsx_output("-", "-o").is_err());
 /// assert!(xlsx_output("out.ods", "--complete").is_err());
 /// assert!(xlsx_output("out.xlsx", "--complete").is_ok());

@@ -13,15 +13,21 @@
 //! and the command exits 130, 143 or 129. Should it not be done within [`FINISH_GRACE`], or a
 //! second signal come, the temp file is removed and the process exits as above.
 
+pub mod format;
+pub mod grids;
+pub mod json;
+pub mod memory;
+pub mod write_budget;
+
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
-use std::sync::{Mutex, MutexGuard, Once};
+use std::sync::{Mutex, MutexGuard, Once, OnceLock};
 use std::time::Duration;
 
 use crate::error::{Error, Result};
-use crate::writing::WriteBudget;
+use crate::output::write_budget::WriteBudget;
 
 /// Where output goes: a file, or standard output for `-o -`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -142,7 +148,7 @@ pub fn write_atomically(
 }
 
 /// Like [`write_atomically`], within `budget` (the run's deadline and the progress line, see
-/// [`crate::writing`]), for fillers with their own error (e.g. a workbook writer). `fill`
+/// [`crate::output::write_budget`]), for fillers with their own error (e.g. a workbook writer). `fill`
 /// writes through a buffer; a write the deadline stopped is [`Error::TimedOut`], and leaves
 /// no file, like any failed write.
 pub fn write_atomically_with(
@@ -250,7 +256,7 @@ impl Drop for Listed {
 }
 
 /// Remove every temp file being written, now, on the way out of a run that cannot go on (out
-/// of memory: see [`crate::resources`]). Takes the list only if nobody holds it, and allocates
+/// of memory: see [`crate::output::memory`]). Takes the list only if nobody holds it, and allocates
 /// nothing for paths under 384 bytes.
 pub fn remove_temp_files_now() {
     let list = match PENDING.try_lock() {
@@ -452,8 +458,46 @@ pub fn print_stdout(text: &str) -> Result<()> {
         .map_err(|e| Error::Other(format!("cannot write to standard output: {e}")))
 }
 
-/// Standard output that clears the progress line before each write when both are on one
-/// terminal (see [`crate::cli::progress::suspend`]); anywhere else, a plain writer.
+/// How the command line keeps its progress line out of standard output's way: it runs the
+/// write it is given with the line cleared, then draws the line again (see
+/// [`set_step_aside`]).
+pub type StepAside = fn(&mut dyn FnMut());
+
+static STEP_ASIDE: OnceLock<StepAside> = OnceLock::new();
+
+/// Install what standard output on a terminal runs each write through, once per process (the
+/// command line passes its progress line's; later calls are ignored). Without one, writes go
+/// straight out.
+///
+/// ```
+/// fn direct(write: &mut dyn FnMut()) {
+///     write()
+/// }
+/// knights_tour::output::set_step_aside(direct);
+/// knights_tour::output::print_stdout("").unwrap();
+/// ```
+pub fn set_step_aside(hook: StepAside) {
+    let _ = STEP_ASIDE.set(hook);
+}
+
+/// `write` run through the installed [`StepAside`], if any.
+fn stepped_aside<R>(write: impl FnOnce() -> R) -> R {
+    let Some(step_aside) = STEP_ASIDE.get() else {
+        return write();
+    };
+    let mut write = Some(write);
+    let mut result = None;
+    step_aside(&mut || result = write.take().map(|w| w()));
+    match (result, write) {
+        (Some(result), _) => result,
+        // A hook that did not call back: write anyway.
+        (None, Some(write)) => write(),
+        (None, None) => unreachable!("the write ran, so it returned"),
+    }
+}
+
+/// Standard output that lets a progress line on the same terminal step aside before each write
+/// ([`set_step_aside`]); anywhere else, a plain writer.
 struct BesideProgress<W> {
     inner: W,
     terminal: bool,
@@ -472,14 +516,14 @@ impl<W: Write> BesideProgress<W> {
 impl<W: Write> Write for BesideProgress<W> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         match self.terminal {
-            true => crate::cli::progress::suspend(|| self.inner.write(buf)),
+            true => stepped_aside(|| self.inner.write(buf)),
             false => self.inner.write(buf),
         }
     }
 
     fn flush(&mut self) -> io::Result<()> {
         match self.terminal {
-            true => crate::cli::progress::suspend(|| self.inner.flush()),
+            true => stepped_aside(|| self.inner.flush()),
             false => self.inner.flush(),
         }
     }

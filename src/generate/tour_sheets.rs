@@ -1,18 +1,19 @@
 //! One attempt's worksheet: the numbered board, the title and file letters above it, the notes
-//! panel beside it, and (via [`super::chart`]) the path chart and colour scale.
+//! panel beside it, and (via [`crate::workbook::write::chart`]) the path chart and colour scale.
 //!
 //! Cells are written strictly row by row so the same code serves constant-memory worksheets,
 //! where a row can no longer be written once a later one has been.
 
 use rust_xlsxwriter::{Workbook, Worksheet, XlsxError};
 
-use super::layout::{self, BoardLayout, Look, Text};
-use super::styles::{edges, BoardFormats, SquareKind, TextFormats};
-use super::{chart, Outcome, WorkbookSpec, CONSTANT_MEMORY_SQUARES};
 use crate::board::{Board, Square};
 use crate::english::{all_squares, count_usize};
+use crate::generate::workbook::{Outcome, WorkbookSpec};
+use crate::output::write_budget::{TimedOut, WriteBudget};
 use crate::solve::Attempt;
-use crate::writing::{TimedOut, WriteBudget};
+use crate::workbook::write::board_layout::{self, BoardLayout, Look, Text};
+use crate::workbook::write::styles::{edges, BoardFormats, SquareKind, TextFormats};
+use crate::workbook::write::{chart, CONSTANT_MEMORY_SQUARES};
 
 /// What [`TourSheet::add_to`] needs to know about one attempt.
 pub(crate) struct TourSheet<'a> {
@@ -30,12 +31,6 @@ pub(crate) struct TourSheet<'a> {
     pub drawn: Option<(&'a chart::PathData<'a>, usize)>,
 }
 
-/// A board that does not fit was refused before anything was written; should it get here
-/// anyway, say so rather than write a broken sheet.
-pub(crate) fn fit_error(e: super::FitError) -> XlsxError {
-    XlsxError::ParameterError(e.to_string())
-}
-
 impl TourSheet<'_> {
     /// Add this attempt's worksheet to `workbook`.
     /// Each board row is a step of `budget`'s stage.
@@ -45,7 +40,8 @@ impl TourSheet<'_> {
         budget: &WriteBudget<'_>,
     ) -> Result<(), XlsxError> {
         let board = self.attempt.tour.board();
-        let bl = BoardLayout::new(board, self.spec.top_left).map_err(fit_error)?;
+        let bl = BoardLayout::new(board, self.spec.top_left)
+            .map_err(crate::workbook::write::fit_error)?;
         let look = bl.look;
         let sheet = if board.len() >= CONSTANT_MEMORY_SQUARES {
             workbook.add_worksheet_with_constant_memory()?
@@ -63,7 +59,7 @@ impl TourSheet<'_> {
         if let Some((paths, slot)) = self.drawn {
             paths.insert(sheet, self.spec.top_left, slot, look, look.row_px)?;
         }
-        if chart::colour_scale_wanted(self.spec, self.attempt) {
+        if super::workbook::colour_scale_wanted(self.spec, self.attempt) {
             chart::add_colour_scale(sheet, self.spec.top_left, self.attempt)?;
         }
         Ok(())
@@ -117,7 +113,7 @@ impl TourSheet<'_> {
         let status_format = if self.attempt.solved { &f.good } else { &f.bad };
         let mut lines = vec![(self.status_line(board), status_format)];
         lines.extend(self.detail_lines(board).into_iter().map(|l| (l, &f.plain)));
-        layout::place_texts(bl, self.title_line(board), lines, f)
+        board_layout::place_texts(bl, self.title_line(board), lines, f)
     }
 
     /// `Tour 1 of 3: solved` / `Attempt 2 of 3: stuck` and the board.

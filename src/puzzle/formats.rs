@@ -8,9 +8,10 @@ use serde::Serialize;
 
 use crate::board::Board;
 
-use crate::export::{write_csv as csv_grid, write_text as text_grid, BoardJson, TourJson};
+use crate::output::grids::{write_csv as csv_grid, write_text as text_grid};
+use crate::output::json::{BoardJson, TourJson};
+use crate::output::write_budget::WriteBudget;
 use crate::puzzle::Puzzle;
-use crate::writing::WriteBudget;
 
 /// Every puzzle as CSV: its title, its board with the numbers given (empty squares blank), an
 /// empty line, `Answer to puzzle N` and its answer; an empty line between puzzles. Each grid is one board row a line, as `generate`
@@ -22,7 +23,7 @@ use crate::writing::WriteBudget;
 /// use knights_tour::solve::{rng_from_seed, Budget};
 /// let p = make(Board::new(5, 5).unwrap(), 10, &mut rng_from_seed(1), &Budget::nodes(10_000_000)).unwrap();
 /// let mut out = Vec::new();
-/// knights_tour::export::puzzle::write_csv(&[p], &mut out).unwrap();
+/// knights_tour::puzzle::formats::write_csv(&[p], &mut out).unwrap();
 /// assert_eq!(String::from_utf8(out).unwrap().lines().count(), 13);
 /// ```
 pub fn write_csv(puzzles: &[Puzzle], out: &mut dyn Write) -> io::Result<()> {
@@ -49,7 +50,12 @@ fn write_grids(
         writeln!(out, "{}", title(p, i + 1))?;
         grid(p.board, &p.given(), out, &WriteBudget::unlimited())?;
         writeln!(out)?;
-        writeln!(out, "{} {}", crate::puzzle::ANSWER_TITLE, i + 1)?;
+        writeln!(
+            out,
+            "{} {}",
+            crate::workbook::write::names::PUZZLE_ANSWER_TITLE,
+            i + 1
+        )?;
         grid(
             p.board,
             &p.solution.numbering(),
@@ -64,7 +70,7 @@ fn write_grids(
 fn title(p: &Puzzle, number: usize) -> String {
     format!(
         "{} {number} ({} of {} squares given)",
-        crate::puzzle::TITLE,
+        crate::workbook::write::names::PUZZLE_TITLE,
         p.clues.len(),
         p.board.len()
     )

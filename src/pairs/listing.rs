@@ -14,7 +14,7 @@ use serde::Serialize;
 
 use crate::board::{file_letters, Board, Square};
 use crate::english::thousands;
-use crate::export::BoardJson;
+use crate::output::json::BoardJson;
 use crate::solve::pairs::{Mark, Pairs, Totals};
 
 /// The ordered pairs of distinct squares, in algebraic order.
@@ -45,7 +45,7 @@ fn csv_field(text: &str) -> String {
 /// use knights_tour::solve::pairs::{solve, PairsPlan};
 /// let pairs = solve(Board::new(5, 5).unwrap(), 1, &PairsPlan::default(), &mut |_| {}).unwrap();
 /// let mut out = Vec::new();
-/// knights_tour::export::pairs::write_csv(&pairs, &mut out).unwrap();
+/// knights_tour::pairs::listing::write_csv(&pairs, &mut out).unwrap();
 /// let text = String::from_utf8(out).unwrap();
 /// assert!(text.starts_with("start,end,answer,reason,tour\n"));
 /// assert_eq!(text.lines().count(), 1 + 25 * 24);
@@ -123,7 +123,7 @@ struct PairJson {
 /// use knights_tour::solve::pairs::{solve, PairsPlan};
 /// let pairs = solve(Board::new(5, 5).unwrap(), 1, &PairsPlan::default(), &mut |_| {}).unwrap();
 /// let mut out = Vec::new();
-/// knights_tour::export::pairs::write_json(&pairs, &mut out).unwrap();
+/// knights_tour::pairs::listing::write_json(&pairs, &mut out).unwrap();
 /// let doc: serde_json::Value = serde_json::from_slice(&out).unwrap();
 /// assert_eq!(doc["pairs"].as_array().unwrap().len(), 25 * 24);
 /// assert_eq!(doc["totals"]["not_answered"], 0);
@@ -172,7 +172,7 @@ fn json<T: Serialize + ?Sized>(value: &T) -> io::Result<String> {
 /// use knights_tour::solve::pairs::{solve, PairsPlan};
 /// let pairs = solve(Board::new(5, 5).unwrap(), 1, &PairsPlan::default(), &mut |_| {}).unwrap();
 /// let mut out = Vec::new();
-/// knights_tour::export::pairs::write_text(&pairs, &mut out).unwrap();
+/// knights_tour::pairs::listing::write_text(&pairs, &mut out).unwrap();
 /// let text = String::from_utf8(out).unwrap();
 /// assert!(text.starts_with("5x5: a tour exists for "));
 /// assert!(text.lines().any(|l| l.starts_with("a1  —")));

@@ -3,20 +3,23 @@
 
 use std::io::{self, Write};
 
-use crate::export::{write_csv, write_text, Format, TourJson};
+use crate::output::format::Format;
+use crate::output::grids::{write_csv, write_text};
+use crate::output::json::TourJson;
+use crate::output::write_budget::{Work, WriteBudget};
 use crate::tour::Tour;
-use crate::writing::{Work, WriteBudget};
 
 /// A text output receiving tours one at a time.
 ///
 /// ```
-/// use knights_tour::export::{stream::TourStream, Format};
+/// use knights_tour::generate::stream::TourStream;
+/// use knights_tour::output::format::Format;
 /// use knights_tour::board::{Board, Square};
 /// use knights_tour::tour::Tour;
 /// let board = Board::new(3, 4).unwrap();
 /// let tour = Tour::from_squares(board, [Square::new(2, 0), Square::new(0, 1)]).unwrap();
 /// let mut out = Vec::new();
-/// let budget = knights_tour::writing::WriteBudget::unlimited();
+/// let budget = knights_tour::output::write_budget::WriteBudget::unlimited();
 /// let mut s = TourStream::new(Format::Json, &mut out, Some(7), false, &budget);
 /// s.tour(&tour).unwrap();
 /// s.tour(&tour).unwrap();
@@ -38,7 +41,7 @@ pub struct TourStream<'w> {
 impl<'w> TourStream<'w> {
     /// A stream in `format` (not xlsx) to `out`, each JSON tour naming `seed` (none when the
     /// run made no random choice). `single`: one tour is asked for, so JSON is one object
-    /// rather than a list. Each tour is a stage of `budget` (see [`crate::writing`]).
+    /// rather than a list. Each tour is a stage of `budget` (see [`crate::output::write_budget`]).
     pub fn new(
         format: Format,
         out: &'w mut dyn Write,

@@ -3,26 +3,8 @@
 
 use rust_xlsxwriter::{Color, Format, FormatBorder, IgnoreError, Url, Workbook, XlsxError};
 
-use super::{Outcome, WorkbookSpec, SUMMARY_SHEET};
-
-/// Row (from 0) of the summary table's header; attempt `i` (from 0) is on row
-/// `SUMMARY_HEADER_ROW + 1 + i`.
-pub const SUMMARY_HEADER_ROW: u32 = 5;
-
-/// The table's column headings, in order.
-pub const SUMMARY_COLUMNS: [&str; 11] = [
-    "Sheet",
-    "Board",
-    "Start",
-    "End",
-    "Squares visited",
-    "Result",
-    "Path",
-    "Method",
-    "Tie-break",
-    "Seed",
-    "Note",
-];
+use crate::generate::workbook::{Outcome, WorkbookSpec};
+use crate::workbook::write::names::{SUMMARY_COLUMNS, SUMMARY_HEADER_ROW, SUMMARY_SHEET};
 
 const WIDTHS: [f64; 11] = [
     24.0, 10.0, 7.0, 7.0, 16.0, 11.0, 9.0, 13.0, 10.0, 22.0, 40.0,
@@ -128,8 +110,8 @@ pub(crate) fn add_summary(
     let several_hand = spec.attempts.iter().filter(|a| a.steps.is_some()).count() > 1;
     for (i, attempt) in spec.attempts.iter().enumerate() {
         if let Some(built) = &attempt.steps {
-            let steps = super::hand::step_sheet_names(i + 1, several_hand);
-            last_row = super::hand::add_summary_record(
+            let steps = super::hand_sheets::step_sheet_names(i + 1, several_hand);
+            last_row = super::hand_sheets::add_summary_record(
                 sheet,
                 last_row + 2,
                 spec,
@@ -139,6 +121,11 @@ pub(crate) fn add_summary(
             )?;
         }
     }
-    super::layout::set_table_print_page(sheet, &WIDTHS, last_row, SUMMARY_HEADER_ROW)?;
+    crate::workbook::write::board_layout::set_table_print_page(
+        sheet,
+        &WIDTHS,
+        last_row,
+        SUMMARY_HEADER_ROW,
+    )?;
     Ok(())
 }

@@ -21,7 +21,7 @@
 //!
 //! ```
 //! use std::time::{Duration, Instant};
-//! use knights_tour::writing::{WriteBudget, Work};
+//! use knights_tour::output::write_budget::{WriteBudget, Work};
 //! // No deadline: every step succeeds.
 //! let budget = WriteBudget::unlimited();
 //! let stage = budget.stage(Work::Rows, 3);
@@ -32,7 +32,7 @@
 //! let budget = WriteBudget::new("big.xlsx", past, None);
 //! let _stage = budget.stage(Work::Rows, 3000);
 //! assert!(budget.step(1).is_ok());
-//! std::thread::sleep(knights_tour::writing::MIN_STAGE_TIME);
+//! std::thread::sleep(knights_tour::output::write_budget::MIN_STAGE_TIME);
 //! let err = budget.step(1).unwrap_err();
 //! assert_eq!(err.to_string(), "the time limit came while writing big.xlsx, at 2 of 3,000 rows");
 //! ```
@@ -53,7 +53,7 @@ pub const MIN_STAGE_TIME: Duration = Duration::from_millis(250);
 ///
 /// ```
 /// use std::time::Duration;
-/// let t = knights_tour::writing::search_share(Duration::from_secs(60));
+/// let t = knights_tour::output::write_budget::search_share(Duration::from_secs(60));
 /// assert_eq!(t, Duration::from_secs(48));
 /// ```
 pub fn search_share(timeout: Duration) -> Duration {

@@ -1,5 +1,5 @@
-//! The JSON documents `generate` writes: a tour (`--format json`) and the run's summary
-//! (`--json`). They are contracts for scripts: fields are added, never renamed.
+//! A tour and a board as JSON, as `generate --format json`, `puzzle` and `pairs` write them.
+//! They are contracts for scripts: fields are added, never renamed.
 
 use serde::Serialize;
 
@@ -75,7 +75,7 @@ impl<'t> TourJson<'t> {
     /// use knights_tour::tour::Tour;
     /// let board = Board::new(3, 4).unwrap();
     /// let t = Tour::from_squares(board, [Square::new(2, 0), Square::new(0, 1)]).unwrap();
-    /// let j = knights_tour::export::TourJson::new(&t);
+    /// let j = knights_tour::output::json::TourJson::new(&t);
     /// let v = serde_json::to_value(&j).unwrap();
     /// assert_eq!(v["path"], serde_json::json!(["a1", "b3"]));
     /// ```
@@ -100,7 +100,7 @@ impl<'t> TourJson<'t> {
     ///
     /// ```
     /// use knights_tour::board::{Board, Square};
-    /// use knights_tour::export::TourJson;
+    /// use knights_tour::output::json::TourJson;
     /// use knights_tour::tour::Tour;
     /// let t = Tour::from_squares(Board::new(3, 4).unwrap(), [Square::new(2, 0), Square::new(0, 1)]).unwrap();
     /// let written = serde_json::to_string(&TourJson::new(&t)).unwrap().len() as u64;
@@ -123,87 +123,4 @@ impl<'t> TourJson<'t> {
             ..self
         }
     }
-}
-
-/// The facts of a `generate` run, printed by `--json` instead of the message.
-#[derive(Clone, Debug, Serialize)]
-pub struct Summary {
-    /// Whether everything asked for was found (the exit code is 0 exactly then).
-    pub solved: bool,
-    /// The message a person would have read.
-    pub message: String,
-    /// Board size.
-    pub board: BoardJson,
-    /// Attempts made (worksheets of a workbook, tours of `--all`).
-    pub attempts: usize,
-    /// Complete tours meeting the request.
-    pub tours_found: usize,
-    /// `--tours`.
-    pub tours_requested: u32,
-    /// The seed: `--seed` repeats the run. Below 2^53 when drawn at random, so exact in every
-    /// JSON reader; `null` when the run made no random choice (`--all`).
-    pub seed: Option<u64>,
-    /// The seed in decimal digits, exact in every JSON reader whatever its size (a `--seed`
-    /// above 2^53 is rounded as a number by JavaScript and jq); `null` with `seed`.
-    pub seed_text: Option<String>,
-    /// `--method`.
-    pub method: &'static str,
-    /// `--tiebreak`; `null` when no Warnsdorff attempt could be made (`--all`, `--method
-    /// construct` or `backtrack`).
-    pub tiebreak: Option<&'static str>,
-    /// Where the output went.
-    pub output: String,
-    /// The output format.
-    pub format: &'static str,
-    /// With `--all`: whether every tour was enumerated (not stopped by --limit or --timeout).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub exhaustive: Option<bool>,
-    /// Whether `--timeout` stopped the run before it found everything asked for.
-    pub timed_out: bool,
-    /// One entry per attempt, at most [`Summary::MAX_SHEETS_LISTED`].
-    pub sheets: Vec<SheetSummary>,
-    /// Attempts made beyond those listed in `sheets` (an `--all` run can find millions).
-    #[serde(skip_serializing_if = "is_zero")]
-    pub sheets_not_listed: usize,
-}
-
-fn is_zero(n: &usize) -> bool {
-    *n == 0
-}
-
-impl Summary {
-    /// At most this many attempts are listed one by one; the rest are counted.
-    pub const MAX_SHEETS_LISTED: usize = 1000;
-
-    /// List one more attempt (or count it once the list is full).
-    pub fn push_sheet(&mut self, sheet: SheetSummary) {
-        if self.sheets.len() < Summary::MAX_SHEETS_LISTED {
-            self.sheets.push(sheet);
-        } else {
-            self.sheets_not_listed += 1;
-        }
-    }
-}
-
-/// One attempt in the summary.
-#[derive(Clone, Debug, Serialize)]
-pub struct SheetSummary {
-    /// Whether it meets the request.
-    pub solved: bool,
-    /// The method that made it.
-    pub method: &'static str,
-    /// Warnsdorff's tie-break, for Warnsdorff attempts.
-    pub tiebreak: Option<&'static str>,
-    /// Square of move 1.
-    pub start: Option<String>,
-    /// Square of the last move.
-    pub end: Option<String>,
-    /// Squares visited.
-    pub moves: usize,
-    /// Whether every square is visited.
-    pub complete: bool,
-    /// Whether it is a closed tour.
-    pub closed: bool,
-    /// Why it failed, if it did.
-    pub note: Option<String>,
 }

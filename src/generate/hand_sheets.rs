@@ -17,12 +17,12 @@
 
 use rust_xlsxwriter::{Color, Format, Url, Workbook, Worksheet, XlsxError};
 
-use super::layout::{self, BoardLayout};
-use super::styles::{edges, ringed, BoardFormats, SquareKind, TextFormats};
-use super::WorkbookSpec;
 use crate::board::{Board, Square};
 use crate::english::{all_squares, count_usize};
+use crate::generate::workbook::WorkbookSpec;
 use crate::solve::hand::{in_rings, HandTour};
+use crate::workbook::write::board_layout::{self, BoardLayout};
+use crate::workbook::write::styles::{edges, ringed, BoardFormats, SquareKind, TextFormats};
 
 /// Fill of the centre's squares on Steps 1 and 2 (the squares inside the two outer rings).
 pub const CENTRE_FILL: u32 = 0xE7E6E6;
@@ -50,7 +50,7 @@ pub const STEP_SHEETS: [&str; 3] = [
 /// when the workbook holds the steps of `several` tours (names must be unique).
 ///
 /// ```
-/// use knights_tour::workbook::write::hand::step_sheet_names;
+/// use knights_tour::generate::hand_sheets::step_sheet_names;
 /// assert_eq!(step_sheet_names(1, false)[2], "Step 3 - insertions");
 /// assert_eq!(step_sheet_names(12, true)[2], "Step 3 - insertions (tour 12)");
 /// ```
@@ -275,14 +275,14 @@ fn add_sheet(
     board: Board,
     step: &StepSheet<'_>,
 ) -> Result<(), XlsxError> {
-    let bl = BoardLayout::new(board, spec.top_left).map_err(super::board::fit_error)?;
+    let bl = BoardLayout::new(board, spec.top_left).map_err(crate::workbook::write::fit_error)?;
     let sheet = workbook.add_worksheet();
     sheet.set_name(step.name)?;
     bl.set_geometry(sheet)?;
     let f = TextFormats::new();
     let mut lines = vec![(step.status.clone(), &f.good)];
     lines.extend(step.lines.iter().map(|l| (l.clone(), &f.plain)));
-    let texts = layout::place_texts(&bl, step.title.clone(), lines, &f);
+    let texts = board_layout::place_texts(&bl, step.title.clone(), lines, &f);
     for t in &texts {
         sheet.write_string_with_format(t.cell.row, t.cell.col as u16, &t.text, t.format)?;
     }

@@ -1,34 +1,23 @@
-//! The forms a generated tour is written in: the output [`Format`] (from the file's extension),
-//! the plain-text grids (CSV to paste into a spreadsheet, text for a terminal), the JSON
-//! documents ([`json`]) and the writer that streams tours as they are found ([`stream`]).
+//! A board's numbers as plain-text grids: CSV to paste into a spreadsheet, text for a terminal.
 //!
 //! The grid forms take the *numbering* (move number by square, 0 where unvisited) rather than
 //! a [`Tour`](crate::tour::Tour), so that a huge constructed tour can be streamed from the 4-bytes-a-square array
 //! the constructor builds, without a second copy.
 
-pub mod format;
-pub mod json;
-pub mod pairs;
-pub mod puzzle;
-pub mod stream;
-
 use std::io::{self, Write};
 
 use crate::board::Board;
-use crate::writing::{TimedOut, Work, WriteBudget};
-
-pub use format::Format;
-pub use json::{BoardJson, PathJson, SheetSummary, Summary, TourJson};
+use crate::output::write_budget::{TimedOut, Work, WriteBudget};
 
 /// The board as CSV: one board row per line, move numbers, blank where unvisited. Each row
-/// is a step of `budget` (see [`crate::writing`]).
+/// is a step of `budget` (see [`crate::output::write_budget`]).
 ///
 /// ```
 /// use knights_tour::board::Board;
-/// use knights_tour::writing::WriteBudget;
+/// use knights_tour::output::write_budget::WriteBudget;
 /// let board = Board::new(1, 3).unwrap();
 /// let mut out = Vec::new();
-/// knights_tour::export::write_csv(board, &[1, 0, 2], &mut out, &WriteBudget::unlimited()).unwrap();
+/// knights_tour::output::grids::write_csv(board, &[1, 0, 2], &mut out, &WriteBudget::unlimited()).unwrap();
 /// assert_eq!(String::from_utf8(out).unwrap(), "1,,2\n");
 /// ```
 pub fn write_csv(
@@ -77,10 +66,10 @@ fn push_decimal(buf: &mut Vec<u8>, mut n: u32) {
 ///
 /// ```
 /// use knights_tour::board::Board;
-/// use knights_tour::writing::WriteBudget;
+/// use knights_tour::output::write_budget::WriteBudget;
 /// let board = Board::new(1, 3).unwrap();
 /// let mut out = Vec::new();
-/// knights_tour::export::write_text(board, &[1, 0, 2], &mut out, &WriteBudget::unlimited()).unwrap();
+/// knights_tour::output::grids::write_text(board, &[1, 0, 2], &mut out, &WriteBudget::unlimited()).unwrap();
 /// let text = String::from_utf8(out).unwrap();
 /// assert!(text.contains("1 | 1 . 2"), "{text}");
 /// ```

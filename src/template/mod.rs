@@ -18,13 +18,13 @@ use rust_xlsxwriter::{
 
 use crate::board::{Board, Square};
 use crate::english::a_board;
+use crate::output::write_budget::{TimedOut, Work, WriteBudget};
 use crate::workbook::cellref::{CellRange, CellRef, SHEET_ROWS};
-use crate::workbook::write::layout::{col16, BoardLayout, Text, DEFAULT_ROW_PX};
+use crate::workbook::write::board_layout::{col16, BoardLayout, Text, DEFAULT_ROW_PX};
 use crate::workbook::write::{
     check_fits, compress, creation_time, excel_time, zip_estimate, FitError,
     CONSTANT_MEMORY_SQUARES,
 };
-use crate::writing::{TimedOut, Work, WriteBudget};
 
 /// Why a template cannot be laid out.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -59,7 +59,7 @@ pub struct Content<'a> {
 ///
 /// ```
 /// use knights_tour::board::Board;
-/// use knights_tour::workbook::template::Template;
+/// use knights_tour::template::Template;
 /// let t = Template::new(Board::new(8, 8).unwrap(), "C3".parse().unwrap()).unwrap();
 /// assert_eq!(t.range().to_string(), "C3:J10");
 /// assert!(Template::new(Board::new(8, 8).unwrap(), "XFA1".parse().unwrap()).is_err());
@@ -145,7 +145,7 @@ impl Template {
         let mut layout = BoardLayout {
             board: self.board,
             top_left: self.at,
-            look: crate::workbook::write::layout::look(self.board),
+            look: crate::workbook::write::board_layout::look(self.board),
             text_row_px: 0,
         }
         .with_min_cell(page_cell.max(WRITING_CELL_PX));
@@ -162,7 +162,7 @@ impl Template {
     }
 
     /// Write the workbook to `path` atomically (never over an existing file without `force`),
-    /// within `budget` (see [`crate::writing`]).
+    /// within `budget` (see [`crate::output::write_budget`]).
     pub fn save(
         &self,
         path: &std::path::Path,
@@ -500,7 +500,7 @@ fn absolute(range: CellRange) -> String {
 /// True when `cell` holds a number that also appears elsewhere in `range`.
 ///
 /// ```
-/// use knights_tour::workbook::template::duplicate_rule;
+/// use knights_tour::template::duplicate_rule;
 /// let range = "C3:J10".parse().unwrap();
 /// assert_eq!(duplicate_rule(range, "C3".parse().unwrap()),
 ///            "AND(ISNUMBER(C3),COUNTIF($C$3:$J$10,C3)>1)");
@@ -518,7 +518,7 @@ pub fn duplicate_rule(range: CellRange, cell: CellRef) -> String {
 /// argument, and text plus one is an error.
 ///
 /// ```
-/// use knights_tour::workbook::template::successor_rule;
+/// use knights_tour::template::successor_rule;
 /// let rule = successor_rule("C3:J10".parse().unwrap(), "D4".parse().unwrap());
 /// assert!(rule.starts_with("IF(ISNUMBER(D4),AND(COUNTIF($C$3:$J$10,D4+1)=1,"));
 /// ```

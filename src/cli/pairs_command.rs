@@ -26,7 +26,7 @@
 use crate::cli::args::{command_line, timeout, BoardArgs};
 use crate::cli::progress::Spinner;
 use crate::error::{Error, Result};
-use crate::export::Format;
+use crate::output::format::Format;
 use crate::output::{self, Destination};
 use crate::pairs::{self, Job};
 use crate::solve::pairs::PairsPlan;

@@ -11,9 +11,6 @@
 
 use rust_xlsxwriter::{Color, Format, Note, Url, Workbook, Worksheet, XlsxError};
 
-use super::super::layout::{self, BoardLayout, Text};
-use super::super::names::link_to;
-use super::super::styles::{edges, square_base, TextFormats};
 use super::RESULTS_SHEET;
 use crate::board::Board;
 use crate::tour::Tour;
@@ -21,6 +18,9 @@ use crate::verify::marks::{marks, BoardMarks, MarkKind};
 use crate::verify::{BoardReport, Notation, TypedCells, Verdict};
 use crate::workbook::cellref::CellRef;
 use crate::workbook::read::CellValue;
+use crate::workbook::write::board_layout::{self, BoardLayout, Text};
+use crate::workbook::write::names::link_to;
+use crate::workbook::write::styles::{edges, square_base, TextFormats};
 
 /// Where the board (or list) goes on a marked sheet.
 pub(crate) const TOP_LEFT: CellRef = CellRef::new(2, 2);
@@ -64,7 +64,7 @@ pub(super) struct MarkedSheet<'a> {
     /// This sheet's name.
     pub name: &'a str,
     /// The hidden path-data sheet and this path's slot on it, if its path is drawn.
-    pub drawn: Option<(&'a super::super::chart::PathData<'a>, usize)>,
+    pub drawn: Option<(&'a crate::workbook::write::chart::PathData<'a>, usize)>,
 }
 
 impl MarkedSheet<'_> {
@@ -124,9 +124,9 @@ impl MarkedSheet<'_> {
         );
         let (rows, cols) = (typed.range.rows(), typed.range.cols());
         let board = Board::new(rows, cols).map_err(|e| XlsxError::ParameterError(e.to_string()))?;
-        let bl = BoardLayout::new(board, TOP_LEFT).map_err(super::super::board::fit_error)?;
+        let bl = BoardLayout::new(board, TOP_LEFT).map_err(crate::workbook::write::fit_error)?;
         bl.set_geometry(sheet)?;
-        let mut texts = layout::place_texts(&bl, title, lines, f);
+        let mut texts = board_layout::place_texts(&bl, title, lines, f);
         // The legend below the board and the panel, in rows of the usual height.
         let below = TOP_LEFT.row + rows;
         let start = texts
@@ -136,7 +136,7 @@ impl MarkedSheet<'_> {
         let from = texts.len();
         texts.extend(legend.texts(CellRef::new(start, TOP_LEFT.col), f));
         for row in below..=texts.iter().map(|t| t.cell.row).max().unwrap_or(below) {
-            sheet.set_row_height_pixels(row, layout::DEFAULT_ROW_PX)?;
+            sheet.set_row_height_pixels(row, board_layout::DEFAULT_ROW_PX)?;
         }
         write_texts(sheet, &texts, legend, from)?;
         let font = bl.look.font_size;
@@ -197,28 +197,31 @@ impl MarkedSheet<'_> {
             .iter()
             .map(|t| t.text.chars().count() as u32 * 7)
             .max();
-        let mut panel_px = (line_px.unwrap_or(0), below.row * layout::DEFAULT_ROW_PX);
+        let mut panel_px = (
+            line_px.unwrap_or(0),
+            below.row * board_layout::DEFAULT_ROW_PX,
+        );
         if let (Some((paths, slot)), Some(path)) = (self.drawn, drawn_path(self.board)) {
-            let look = layout::look(path.board());
-            paths.insert(sheet, below, slot, look, layout::DEFAULT_ROW_PX)?;
+            let look = board_layout::look(path.board());
+            paths.insert(sheet, below, slot, look, board_layout::DEFAULT_ROW_PX)?;
             panel_px.0 = panel_px.0.max(path.board().cols() * look.cell_px);
             panel_px.1 += path.board().rows() * look.row_px;
         }
         // The list, the panel and the picture on one page.
         let height_px = panel_px
             .1
-            .max((TOP_LEFT.row + rows) * layout::DEFAULT_ROW_PX);
-        let area = layout::PrintArea {
+            .max((TOP_LEFT.row + rows) * board_layout::DEFAULT_ROW_PX);
+        let area = board_layout::PrintArea {
             first: CellRef::new(0, TOP_LEFT.col),
             last: CellRef::new(
-                height_px.div_ceil(layout::DEFAULT_ROW_PX),
-                panel.col + panel_px.0.div_ceil(layout::DEFAULT_COL_PX),
+                height_px.div_ceil(board_layout::DEFAULT_ROW_PX),
+                panel.col + panel_px.0.div_ceil(board_layout::DEFAULT_COL_PX),
             ),
-            width_px: width_px + layout::DEFAULT_COL_PX + panel_px.0,
+            width_px: width_px + board_layout::DEFAULT_COL_PX + panel_px.0,
             height_px,
         };
-        layout::set_print_page(sheet, area, true)?;
-        if f64::from(height_px) > layout::PRINTABLE_PORTRAIT_PX.1 {
+        board_layout::set_print_page(sheet, area, true)?;
+        if f64::from(height_px) > board_layout::PRINTABLE_PORTRAIT_PX.1 {
             sheet.set_print_fit_to_pages(1, 1);
         }
         Ok(())
@@ -283,7 +286,7 @@ impl Legend {
             .map(|k| (fill(k), k.legend().to_string()))
             .collect();
         if let Some(path) = path {
-            lines.push((super::super::styles::PATH_LINE, path.to_string()));
+            lines.push((crate::workbook::write::styles::PATH_LINE, path.to_string()));
         }
         Legend { lines }
     }

@@ -19,7 +19,7 @@
 //! use knights_tour::board::{Board, Square};
 //! use knights_tour::tour::Tour;
 //! use knights_tour::workbook::cellref::CellRef;
-//! use knights_tour::workbook::write::completion::{write_completions, CompletedSheet, SheetResult};
+//! use knights_tour::verify::completion::{write_completions, CompletedSheet, SheetResult};
 //! let board = Board::new(3, 4).unwrap();
 //! let path = [(0,0),(1,2),(2,0),(0,1),(1,3),(2,1),(0,2),(2,3),(1,1),(0,3),(2,2),(1,0)];
 //! let tour = Tour::from_squares(board, path.iter().map(|&(r, c)| Square::new(r, c))).unwrap();
@@ -38,14 +38,15 @@ use std::io::Write;
 
 use rust_xlsxwriter::{Color, Format, Workbook, Worksheet, XlsxError};
 
-use super::layout::{self, BoardLayout, Look, Text};
-use super::names::SheetNames;
-use super::styles::{edges, BoardFormats, SquareKind, TextFormats};
-use super::{check_fits, WriteError, CONSTANT_MEMORY_SQUARES, SUMMARY_SHEET};
 use crate::board::Square;
+use crate::output::write_budget::{TimedOut, Work, WriteBudget};
 use crate::tour::Tour;
 use crate::workbook::cellref::CellRef;
-use crate::writing::{TimedOut, Work, WriteBudget};
+use crate::workbook::write::board_layout::{self, BoardLayout, Look, Text};
+use crate::workbook::write::names::SheetNames;
+use crate::workbook::write::names::SUMMARY_SHEET;
+use crate::workbook::write::styles::{edges, BoardFormats, SquareKind, TextFormats};
+use crate::workbook::write::{check_fits, WriteError, CONSTANT_MEMORY_SQUARES};
 
 /// Font colour of the added moves.
 pub const ADDED_FONT: u32 = 0x0070C0;
@@ -113,7 +114,7 @@ pub fn write_completions<W: Write + Send>(
 }
 
 /// [`write_completions`] within `budget`: each board row a step of its stage, then the
-/// compression (see [`crate::writing`]).
+/// compression (see [`crate::output::write_budget`]).
 pub fn write_completions_within<W: Write + Send>(
     items: &[CompletedSheet],
     out: W,
@@ -122,7 +123,7 @@ pub fn write_completions_within<W: Write + Send>(
     validate(items)?;
     let names = sheet_names(items);
     let mut workbook = Workbook::new();
-    let created = super::excel_time(super::creation_time())?;
+    let created = crate::workbook::write::excel_time(crate::workbook::write::creation_time())?;
     workbook.set_properties(
         &rust_xlsxwriter::DocProperties::new()
             .set_title("Completions of failed attempts")
@@ -146,11 +147,11 @@ pub fn write_completions_within<W: Write + Send>(
     }
     add_summary(&mut workbook, items, &names)?;
     let sheets = completed().count() as u64 + 1;
-    super::compress(
+    crate::workbook::write::compress(
         &mut workbook,
         out,
         budget,
-        super::zip_estimate(cells, sheets),
+        crate::workbook::write::zip_estimate(cells, sheets),
     )?;
     Ok(())
 }
@@ -235,7 +236,7 @@ fn add_board_sheet(
     budget: &WriteBudget<'_>,
 ) -> Result<(), XlsxError> {
     let board = tour.board();
-    let bl = BoardLayout::new(board, item.top_left).map_err(super::board::fit_error)?;
+    let bl = BoardLayout::new(board, item.top_left).map_err(crate::workbook::write::fit_error)?;
     let sheet = if board.len() >= CONSTANT_MEMORY_SQUARES {
         workbook.add_worksheet_with_constant_memory()?
     } else {
@@ -305,7 +306,7 @@ fn texts<'f>(
         ));
     }
     lines.push(("Numbers are move numbers".to_string(), &f.plain));
-    layout::place_texts(bl, title, lines, f)
+    board_layout::place_texts(bl, title, lines, f)
 }
 
 /// Every cell strictly row by row (constant-memory sheets need it).
@@ -408,7 +409,7 @@ fn add_summary(
         sheet.set_column_width(c as u16, w)?;
     }
     let last_row = COMPLETION_HEADER_ROW + items.len() as u32;
-    layout::set_table_print_page(sheet, &widths, last_row, COMPLETION_HEADER_ROW)?;
+    board_layout::set_table_print_page(sheet, &widths, last_row, COMPLETION_HEADER_ROW)?;
     Ok(())
 }
 

@@ -7,19 +7,28 @@
 //! it is refused before any work, naming the formats that stream, and `--all` without a limit
 //! stops there and says so (exit 1, the workbook written), as it does at `--timeout`.
 
+pub mod hand_sheets;
+pub mod stream;
+pub mod summary_json;
+pub mod summary_sheet;
+mod tour_sheets;
+pub mod workbook;
+
 use crate::board::{Board, Square};
 use crate::english::{count, count_usize, thousands};
 use crate::error::{Error, Result};
 use crate::exit_codes;
-use crate::export::stream::TourStream;
-use crate::export::{self, Format, SheetSummary, Summary};
+use crate::generate::stream::TourStream;
+use crate::output::format::Format;
+use crate::output::grids;
+use crate::output::write_budget::{search_share, TimedOut, WriteBudget};
 use crate::output::{self, Destination, FinishOnSignal};
 use crate::solve::runner::{self, Attempt, Ending, Event, Goal, Plan};
 use crate::solve::{existence, rng_from_seed, Method, Request, Tiebreak};
 use crate::tour::Tour;
 use crate::workbook::cellref::CellRef;
-use crate::workbook::write as xlsx;
-use crate::writing::{search_share, TimedOut, WriteBudget};
+use crate::workbook::write::{check_fits, MAX_WORKBOOK_SHEETS};
+use summary_json::{SheetSummary, Summary};
 
 /// A workbook holds at most this many tours (one worksheet each, kept in memory until the
 /// workbook is written); csv and json stream any number.
@@ -62,7 +71,7 @@ pub struct WorkbookOptions {
     /// The board's top-left cell.
     pub top_left: CellRef,
     /// Whether to draw the path chart.
-    pub draw_path: xlsx::PathDrawing,
+    pub draw_path: workbook::PathDrawing,
     /// The command that makes this output again (recorded in the properties).
     pub command_line: String,
 }
@@ -71,7 +80,7 @@ impl Default for WorkbookOptions {
     fn default() -> Self {
         WorkbookOptions {
             top_left: CellRef::new(2, 2),
-            draw_path: xlsx::PathDrawing::Auto,
+            draw_path: workbook::PathDrawing::Auto,
             command_line: String::new(),
         }
     }
@@ -143,8 +152,7 @@ impl Job {
             )));
         }
         if self.format == Format::Xlsx {
-            xlsx::check_fits(board, self.workbook.top_left)
-                .map_err(|e| Error::Usage(e.to_string()))?;
+            check_fits(board, self.workbook.top_left).map_err(|e| Error::Usage(e.to_string()))?;
             let tours = match self.plan.goal {
                 Goal::All { limit: Some(l) } => l,
                 Goal::All { limit: None } => MAX_WORKBOOK_TOURS,
@@ -178,7 +186,7 @@ impl Job {
 /// Run the job: solve, write the output as the attempts come, report. Errors are only an
 /// impossible request and the output's (a full disk, a vanished folder); a search that finds
 /// less than asked is a report with exit code 1, its output written. `--timeout` bounds the
-/// writing too (see [`crate::writing`]): a workbook's search gets [`search_share`] of it, and a
+/// writing too (see [`crate::output::write_budget`]): a workbook's search gets [`search_share`] of it, and a
 /// write the time limit stops leaves no file and a report saying so, exit 1.
 pub fn run(job: &Job, progress: &(dyn Fn(&str) + Sync)) -> Result<Report> {
     job.check()?;
@@ -368,9 +376,6 @@ pub fn run(job: &Job, progress: &(dyn Fn(&str) + Sync)) -> Result<Report> {
     Ok(Report { summary })
 }
 
-/// A workbook holds at most this many worksheets (attempts), whatever the goal.
-pub const MAX_WORKBOOK_SHEETS: u64 = 2000;
-
 /// The most tours `--all` may put in this job's output: a workbook's capacity, none for text.
 fn workbook_cap(job: &Job) -> Option<u64> {
     (job.format == Format::Xlsx).then_some(MAX_WORKBOOK_TOURS)
@@ -389,8 +394,8 @@ fn streamed_grid(job: &Job, budget: &WriteBudget<'_>) -> Result<Option<Report>> 
     };
     let board = job.request.board;
     let written = output::write_to(&job.dest, job.force, budget, |w| match job.format {
-        Format::Text => export::write_text(board, &numbering, w, budget),
-        _ => export::write_csv(board, &numbering, w, budget),
+        Format::Text => grids::write_text(board, &numbering, w, budget),
+        _ => grids::write_csv(board, &numbering, w, budget),
     });
     match written {
         Err(Error::TimedOut { cause, .. }) => return Ok(Some(unwritten(job, 1, 1, &cause))),
@@ -463,16 +468,16 @@ fn unwritten(job: &Job, tours: u64, attempts: u64, cause: &TimedOut) -> Report {
 
 fn write_workbook(job: &Job, attempts: Vec<Attempt>, budget: &WriteBudget<'_>) -> Result<()> {
     let Destination::File(path) = &job.dest else {
-        return Err(export::format::xlsx_to_stdout());
+        return Err(crate::output::format::xlsx_to_stdout());
     };
-    let mut spec = xlsx::WorkbookSpec::new(attempts);
+    let mut spec = workbook::WorkbookSpec::new(attempts);
     spec.top_left = job.workbook.top_left;
     spec.seed = job.seed_used();
     spec.title = format!("Knight's tour {}", job.request.board);
     spec.command_line = job.workbook.command_line.clone();
     spec.closed_requested = job.request.closed;
     spec.draw_path = job.workbook.draw_path;
-    xlsx::save_workbook(&spec, path, job.force, budget)
+    workbook::save_workbook(&spec, path, job.force, budget)
 }
 
 /// The message a person reads: what was found, where it went, and, when it fell short, why

@@ -5,7 +5,7 @@
 //! # Layout of a workbook
 //!
 //! - A tour built by hand (`--method hand`) is preceded by its steps, a sheet each
-//!   (`Step 1 - the edges`, `Step 2 - a cycle`, `Step 3 - insertions`: see [`hand`]).
+//!   (`Step 1 - the edges`, `Step 2 - a cycle`, `Step 3 - insertions`: see [`hand_sheets`]).
 //! - One worksheet per attempt, in order. Its name tells at a glance how it ended:
 //!   `Tour 1` (solved), `Attempt 2 (stuck)` (the knight had no unvisited square to jump to),
 //!   `Attempt 3 (stopped)` (partial, but the knight could have gone on: the search gave up),
@@ -25,15 +25,15 @@
 //!   transparent native line chart, and the board gets a colour scale by move number that
 //!   leaves the yellow start square (and the red stuck square) alone.
 //! - `Summary`: the title, the overall result line ("Solved after 3 attempts"), the options and
-//!   seed, then from row [`SUMMARY_HEADER_ROW`] a table with one row per attempt (columns
-//!   [`SUMMARY_COLUMNS`]), whose sheet name links to the attempt's board.
+//!   seed, then from row [`SUMMARY_HEADER_ROW`](crate::workbook::write::names::SUMMARY_HEADER_ROW) a table with one row per attempt (columns
+//!   [`SUMMARY_COLUMNS`](crate::workbook::write::names::SUMMARY_COLUMNS)), whose sheet name links to the attempt's board.
 //! - `Path data` (hidden, only when a path is drawn): the charts' values, one row per chart
 //!   series, each path's rows together, each row's label after its values (`Tour 1 path 3`):
 //!   column `k` holds the height (`rows - row - 0.5` at a square's centre) where the line
 //!   crosses category `k`, half a square from the left edge each; see `chart.rs` for why the
 //!   path is cut into such rows.
 //!
-//! Big boards (at least [`CONSTANT_MEMORY_SQUARES`] squares) are written in rust_xlsxwriter's
+//! Big boards (at least [`CONSTANT_MEMORY_SQUARES`](crate::workbook::write::CONSTANT_MEMORY_SQUARES) squares) are written in rust_xlsxwriter's
 //! constant-memory mode, row by row, so a 1000x1000 tour needs a few megabytes of memory beside
 //! the tour itself, and only one format lookup per board row (see `benches/workbook.rs`: about
 //! as fast as writing the same numbers as plain integers).
@@ -46,7 +46,7 @@
 //! use knights_tour::board::{Board, Square};
 //! use knights_tour::tour::Tour;
 //! use knights_tour::solve::{Attempt, Method};
-//! use knights_tour::workbook::write::{write_workbook, WorkbookSpec};
+//! use knights_tour::generate::workbook::{write_workbook, WorkbookSpec};
 //!
 //! let board = Board::new(3, 4).unwrap();
 //! let path = [(0,0),(1,2),(2,0),(0,1),(1,3),(2,1),(0,2),(2,3),(1,1),(0,3),(2,2),(1,0)];
@@ -57,36 +57,21 @@
 //! assert!(bytes.get_ref().starts_with(b"PK"));
 //! ```
 
-mod board;
-mod chart;
-pub mod class;
-pub mod completion;
-pub mod hand;
-pub(crate) mod layout;
-mod names;
-use names::MAX_SHEET_NAME;
-pub mod pairs;
-mod styles;
-mod summary;
-
 use std::io::Write;
 use std::path::Path;
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::SystemTime;
 
-use rust_xlsxwriter::{DocProperties, ExcelDateTime, Workbook, XlsxError};
+use rust_xlsxwriter::{DocProperties, Workbook};
 
+use super::{hand_sheets, summary_sheet, tour_sheets};
 use crate::board::Board;
+use crate::output::write_budget::{Work, WriteBudget};
 use crate::solve::Attempt;
 use crate::workbook::cellref::{CellRef, SHEET_COLS, SHEET_ROWS};
-use crate::writing::{Work, WriteBudget};
-
-pub use layout::{check_fits, FitError};
-pub use summary::{SUMMARY_COLUMNS, SUMMARY_HEADER_ROW};
-
-/// Boards with at least this many squares are written in constant-memory mode (row by row
-/// through a temporary file). Smaller ones are kept in memory, which needs no temporary file:
-/// a workbook of many small failed attempts then does not hold one open file per sheet.
-pub const CONSTANT_MEMORY_SQUARES: usize = 10_000;
+use crate::workbook::write::names::MAX_SHEET_NAME;
+use crate::workbook::write::{
+    chart, check_fits, compress, creation_time, excel_time, zip_estimate, WriteError,
+};
 
 /// Under [`PathDrawing::Auto`] the path chart is drawn on boards with at most this many rows
 /// and at most this many columns; beyond that a line through every square is unreadable.
@@ -99,12 +84,6 @@ pub const AUTO_COLOUR_SCALE_MAX_SQUARES: usize = 65_536;
 /// At most this many attempts get a path chart (the hidden `Path data` sheet has room for
 /// the rows of many more small boards; this bounds the charts a workbook holds).
 pub const MAX_CHARTED_ATTEMPTS: usize = (SHEET_COLS / 2) as usize;
-
-/// Name of the summary worksheet (always the last visible sheet).
-pub const SUMMARY_SHEET: &str = "Summary";
-
-/// Name of the hidden worksheet that holds the path charts' coordinates.
-pub const PATH_DATA_SHEET: &str = "Path data";
 
 /// How an attempt ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -239,56 +218,12 @@ impl WorkbookSpec {
     }
 }
 
-/// Why a workbook could not be written.
-#[derive(Debug, thiserror::Error)]
-pub enum WriteError {
-    /// There is nothing to write.
-    #[error("no attempts to write: a workbook needs at least one tour or attempt")]
-    NoAttempts,
-    /// A board does not fit a worksheet at the requested top-left cell.
-    #[error("attempt {attempt}: {source}")]
-    DoesNotFit {
-        /// Attempt number from 1.
-        attempt: usize,
-        /// Why.
-        source: FitError,
-    },
-    /// An attempt's path is not a valid knight's path (a bug in whoever made it).
-    #[error("attempt {attempt}: not a knight's path: {message}")]
-    BadPath {
-        /// Attempt number from 1.
-        attempt: usize,
-        /// What is wrong with it.
-        message: String,
-    },
-    /// rust_xlsxwriter refused something or writing the output failed.
-    #[error("{0}")]
-    Xlsx(#[from] XlsxError),
-}
-
-impl WriteError {
-    /// This error as the crate's command error for the output file `path`: a board that does
-    /// not fit is a usage error (the user picked the board and the offset), the rest are
-    /// workbook errors naming the file.
-    pub fn at(self, path: &Path) -> crate::error::Error {
-        match self {
-            WriteError::DoesNotFit { .. } | WriteError::NoAttempts => {
-                crate::error::Error::Usage(self.to_string())
-            }
-            other => crate::error::Error::Workbook {
-                path: path.to_path_buf(),
-                message: other.to_string(),
-            },
-        }
-    }
-}
-
 /// The worksheet name of attempt `number` (from 1): `Tour N` when solved, otherwise
 /// `Attempt N (stuck)`, `Attempt N (not closed)` or `Attempt N (failed)`. Names are unique
 /// (they carry the number), at most 31 characters and free of `[]:*?/\`, as Excel requires.
 ///
 /// ```
-/// use knights_tour::workbook::write::{sheet_name, Outcome};
+/// use knights_tour::generate::workbook::{sheet_name, Outcome};
 /// assert_eq!(sheet_name(1, Outcome::Solved), "Tour 1");
 /// assert_eq!(sheet_name(2, Outcome::Stuck), "Attempt 2 (stuck)");
 /// ```
@@ -343,7 +278,7 @@ fn build_workbook(spec: &WorkbookSpec, budget: &WriteBudget<'_>) -> Result<Workb
     let _stage = budget.stage(Work::Rows, rows.sum());
     let mut paths = chart::PathData::default();
     let mut slots: Vec<Option<usize>> = vec![None; spec.attempts.len()];
-    for i in chart::charted_attempts(spec) {
+    for i in charted_attempts(spec) {
         let tour = &spec.attempts[i].tour;
         let rows_above = spec.top_left.row;
         slots[i] = paths.add(&names[i], tour, chart::Drawing::OverCells, rows_above);
@@ -351,10 +286,10 @@ fn build_workbook(spec: &WorkbookSpec, budget: &WriteBudget<'_>) -> Result<Workb
     let several_hand = spec.attempts.iter().filter(|a| a.steps.is_some()).count() > 1;
     for (i, attempt) in spec.attempts.iter().enumerate() {
         if let Some(built) = &attempt.steps {
-            let steps = hand::step_sheet_names(i + 1, several_hand);
-            hand::add_step_sheets(&mut workbook, spec, built, &steps, &names[i])?;
+            let steps = hand_sheets::step_sheet_names(i + 1, several_hand);
+            hand_sheets::add_step_sheets(&mut workbook, spec, built, &steps, &names[i])?;
         }
-        let sheet = board::TourSheet {
+        let sheet = tour_sheets::TourSheet {
             spec,
             attempt,
             number: i + 1,
@@ -364,7 +299,7 @@ fn build_workbook(spec: &WorkbookSpec, budget: &WriteBudget<'_>) -> Result<Workb
         };
         sheet.add_to(&mut workbook, budget)?;
     }
-    summary::add_summary(&mut workbook, spec, &names, &outcomes)?;
+    summary_sheet::add_summary(&mut workbook, spec, &names, &outcomes)?;
     // Open on the tour, not on the failed attempts before it (a hand-built tour's workbook
     // opens on its first step, as it is meant to be read).
     if let Some(i) = spec.attempts.iter().position(|a| a.solved) {
@@ -378,26 +313,6 @@ fn build_workbook(spec: &WorkbookSpec, budget: &WriteBudget<'_>) -> Result<Workb
     Ok(workbook)
 }
 
-/// Save a built workbook to `out`: rust_xlsxwriter compresses every sheet into the zip now, a
-/// stage of its own, counted in bytes against `estimated_bytes`. Every workbook the tool
-/// writes goes out this way.
-pub(crate) fn compress<W: Write + Send>(
-    workbook: &mut Workbook,
-    out: W,
-    budget: &WriteBudget<'_>,
-    estimated_bytes: u64,
-) -> Result<(), XlsxError> {
-    let _stage = budget.stage(Work::Compressed, estimated_bytes);
-    workbook.save_to_writer(out)
-}
-
-/// About what a workbook of `cells` written cells on `sheets` sheets takes once zipped
-/// (measured: 5.5 to 5.9 bytes a numbered cell on 1000x1000 and 3000x3000 tours, 4.6 a square
-/// name on the pairs' Tours sheet), for the compression's progress.
-pub(crate) fn zip_estimate(cells: u64, sheets: u64) -> u64 {
-    cells * 6 + sheets * 8_192 + 16_384
-}
-
 fn estimated_bytes(spec: &WorkbookSpec) -> u64 {
     let cells = spec.attempts.iter().map(|a| a.tour.len() as u64).sum();
     zip_estimate(cells, spec.attempts.len() as u64 + 1)
@@ -405,15 +320,15 @@ fn estimated_bytes(spec: &WorkbookSpec) -> u64 {
 
 /// Write the workbook to `path` atomically (a temp file beside it, renamed into place once
 /// complete), refusing to replace an existing file unless `force`, within `budget` (the
-/// deadline and the progress line: see [`crate::writing`]). Errors name the file; a board that
+/// deadline and the progress line: see [`crate::output::write_budget`]). Errors name the file; a board that
 /// does not fit is a usage error. This is what `knights-tour generate` calls.
 ///
 /// ```
 /// use knights_tour::board::{Board, Square};
 /// use knights_tour::tour::Tour;
 /// use knights_tour::solve::{Attempt, Method};
-/// use knights_tour::workbook::write::{save_workbook, WorkbookSpec};
-/// use knights_tour::writing::WriteBudget;
+/// use knights_tour::generate::workbook::{save_workbook, WorkbookSpec};
+/// use knights_tour::output::write_budget::WriteBudget;
 ///
 /// let board = Board::new(3, 4).unwrap();
 /// let path = [(0,0),(1,2),(2,0),(0,1),(1,3),(2,1),(0,2),(2,3),(1,1),(0,3),(2,2),(1,0)];
@@ -457,35 +372,6 @@ fn validate(spec: &WorkbookSpec) -> Result<(), WriteError> {
     Ok(())
 }
 
-/// The creation time a workbook records when none is given: `SOURCE_DATE_EPOCH` (seconds
-/// since 1970, the reproducible-builds convention) when it is set to a number, else now.
-pub fn creation_time() -> SystemTime {
-    source_date_epoch(std::env::var_os("SOURCE_DATE_EPOCH").as_deref())
-        .unwrap_or_else(SystemTime::now)
-}
-
-/// The time a `SOURCE_DATE_EPOCH` value names, if it is a whole number of seconds.
-///
-/// ```
-/// use std::time::{Duration, UNIX_EPOCH};
-/// use knights_tour::workbook::write::source_date_epoch;
-/// let t = source_date_epoch(Some("1700000000".as_ref()));
-/// assert_eq!(t, Some(UNIX_EPOCH + Duration::from_secs(1_700_000_000)));
-/// assert_eq!(source_date_epoch(Some("yesterday".as_ref())), None);
-/// assert_eq!(source_date_epoch(None), None);
-/// ```
-pub fn source_date_epoch(value: Option<&std::ffi::OsStr>) -> Option<SystemTime> {
-    let secs: u64 = value?.to_str()?.trim().parse().ok()?;
-    UNIX_EPOCH.checked_add(std::time::Duration::from_secs(secs))
-}
-
-/// `time` as the writer's date (whole seconds, UTC; before 1970 or unrepresentable: 1970).
-pub(crate) fn excel_time(time: SystemTime) -> Result<ExcelDateTime, XlsxError> {
-    let secs = time.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
-    ExcelDateTime::from_timestamp(i64::try_from(secs).unwrap_or(0))
-        .or_else(|_| ExcelDateTime::from_timestamp(0))
-}
-
 /// Document properties: title, subject (board sizes and result), comment (the command line).
 fn properties(spec: &WorkbookSpec) -> Result<DocProperties, WriteError> {
     let created = excel_time(spec.created.unwrap_or_else(creation_time))?;
@@ -517,6 +403,37 @@ fn distinct_boards(spec: &WorkbookSpec) -> Vec<Board> {
         }
     }
     out
+}
+
+/// Indices of the attempts whose path is drawn, in order.
+pub(crate) fn charted_attempts(spec: &WorkbookSpec) -> Vec<usize> {
+    spec.attempts
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| {
+            chart::drawable(&a.tour) && wanted(spec.draw_path, chart_auto(a.tour.board()))
+        })
+        .map(|(i, _)| i)
+        .take(MAX_CHARTED_ATTEMPTS)
+        .collect()
+}
+
+fn chart_auto(board: Board) -> bool {
+    board.rows() <= AUTO_CHART_MAX_SIDE && board.cols() <= AUTO_CHART_MAX_SIDE
+}
+
+fn wanted(setting: PathDrawing, auto: bool) -> bool {
+    match setting {
+        PathDrawing::Auto => auto,
+        PathDrawing::On => true,
+        PathDrawing::Off => false,
+    }
+}
+
+/// Whether `attempt`'s board gets the colour scale.
+pub(crate) fn colour_scale_wanted(spec: &WorkbookSpec, attempt: &Attempt) -> bool {
+    let auto = attempt.tour.board().len() <= AUTO_COLOUR_SCALE_MAX_SQUARES;
+    attempt.tour.len() >= 2 && wanted(spec.colour_scale, auto)
 }
 
 /// Sanity checks on the module's constants against the sheet limits.

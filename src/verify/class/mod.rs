@@ -32,11 +32,11 @@ use rust_xlsxwriter::{
     FormatBorder, Url, Workbook, Worksheet, XlsxError,
 };
 
-use super::names::{link_to, SheetNames};
-use super::{creation_time, excel_time, WriteError, PATH_DATA_SHEET};
 use crate::verify::{
     text::render_totals, BoardReport, FileReport, ResultRow, Totals, Verdict, REPORT_TITLE,
 };
+use crate::workbook::write::names::{link_to, SheetNames, PATH_DATA_SHEET};
+use crate::workbook::write::{creation_time, excel_time, WriteError};
 
 /// Name of the results sheet (always the first).
 pub const RESULTS_SHEET: &str = "Results";
@@ -71,9 +71,9 @@ const TOTALS_WIDTH: f64 = 12.0;
 pub const MAX_RESULT_ROWS: usize = 20_000;
 
 /// At most this many marked sheets: a workbook holds at most
-/// [`MAX_WORKBOOK_SHEETS`](crate::generate::MAX_WORKBOOK_SHEETS) sheets, and the results and
+/// [`MAX_WORKBOOK_SHEETS`](crate::workbook::write::MAX_WORKBOOK_SHEETS) sheets, and the results and
 /// path data take two.
-pub const MAX_MARKED_SHEETS: usize = crate::generate::MAX_WORKBOOK_SHEETS as usize - 2;
+pub const MAX_MARKED_SHEETS: usize = crate::workbook::write::MAX_WORKBOOK_SHEETS as usize - 2;
 
 /// At most this many cells on all the marked sheets together (2,000 boards of 8x8 need
 /// 128,000).
@@ -119,7 +119,7 @@ impl Capacity {
         } else if self.marked > MAX_MARKED_SHEETS {
             Some(format!(
                 "more than {MAX_MARKED_SHEETS} marked boards (a workbook holds at most {} sheets)",
-                crate::generate::MAX_WORKBOOK_SHEETS
+                crate::workbook::write::MAX_WORKBOOK_SHEETS
             ))
         } else if self.cells > MAX_MARKED_CELLS {
             Some(format!("more than {MAX_MARKED_CELLS} marked cells"))
@@ -173,13 +173,13 @@ pub fn write_class_report<W: Write + Send>(
             .set_creation_datetime(&created),
     );
     add_results(&mut workbook, report, &rows, &marked)?;
-    let mut paths = super::chart::PathData::default();
+    let mut paths = crate::workbook::write::chart::PathData::default();
     let slots: Vec<Option<usize>> = marked
         .iter()
         .map(|m| {
             let drawing = match m.board.notation {
-                crate::verify::Notation::List => super::chart::Drawing::Picture,
-                crate::verify::Notation::Grid => super::chart::Drawing::OverCells,
+                crate::verify::Notation::List => crate::workbook::write::chart::Drawing::Picture,
+                crate::verify::Notation::Grid => crate::workbook::write::chart::Drawing::OverCells,
             };
             marked::drawn_path(m.board)
                 .and_then(|tour| paths.add(&m.name, tour, drawing, marked::TOP_LEFT.row))
@@ -203,12 +203,12 @@ pub fn write_class_report<W: Write + Send>(
 }
 
 /// Write the class workbook to `path` atomically, refusing to replace a file without `force`,
-/// within `budget` (the progress line: see [`crate::writing`]).
+/// within `budget` (the progress line: see [`crate::output::write_budget`]).
 pub fn save_class_report(
     report: &ClassReport<'_>,
     path: &Path,
     force: bool,
-    budget: &crate::writing::WriteBudget<'_>,
+    budget: &crate::output::write_budget::WriteBudget<'_>,
 ) -> crate::error::Result<()> {
     crate::output::write_atomically_with(path, force, budget, |out| {
         write_class_report(report, out).map_err(|e| e.at(path))
@@ -325,7 +325,12 @@ fn add_results(
     // The page prints the table alone, one page wide, at a size to read: the totals and their
     // chart beside it are for the screen (the line above the table says the totals too), and
     // fitting them in shrank the whole page to a few points.
-    super::layout::set_table_print_page(sheet, &widths, last, RESULTS_HEADER_ROW)?;
+    crate::workbook::write::board_layout::set_table_print_page(
+        sheet,
+        &widths,
+        last,
+        RESULTS_HEADER_ROW,
+    )?;
     Ok(())
 }
 

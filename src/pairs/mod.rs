@@ -7,17 +7,20 @@
 //! stopped by the time limit (pairs left open are marked "not answered", exit 1, the output
 //! still written), and the output written atomically (nothing is left behind on an error).
 
+pub mod listing;
+pub mod matrix;
+
 use std::time::Duration;
 
 use crate::board::Board;
 use crate::english::thousands;
 use crate::error::{Error, Result};
 use crate::exit_codes;
-use crate::export::{self, Format};
+use crate::output::format::Format;
+use crate::output::write_budget::{search_share, WriteBudget};
 use crate::output::{self, Destination};
+use crate::pairs::matrix::{save_pairs_workbook, PairsWorkbook};
 use crate::solve::pairs::{self, Pairs, PairsPlan, Totals};
-use crate::workbook::write::pairs::{save_pairs_workbook, PairsWorkbook};
-use crate::writing::{search_share, WriteBudget};
 
 /// Everything `pairs` needs, built once from the command line.
 #[derive(Clone, Debug)]
@@ -67,7 +70,7 @@ impl Job {
     pub fn check(&self) -> Result<()> {
         pairs::check_board(self.board).map_err(|e| Error::Impossible(e.to_string()))?;
         if self.format == Format::Xlsx && self.dest == Destination::Stdout {
-            return Err(export::format::xlsx_to_stdout());
+            return Err(crate::output::format::xlsx_to_stdout());
         }
         if let Destination::File(path) = &self.dest {
             output::check_writable(path, self.force)?;
@@ -142,15 +145,15 @@ fn write(job: &Job, answered: &Pairs, budget: &WriteBudget<'_>) -> Result<()> {
             };
             save_pairs_workbook(answered, &meta, path, job.force, budget)
         }
-        (Format::Xlsx, Destination::Stdout) => Err(export::format::xlsx_to_stdout()),
-        (Format::Csv, dest) => output::write_to(dest, job.force, budget, |w| {
-            export::pairs::write_csv(answered, w)
-        }),
+        (Format::Xlsx, Destination::Stdout) => Err(crate::output::format::xlsx_to_stdout()),
+        (Format::Csv, dest) => {
+            output::write_to(dest, job.force, budget, |w| listing::write_csv(answered, w))
+        }
         (Format::Json, dest) => output::write_to(dest, job.force, budget, |w| {
-            export::pairs::write_json(answered, w)
+            listing::write_json(answered, w)
         }),
         (Format::Text, dest) => output::write_to(dest, job.force, budget, |w| {
-            export::pairs::write_text(answered, w)
+            listing::write_text(answered, w)
         }),
     }
 }

@@ -21,12 +21,12 @@ use rust_xlsxwriter::{
     Color, DocProperties, Format, FormatAlign, FormatBorder, Workbook, Worksheet, XlsxError,
 };
 
-use super::layout::{self, PrintArea, DEFAULT_ROW_PX};
 use crate::board::Square;
 use crate::english::thousands;
+use crate::output::write_budget::{TimedOut, Work, WriteBudget};
 use crate::solve::pairs::{Mark, Pairs};
 use crate::workbook::cellref::CellRef;
-use crate::writing::{TimedOut, Work, WriteBudget};
+use crate::workbook::write::board_layout::{self, PrintArea, DEFAULT_ROW_PX};
 
 /// Name of the matrix sheet.
 pub const MATRIX_SHEET: &str = "Matrix";
@@ -59,12 +59,12 @@ const START_COL_PX: u32 = 40;
 pub struct PairsWorkbook {
     /// The command that makes it again, seed included.
     pub command_line: String,
-    /// Creation time; `None`: now, or `SOURCE_DATE_EPOCH` ([`super::creation_time`]).
+    /// Creation time; `None`: now, or `SOURCE_DATE_EPOCH` ([`crate::workbook::write::creation_time`]).
     pub created: Option<std::time::SystemTime>,
 }
 
 /// Write the pairs workbook to `path` atomically, refusing to replace a file without `force`,
-/// within `budget` (the deadline and the progress line: see [`crate::writing`]).
+/// within `budget` (the deadline and the progress line: see [`crate::output::write_budget`]).
 pub fn save_pairs_workbook(
     pairs: &Pairs,
     meta: &PairsWorkbook,
@@ -87,7 +87,7 @@ pub fn save_pairs_workbook(
 /// ```
 /// use knights_tour::board::Board;
 /// use knights_tour::solve::pairs::{solve, PairsPlan};
-/// use knights_tour::workbook::write::pairs::{write_pairs_workbook, PairsWorkbook};
+/// use knights_tour::pairs::matrix::{write_pairs_workbook, PairsWorkbook};
 /// let pairs = solve(Board::new(5, 5).unwrap(), 1, &PairsPlan::default(), &mut |_| {}).unwrap();
 /// let mut bytes = std::io::Cursor::new(Vec::new());
 /// write_pairs_workbook(&pairs, &PairsWorkbook::default(), &mut bytes).unwrap();
@@ -122,11 +122,19 @@ fn write_pairs_workbook_within<W: Write + Send>(
         )?;
     }
     let cells = found * (pairs.board().len() as u64 + 2) + pairs.squares().len().pow(2) as u64;
-    super::compress(&mut workbook, out, budget, super::zip_estimate(cells, 2))
+    crate::workbook::write::compress(
+        &mut workbook,
+        out,
+        budget,
+        crate::workbook::write::zip_estimate(cells, 2),
+    )
 }
 
 fn properties(pairs: &Pairs, meta: &PairsWorkbook) -> Result<DocProperties, XlsxError> {
-    let created = super::excel_time(meta.created.unwrap_or_else(super::creation_time))?;
+    let created = crate::workbook::write::excel_time(
+        meta.created
+            .unwrap_or_else(crate::workbook::write::creation_time),
+    )?;
     let comment = if meta.command_line.is_empty() {
         format!("seed {}", pairs.seed())
     } else {
@@ -232,9 +240,9 @@ fn matrix_sheet(
     let matrix_px = START_COL_PX + n * CELL_PX;
     let extra_cols = MIN_TEXT_PX
         .saturating_sub(matrix_px)
-        .div_ceil(layout::DEFAULT_COL_PX);
+        .div_ceil(board_layout::DEFAULT_COL_PX);
     let last_col = n + extra_cols;
-    let width_px = matrix_px + extra_cols * layout::DEFAULT_COL_PX;
+    let width_px = matrix_px + extra_cols * board_layout::DEFAULT_COL_PX;
     let line =
         |sheet: &mut Worksheet, row: u32, col: u32, text: &str, format: Format, points: u32| {
             let left = if col == 0 {
@@ -356,7 +364,7 @@ fn matrix_sheet(
         width_px,
         height_px: (MATRIX_HEADER_ROW + 1 + n) * CELL_PX,
     };
-    layout::set_print_page(sheet, area, false)?;
+    board_layout::set_print_page(sheet, area, false)?;
     sheet.set_print_fit_to_pages(1, 1);
     Ok(())
 }
@@ -434,7 +442,7 @@ fn tours_sheet(
         width_px: 2 * 47 + 19 + n as u32 * 36,
         height_px: (last_row + 1).min(40) * DEFAULT_ROW_PX,
     };
-    layout::set_print_page(sheet, area, false)?;
+    board_layout::set_print_page(sheet, area, false)?;
     sheet.set_print_fit_to_pages(1, 0);
     sheet.set_repeat_rows(1, 1)?;
     Ok(())
