@@ -17,6 +17,8 @@
 //!    in what the library must not know of (the progress line).
 
 #![deny(missing_docs)]
+// Functions are broken into steps named for what they decide (clippy.toml: at most 100 lines).
+#![warn(clippy::too_many_lines)]
 
 pub mod board;
 pub mod cli;
@@ -29,6 +31,9 @@ pub mod input;
 pub mod output;
 pub mod pairs;
 pub mod puzzle;
+// Waiting on the solver's folder: runner::by_segments, joint::Joint::new and
+// backtrack::engine's candidates are over 100 lines (issue 42).
+#[allow(clippy::too_many_lines)]
 pub mod solve;
 pub mod template;
 pub mod tour;

@@ -341,11 +341,41 @@ pub(crate) fn add_summary_record(
     names: &[String; 3],
     tour_sheet: &str,
 ) -> Result<u32, XlsxError> {
-    let board = built.tour.board();
-    let bold = Format::new().set_bold();
     let mut lines: Vec<(String, bool)> = Vec::new();
-    let head = |lines: &mut Vec<(String, bool)>, text: String| lines.push((text, true));
-    head(&mut lines, "The hand method, step by step".into());
+    lines.push(("The hand method, step by step".into(), true));
+    walk_lines(&mut lines, spec, built);
+    step_lines(&mut lines, built);
+    choice_lines(&mut lines, built);
+    let bold = Format::new().set_bold();
+    let mut r = row;
+    for (text, is_head) in lines {
+        match is_head {
+            true => sheet.write_string_with_format(r, 0, text, &bold)?,
+            false => sheet.write_string(r, 0, text)?,
+        };
+        r += 1;
+        if is_head && r == row + 1 {
+            // The sheets, linked, right under the first heading.
+            for (name, what) in names.iter().zip(["the edges", "a cycle", "insertions"]) {
+                let link = Url::new(format!("internal:'{name}'!{}", spec.top_left))
+                    .set_text(name.as_str());
+                sheet.write_url(r, 0, link)?;
+                sheet.write_string(r, 1, format!("Step: {what}"))?;
+                r += 1;
+            }
+            let link =
+                Url::new(format!("internal:'{tour_sheet}'!{}", spec.top_left)).set_text(tour_sheet);
+            sheet.write_url(r, 0, link)?;
+            sheet.write_string(r, 1, "the tour, renumbered")?;
+            r += 1;
+        }
+    }
+    Ok(r.saturating_sub(1))
+}
+
+/// The record's walks: how many, and why each that failed did.
+fn walk_lines(lines: &mut Vec<(String, bool)>, spec: &WorkbookSpec, built: &HandTour) {
+    let board = built.tour.board();
     let seed = spec.seed.map_or(String::new(), |s| {
         format!("; every choice among equals drawn from seed {s}")
     });
@@ -379,6 +409,11 @@ pub(crate) fn add_summary_record(
             false,
         ));
     }
+}
+
+/// How Step 2 closed the path and which runs Step 3 inserted where.
+fn step_lines(lines: &mut Vec<(String, bool)>, built: &HandTour) {
+    let board = built.tour.board();
     let (k, l) = (built.edges.len(), built.cycle.len());
     let closing: Vec<String> = built
         .cycle
@@ -419,13 +454,18 @@ pub(crate) fn add_summary_record(
             false,
         ));
     }
-    head(
-        &mut lines,
+}
+
+/// Every choice of Step 1 where the knight had more than one square to go to.
+fn choice_lines(lines: &mut Vec<(String, bool)>, built: &HandTour) {
+    let board = built.tour.board();
+    lines.push((
         format!(
             "Step 1's choices: {} where the knight had more than one square to go to",
             count_usize(built.choices.len(), "move")
         ),
-    );
+        true,
+    ));
     for c in &built.choices {
         let names = |list: &[Square]| {
             list.iter()
@@ -448,28 +488,4 @@ pub(crate) fn add_summary_record(
             false,
         ));
     }
-    let mut r = row;
-    for (text, is_head) in lines {
-        match is_head {
-            true => sheet.write_string_with_format(r, 0, text, &bold)?,
-            false => sheet.write_string(r, 0, text)?,
-        };
-        r += 1;
-        if is_head && r == row + 1 {
-            // The sheets, linked, right under the first heading.
-            for (name, what) in names.iter().zip(["the edges", "a cycle", "insertions"]) {
-                let link = Url::new(format!("internal:'{name}'!{}", spec.top_left))
-                    .set_text(name.as_str());
-                sheet.write_url(r, 0, link)?;
-                sheet.write_string(r, 1, format!("Step: {what}"))?;
-                r += 1;
-            }
-            let link =
-                Url::new(format!("internal:'{tour_sheet}'!{}", spec.top_left)).set_text(tour_sheet);
-            sheet.write_url(r, 0, link)?;
-            sheet.write_string(r, 1, "the tour, renumbered")?;
-            r += 1;
-        }
-    }
-    Ok(r.saturating_sub(1))
 }

@@ -207,136 +207,225 @@ pub fn run(job: &Job, progress: &(dyn Fn(&str) + Sync)) -> Result<Report> {
     if let (Goal::All { limit }, Some(cap)) = (&mut plan.goal, cap) {
         *limit = Some(limit.map_or(cap, |l| l.min(cap)));
     }
-    let mut rng = rng_from_seed(job.seed);
-    let mut summary = summary_head(job, false, String::new(), 0, 0);
-    let board = job.request.board;
-    let mut first_tour = None;
-    // Walks the hand method made for its first tour (the failed ones and the one that worked).
-    let mut hand_walks = None;
-    let mut listed = |a: &Attempt, summary: &mut Summary| {
-        if a.solved && first_tour.is_none() {
-            first_tour = Some(PathFacts::from_tour(&a.tour));
-            hand_walks = a.steps.as_ref().map(|b| b.failed.len() as u64 + 1);
+    let mut tracker = Tracker::new(job, progress);
+    let searched = match job.format {
+        Format::Xlsx => search_into_workbook(job, &plan, &mut tracker, &budget)?,
+        _ => search_into_stream(job, &plan, &mut tracker, &budget)?,
+    };
+    match searched {
+        Searched::Over(report) => Ok(report),
+        Searched::Written(ended) => Ok(conclude(job, tracker, ended)),
+    }
+}
+
+/// The bookkeeping every event of a search gets, whatever the format: the progress line, the
+/// summary's list of sheets, and what the message will say of the first tour.
+struct Tracker<'p> {
+    progress: &'p (dyn Fn(&str) + Sync),
+    board: Board,
+    summary: Summary,
+    first_tour: Option<PathFacts>,
+    /// Walks the hand method made for its first tour (the failed ones and the one that worked).
+    hand_walks: Option<u64>,
+    /// What the run is doing, and how many tours it has found, for the progress line.
+    phase: String,
+    tours_so_far: u64,
+    shown: std::time::Instant,
+}
+
+impl<'p> Tracker<'p> {
+    fn new(job: &Job, progress: &'p (dyn Fn(&str) + Sync)) -> Tracker<'p> {
+        Tracker {
+            progress,
+            board: job.request.board,
+            summary: summary_head(job, false, String::new(), 0, 0),
+            first_tour: None,
+            hand_walks: None,
+            phase: String::new(),
+            tours_so_far: 0,
+            shown: std::time::Instant::now(),
         }
-        summary.push_sheet(PathFacts::from_tour(&a.tour).sheet(
-            board,
+    }
+
+    fn event(&mut self, event: &Event<'_>) {
+        match event {
+            Event::Progress(p) => {
+                self.phase = p.to_string();
+                (self.progress)(p);
+            }
+            Event::Attempt(a) => {
+                self.listed(a);
+                self.tours_so_far += u64::from(a.solved);
+                if self.shown.elapsed() >= std::time::Duration::from_millis(100) {
+                    self.shown = std::time::Instant::now();
+                    let found = count(self.tours_so_far, "tour");
+                    (self.progress)(&format!("{}: {found}", self.phase));
+                }
+            }
+        }
+    }
+
+    fn listed(&mut self, a: &Attempt) {
+        if a.solved && self.first_tour.is_none() {
+            self.first_tour = Some(PathFacts::from_tour(&a.tour));
+            self.hand_walks = a.steps.as_ref().map(|b| b.failed.len() as u64 + 1);
+        }
+        self.summary.push_sheet(PathFacts::from_tour(&a.tour).sheet(
+            self.board,
             a.solved,
             a.method,
             a.tiebreak,
             a.note.clone(),
         ));
-    };
-    // Which of a workbook's limits stopped the run, in words ("2000 sheets").
+    }
+}
+
+/// How a search and the write of its output ended.
+enum Searched {
+    /// The output is written.
+    Written(Ended),
+    /// The run is over without an output: nothing to write, or the time limit came while
+    /// writing.
+    Over(Report),
+}
+
+/// A search whose output is written: its report, and what stopped it beside the search.
+struct Ended {
+    report: runner::Report,
+    /// Which of a workbook's limits stopped the run, in words ("2000 sheets").
+    full: Option<String>,
+    /// The reader of standard output went away (`| head`): what it wanted, it got.
+    reader_gone: bool,
+}
+
+/// Search, holding the attempts until a workbook's limits are reached, then write them.
+fn search_into_workbook(
+    job: &Job,
+    plan: &Plan,
+    tracker: &mut Tracker<'_>,
+    budget: &WriteBudget<'_>,
+) -> Result<Searched> {
+    let mut rng = rng_from_seed(job.seed);
+    let mut sheets = Vec::new();
+    let mut held = 0u64;
     let mut full: Option<String> = None;
-    // The reader of standard output went away (`| head`): what it wanted, it got.
+    let report = runner::run_with(&job.request, plan, &mut rng, &mut |event| {
+        tracker.event(&event);
+        match event {
+            Event::Progress(_) => true,
+            Event::Attempt(a) => {
+                held += a.tour.len() as u64;
+                sheets.push(a);
+                if sheets.len() as u64 >= MAX_WORKBOOK_SHEETS {
+                    full = Some(format!("{MAX_WORKBOOK_SHEETS} sheets"));
+                } else if held >= MAX_HELD_SQUARES {
+                    full = Some(format!("{MAX_HELD_SQUARES} squares of tours"));
+                }
+                full.is_none()
+            }
+        }
+    });
+    if sheets.is_empty() {
+        return nothing_written(job, &report).map(Searched::Over);
+    }
+    (tracker.progress)(&format!("writing {}", job.dest.display()));
+    match write_workbook(job, sheets, budget) {
+        Err(Error::TimedOut { cause, .. }) => Ok(Searched::Over(unwritten(
+            job,
+            report.tours,
+            report.attempts,
+            &cause,
+        ))),
+        written => written.map(|()| {
+            Searched::Written(Ended {
+                report,
+                full,
+                reader_gone: false,
+            })
+        }),
+    }
+}
+
+/// Search, writing each tour as it is found (CSV, JSON, text).
+fn search_into_stream(
+    job: &Job,
+    plan: &Plan,
+    tracker: &mut Tracker<'_>,
+    budget: &WriteBudget<'_>,
+) -> Result<Searched> {
+    let mut rng = rng_from_seed(job.seed);
+    let single = plan.goal == Goal::Tours(1);
+    let mut ran = None;
     let mut reader_gone = false;
-    // What the run is doing, and how many tours it has found, for the progress line.
-    let mut phase = String::new();
-    let mut tours_so_far = 0u64;
-    let mut shown = std::time::Instant::now();
-    // The bookkeeping every event gets, whatever the format: the progress line and the summary.
-    let mut track = |event: &Event, summary: &mut Summary| match event {
-        Event::Progress(p) => {
-            phase = p.to_string();
-            progress(p);
-        }
-        Event::Attempt(a) => {
-            listed(a, summary);
-            tours_so_far += u64::from(a.solved);
-            if shown.elapsed() >= std::time::Duration::from_millis(100) {
-                shown = std::time::Instant::now();
-                progress(&format!("{phase}: {}", count(tours_so_far, "tour")));
-            }
-        }
-    };
-    let report = match job.format {
-        Format::Xlsx => {
-            let mut sheets = Vec::new();
-            let mut held = 0u64;
-            let report = runner::run_with(&job.request, &plan, &mut rng, &mut |event| {
-                track(&event, &mut summary);
-                match event {
-                    Event::Progress(_) => true,
-                    Event::Attempt(a) => {
-                        held += a.tour.len() as u64;
-                        sheets.push(a);
-                        if sheets.len() as u64 >= MAX_WORKBOOK_SHEETS {
-                            full = Some(format!("{MAX_WORKBOOK_SHEETS} sheets"));
-                        } else if held >= MAX_HELD_SQUARES {
-                            full = Some(format!("{MAX_HELD_SQUARES} squares of tours"));
-                        }
-                        full.is_none()
-                    }
-                }
-            });
-            if sheets.is_empty() {
-                return nothing_written(job, &report);
-            }
-            progress(&format!("writing {}", job.dest.display()));
-            match write_workbook(job, sheets, &budget) {
-                Err(Error::TimedOut { cause, .. }) => {
-                    return Ok(unwritten(job, report.tours, report.attempts, &cause))
-                }
-                written => written?,
-            }
-            report
-        }
-        _ => {
-            let single = plan.goal == Goal::Tours(1);
-            let mut ran = None;
-            // Written as found: a signal, like a time limit, ends the search and the file is
-            // closed with what it holds (see `output`).
-            let _finish = matches!(job.dest, Destination::File(_)).then(FinishOnSignal::new);
-            let written = output::write_to(&job.dest, job.force, &budget, |w| {
-                let mut stream = TourStream::new(job.format, w, job.seed_used(), single, &budget);
-                let mut failed = None;
-                let report = runner::run_with(&job.request, &plan, &mut rng, &mut |event| {
-                    track(&event, &mut summary);
-                    let Event::Attempt(a) = event else {
-                        return output::interrupted().is_none();
-                    };
-                    if !a.solved {
-                        stream.failed(&a.tour);
-                        return output::interrupted().is_none();
-                    }
-                    match stream.tour(&a.tour) {
-                        Ok(()) => output::interrupted().is_none(),
-                        Err(e) => {
-                            failed = Some(e);
-                            false
-                        }
-                    }
-                });
-                let nothing = report.attempts == 0;
-                ran = Some(report);
-                match failed {
-                    Some(e) => {
-                        reader_gone = e.kind() == std::io::ErrorKind::BrokenPipe
-                            && job.dest == Destination::Stdout;
-                        Err(e)
-                    }
-                    // Nothing to show: fail the write so no empty file is left.
-                    None if nothing => Err(std::io::Error::other("no attempt")),
-                    None => stream.finish().map(drop),
-                }
-            });
-            // No report: the output could not even be opened (a folder we may not write in),
-            // so the write's own error is the one to show.
-            let Some(report) = ran else {
-                return Err(written
-                    .err()
-                    .unwrap_or_else(|| Error::Other("the output was not written".into())));
+    // Written as found: a signal, like a time limit, ends the search and the file is
+    // closed with what it holds (see `output`).
+    let _finish = matches!(job.dest, Destination::File(_)).then(FinishOnSignal::new);
+    let written = output::write_to(&job.dest, job.force, budget, |w| {
+        let mut stream = TourStream::new(job.format, w, job.seed_used(), single, budget);
+        let mut failed = None;
+        let report = runner::run_with(&job.request, plan, &mut rng, &mut |event| {
+            tracker.event(&event);
+            let Event::Attempt(a) = event else {
+                return output::interrupted().is_none();
             };
-            if report.attempts == 0 {
-                return nothing_written(job, &report);
+            if !a.solved {
+                stream.failed(&a.tour);
+                return output::interrupted().is_none();
             }
-            if let Err(Error::TimedOut { cause, .. }) = &written {
-                return Ok(unwritten(job, report.tours, report.attempts, cause));
+            match stream.tour(&a.tour) {
+                Ok(()) => output::interrupted().is_none(),
+                Err(e) => {
+                    failed = Some(e);
+                    false
+                }
             }
-            written?;
-            report
+        });
+        let nothing = report.attempts == 0;
+        ran = Some(report);
+        match failed {
+            Some(e) => {
+                reader_gone =
+                    e.kind() == std::io::ErrorKind::BrokenPipe && job.dest == Destination::Stdout;
+                Err(e)
+            }
+            // Nothing to show: fail the write so no empty file is left.
+            None if nothing => Err(std::io::Error::other("no attempt")),
+            None => stream.finish().map(drop),
         }
+    });
+    // No report: the output could not even be opened (a folder we may not write in),
+    // so the write's own error is the one to show.
+    let Some(report) = ran else {
+        return Err(written
+            .err()
+            .unwrap_or_else(|| Error::Other("the output was not written".into())));
     };
+    if report.attempts == 0 {
+        return nothing_written(job, &report).map(Searched::Over);
+    }
+    if let Err(Error::TimedOut { cause, .. }) = &written {
+        return Ok(Searched::Over(unwritten(
+            job,
+            report.tours,
+            report.attempts,
+            cause,
+        )));
+    }
+    written?;
+    Ok(Searched::Written(Ended {
+        report,
+        full: None,
+        reader_gone,
+    }))
+}
+
+/// The report of a search whose output is written: solved or not, and the message.
+fn conclude(job: &Job, tracker: Tracker<'_>, ended: Ended) -> Report {
+    let Ended {
+        report,
+        full,
+        reader_gone,
+    } = ended;
     // The workbook's capacity, not the user's --limit, ended the run.
     let capped = match (&job.plan.goal, &report.ending) {
         (Goal::All { limit }, Ending::Limit) => limit.is_none_or(|l| report.tours < l),
@@ -355,12 +444,21 @@ pub fn run(job: &Job, progress: &(dyn Fn(&str) + Sync)) -> Result<Report> {
             (_, Ending::Stopped) => reader_gone,
             _ => false,
         };
+    let mut summary = tracker.summary;
     summary.solved = solved;
     summary.attempts = report.attempts as usize;
     summary.tours_found = report.tours as usize;
     summary.timed_out = matches!(report.ending, Ending::TimeLimit { .. });
-    summary.message = message(job, &report, solved, full, reader_gone, first_tour);
-    if let Some(walks) = hand_walks {
+    if let Goal::All { .. } = job.plan.goal {
+        summary.exhaustive = Some(report.is_done());
+    }
+    let ended = Ended {
+        report,
+        full,
+        reader_gone,
+    };
+    summary.message = message(job, &ended, solved, tracker.first_tour);
+    if let Some(walks) = tracker.hand_walks {
         let sheets = match job.format {
             Format::Xlsx => ", each step on its own sheet",
             _ => "",
@@ -370,10 +468,7 @@ pub fn run(job: &Job, progress: &(dyn Fn(&str) + Sync)) -> Result<Report> {
             count(walks, "walk")
         ));
     }
-    if let Goal::All { .. } = job.plan.goal {
-        summary.exhaustive = Some(report.is_done());
-    }
-    Ok(Report { summary })
+    Report { summary }
 }
 
 /// The most tours `--all` may put in this job's output: a workbook's capacity, none for text.
@@ -482,21 +577,55 @@ fn write_workbook(job: &Job, attempts: Vec<Attempt>, budget: &WriteBudget<'_>) -
 
 /// The message a person reads: what was found, where it went, and, when it fell short, why
 /// (honestly: a time limit proves nothing).
-fn message(
-    job: &Job,
-    report: &runner::Report,
-    solved: bool,
-    full: Option<String>,
-    reader_gone: bool,
-    first_tour: Option<PathFacts>,
-) -> String {
-    let board = job.request.board;
-    let dest = job.dest.display();
+fn message(job: &Job, ended: &Ended, solved: bool, first_tour: Option<PathFacts>) -> String {
+    let stop = stop_reason(ended);
+    if let Goal::All { limit } = job.plan.goal {
+        return all_message(job, ended, limit, stop);
+    }
+    let (board, dest) = (job.request.board, job.dest.display());
+    let report = &ended.report;
+    let found = report.tours;
+    let attempts = count(report.attempts, "attempt");
+    let wanted = match job.plan.goal {
+        Goal::Tours(k) => u64::from(k),
+        _ => 1,
+    };
+    let head = if solved { "Solved" } else { "Failed" };
+    if found == 0 {
+        return none_found_message(job, report, head, stop);
+    }
+    let mut msg = if let (1, Some(first)) = (wanted, first_tour) {
+        format!(
+            "{head} after {attempts}: {}",
+            first.describe(board, &job.dest)
+        )
+    } else if solved {
+        format!(
+            "{head} after {attempts}: {} on {board} written to {dest}",
+            count(found, "tour")
+        )
+    } else {
+        format!(
+            "{head} after {attempts}: {found} of {} on {board} written to {dest}",
+            count(wanted, "tour")
+        )
+    };
+    if let Some(stop) = stop {
+        msg.push_str(&format!("; {stop}"));
+    } else if !solved {
+        msg.push_str(&format!(" ({})", report.reason()));
+    }
+    msg
+}
+
+/// Why the run stopped before the search was done, when something other than the search
+/// stopped it: the reader, a signal, the time limit, a workbook's capacity.
+fn stop_reason(ended: &Ended) -> Option<String> {
+    let report = &ended.report;
     let found = report.tours;
     let tours = |n: u64| count(n, "tour");
-    let timed_out = matches!(report.ending, Ending::TimeLimit { .. });
-    let stop = match &report.ending {
-        _ if reader_gone => Some(format!("its reader closed it after {}", tours(found))),
+    match &report.ending {
+        _ if ended.reader_gone => Some(format!("its reader closed it after {}", tours(found))),
         Ending::Stopped if output::interrupted().is_some() => Some(format!(
             "stopped by {}; more may exist",
             output::signal_name(output::interrupted().unwrap_or(0)),
@@ -512,83 +641,69 @@ fn message(
                 n => format!(" ({n} search nodes)"),
             }
         )),
-        _ => full.map(|what| {
+        _ => ended.full.as_ref().map(|what| {
             format!(
                 "stopped at {what}, the most a workbook holds here: write .csv or .json to \
                  stream them all"
             )
         }),
-    };
-    if let Goal::All { limit } = job.plan.goal {
-        let kind = match (report.undirected, job.request.closed) {
-            (true, _) => "undirected closed tour",
-            (false, true) => "directed closed tour",
-            (false, false) => "directed tour",
-        };
-        let head = format!("Found {} on {board}", count(found, kind));
-        let dest = if found == 0 && job.format == Format::Xlsx {
-            "nothing: a workbook needs at least one tour".to_string()
-        } else {
-            dest
-        };
-        return match (&report.ending, stop) {
-            _ if reader_gone => format!("{head} written to {dest} until its reader closed it"),
-            (_, Some(stop)) => format!("{head} written to {dest}; {stop}"),
-            (Ending::Done, _) => format!("{head} (all of them) written to {dest}"),
-            (Ending::Limit, _) => format!(
-                "{head} (stopped at --limit {}) written to {dest}",
-                limit.unwrap_or(found)
-            ),
-            (e, _) => format!("{head} written to {dest}; {e}"),
-        };
     }
+}
+
+/// The message of `--all`: how many tours of which kind, and whether that is all of them.
+fn all_message(job: &Job, ended: &Ended, limit: Option<u64>, stop: Option<String>) -> String {
+    let report = &ended.report;
+    let found = report.tours;
+    let kind = match (report.undirected, job.request.closed) {
+        (true, _) => "undirected closed tour",
+        (false, true) => "directed closed tour",
+        (false, false) => "directed tour",
+    };
+    let head = format!("Found {} on {}", count(found, kind), job.request.board);
+    let dest = if found == 0 && job.format == Format::Xlsx {
+        "nothing: a workbook needs at least one tour".to_string()
+    } else {
+        job.dest.display()
+    };
+    match (&report.ending, stop) {
+        _ if ended.reader_gone => format!("{head} written to {dest} until its reader closed it"),
+        (_, Some(stop)) => format!("{head} written to {dest}; {stop}"),
+        (Ending::Done, _) => format!("{head} (all of them) written to {dest}"),
+        (Ending::Limit, _) => format!(
+            "{head} (stopped at --limit {}) written to {dest}",
+            limit.unwrap_or(found)
+        ),
+        (e, _) => format!("{head} written to {dest}; {e}"),
+    }
+}
+
+/// The message when no tour was found: what was asked for, what was written, and why.
+fn none_found_message(
+    job: &Job,
+    report: &runner::Report,
+    head: &str,
+    stop: Option<String>,
+) -> String {
+    let timed_out = matches!(report.ending, Ending::TimeLimit { .. });
     let n = report.attempts;
     let attempts = count(n, "attempt");
-    let wanted = match job.plan.goal {
-        Goal::Tours(k) => u64::from(k),
-        _ => 1,
+    let dest = job.dest.display();
+    // Say what was asked for: an open tour written after "no 6x6 tour found" would
+    // contradict the message when the request was a closed one.
+    let wanted = wanted_tour(&job.request);
+    let why = match stop {
+        Some(_) if timed_out => " within the time limit; one may exist".to_string(),
+        Some(stop) => format!(": {stop}"),
+        None => format!(": {}", report.reason()),
     };
-    let head = if solved { "Solved" } else { "Failed" };
-    if found == 0 {
-        // Say what was asked for: an open tour written after "no 6x6 tour found" would
-        // contradict the message when the request was a closed one.
-        let wanted = wanted_tour(&job.request);
-        let why = match stop {
-            Some(_) if timed_out => " within the time limit; one may exist".to_string(),
-            Some(stop) => format!(": {stop}"),
-            None => format!(": {}", report.reason()),
-        };
-        // A workbook holds every attempt; a text format only the one that got farthest.
-        let written = match (n, job.format) {
-            (0, _) => "nothing written".to_string(),
-            (1, _) => format!("the attempt written to {dest}"),
-            (_, Format::Xlsx) => format!("every attempt written to {dest}"),
-            _ => format!("the farthest attempt written to {dest}"),
-        };
-        return format!("{head} after {attempts} ({written}): no {wanted} found{why}");
-    }
-    let mut msg = if let (1, Some(first)) = (wanted, first_tour) {
-        format!(
-            "{head} after {attempts}: {}",
-            first.describe(board, &job.dest)
-        )
-    } else if solved {
-        format!(
-            "{head} after {attempts}: {} on {board} written to {dest}",
-            tours(found)
-        )
-    } else {
-        format!(
-            "{head} after {attempts}: {found} of {} on {board} written to {dest}",
-            tours(wanted)
-        )
+    // A workbook holds every attempt; a text format only the one that got farthest.
+    let written = match (n, job.format) {
+        (0, _) => "nothing written".to_string(),
+        (1, _) => format!("the attempt written to {dest}"),
+        (_, Format::Xlsx) => format!("every attempt written to {dest}"),
+        _ => format!("the farthest attempt written to {dest}"),
     };
-    if let Some(stop) = stop {
-        msg.push_str(&format!("; {stop}"));
-    } else if !solved {
-        msg.push_str(&format!(" ({})", report.reason()));
-    }
-    msg
+    format!("{head} after {attempts} ({written}): no {wanted} found{why}")
 }
 
 /// The tour a request asks for, in words: `closed 6x6 tour`, `8x8 tour from a1 to h1`,

@@ -223,59 +223,103 @@ impl CellFormats {
     }
 }
 
+/// The text lines above the matrix: they wrap within its width (at least [`MIN_TEXT_PX`]),
+/// each in cells merged across it, its row as high as its lines need.
+struct TextLines {
+    last_col: u32,
+    width_px: u32,
+}
+
+impl TextLines {
+    fn new(n: u32) -> TextLines {
+        let matrix_px = START_COL_PX + n * CELL_PX;
+        let extra_cols = MIN_TEXT_PX
+            .saturating_sub(matrix_px)
+            .div_ceil(board_layout::DEFAULT_COL_PX);
+        TextLines {
+            last_col: n + extra_cols,
+            width_px: matrix_px + extra_cols * board_layout::DEFAULT_COL_PX,
+        }
+    }
+
+    /// `text` on `row` from `col`, in `format` of `points`.
+    fn line(
+        &self,
+        sheet: &mut Worksheet,
+        (row, col): (u32, u32),
+        text: &str,
+        format: Format,
+        points: u32,
+    ) -> Result<(), XlsxError> {
+        let left = if col == 0 {
+            0
+        } else {
+            START_COL_PX + (col - 1) * CELL_PX
+        };
+        // Average character widths: about half the font's size in points, in pixels.
+        let text_px = text.chars().count() as u32 * (points * 6 / 10 + 1);
+        let lines = text_px.div_ceil(self.width_px - left).max(1);
+        sheet.set_row_height_pixels(row, lines * (points * 4 / 3 + 4))?;
+        let format = format.set_text_wrap().set_align(FormatAlign::Top);
+        sheet.merge_range(row, col as u16, row, self.last_col as u16, text, &format)?;
+        Ok(())
+    }
+}
+
 fn matrix_sheet(
     sheet: &mut Worksheet,
     pairs: &Pairs,
     meta: &PairsWorkbook,
 ) -> Result<(), XlsxError> {
     sheet.set_name(MATRIX_SHEET)?;
-    let board = pairs.board();
-    let squares = pairs.squares();
-    let n = squares.len() as u32;
-    let totals = pairs.totals();
+    let n = pairs.squares().len() as u32;
     let formats = CellFormats::new();
-    let complete = pairs.all_answered();
-    // The text lines above the matrix wrap within its width (at least MIN_TEXT_PX), each in
-    // cells merged across it, its row as high as its lines need.
-    let matrix_px = START_COL_PX + n * CELL_PX;
-    let extra_cols = MIN_TEXT_PX
-        .saturating_sub(matrix_px)
-        .div_ceil(board_layout::DEFAULT_COL_PX);
-    let last_col = n + extra_cols;
-    let width_px = matrix_px + extra_cols * board_layout::DEFAULT_COL_PX;
-    let line =
-        |sheet: &mut Worksheet, row: u32, col: u32, text: &str, format: Format, points: u32| {
-            let left = if col == 0 {
-                0
-            } else {
-                START_COL_PX + (col - 1) * CELL_PX
-            };
-            // Average character widths: about half the font's size in points, in pixels.
-            let text_px = text.chars().count() as u32 * (points * 6 / 10 + 1);
-            let lines = text_px.div_ceil(width_px - left).max(1);
-            sheet.set_row_height_pixels(row, lines * (points * 4 / 3 + 4))?;
-            let format = format.set_text_wrap().set_align(FormatAlign::Top);
-            sheet.merge_range(row, col as u16, row, last_col as u16, text, &format)?;
-            Ok::<(), XlsxError>(())
-        };
+    let lines = TextLines::new(n);
+    write_heading(sheet, pairs, meta, &lines, &formats)?;
+    write_matrix(sheet, pairs, &formats)?;
+    sheet.set_column_width_pixels(0, START_COL_PX)?;
+    sheet.set_column_range_width_pixels(1, n as u16, CELL_PX)?;
+    sheet.set_default_row_height_pixels(CELL_PX);
+    sheet.set_freeze_panes(MATRIX_HEADER_ROW + 1, 1)?;
+    sheet.set_screen_gridlines(false);
+    let area = PrintArea {
+        first: CellRef::new(0, 0),
+        last: CellRef::new(MATRIX_HEADER_ROW + n, lines.last_col),
+        width_px: lines.width_px,
+        height_px: (MATRIX_HEADER_ROW + 1 + n) * CELL_PX,
+    };
+    board_layout::set_print_page(sheet, area, false)?;
+    sheet.set_print_fit_to_pages(1, 1);
+    Ok(())
+}
+
+/// The lines above the matrix: the question, the answer, how to read it, a legend with the
+/// totals, and how the answers were found.
+fn write_heading(
+    sheet: &mut Worksheet,
+    pairs: &Pairs,
+    meta: &PairsWorkbook,
+    lines: &TextLines,
+    formats: &CellFormats,
+) -> Result<(), XlsxError> {
+    let board = pairs.board();
+    let totals = pairs.totals();
     let title = format!(
         "Knight's tours between every pair of squares of the {board} board: is there an open tour from each start to each end?"
     );
-    line(
-        sheet,
-        0,
-        0,
-        &title,
-        Format::new().set_bold().set_font_size(14),
-        14,
-    )?;
-    let answer_colour = if complete { 0x00803C } else { 0x9C5700 };
+    let bold = Format::new().set_bold().set_font_size(14);
+    lines.line(sheet, (0, 0), &title, bold, 14)?;
+    let answer_colour = if pairs.all_answered() {
+        0x00803C
+    } else {
+        0x9C5700
+    };
     let answer = Format::new()
         .set_bold()
         .set_font_size(12)
         .set_font_color(Color::RGB(answer_colour));
-    line(sheet, 1, 0, &pairs.answer_line(), answer, 12)?;
-    line(sheet, 2, 0, INTRO, Format::new(), 11)?;
+    lines.line(sheet, (1, 0), &pairs.answer_line(), answer, 12)?;
+    lines.line(sheet, (2, 0), INTRO, Format::new(), 11)?;
     // The legend: a sample cell and what it means, with its total.
     let mut row = 3;
     for mark in Mark::ANSWERS.into_iter().chain([Mark::Same]) {
@@ -298,7 +342,7 @@ fn matrix_sheet(
                 if count == 1 { "pair" } else { "pairs" }
             ),
         };
-        line(sheet, row, 2, &text, Format::new(), 11)?;
+        lines.line(sheet, (row, 2), &text, Format::new(), 11)?;
         let sample = formats
             .get(mark, false, false)
             .clone()
@@ -316,17 +360,20 @@ fn matrix_sheet(
     if !meta.command_line.is_empty() {
         about.push_str(&format!("; made by: {}", meta.command_line));
     }
-    line(
-        sheet,
-        row,
-        1,
-        &about,
-        Format::new().set_font_color(Color::RGB(0x595959)),
-        11,
-    )?;
+    let grey = Format::new().set_font_color(Color::RGB(0x595959));
+    lines.line(sheet, (row, 1), &about, grey, 11)?;
     debug_assert!(row < MATRIX_HEADER_ROW - 1);
+    Ok(())
+}
 
-    // The header: ends across.
+/// The matrix: ends across, starts down, a mark in each cell.
+fn write_matrix(
+    sheet: &mut Worksheet,
+    pairs: &Pairs,
+    formats: &CellFormats,
+) -> Result<(), XlsxError> {
+    let board = pairs.board();
+    let squares = pairs.squares();
     let label = Format::new()
         .set_bold()
         .set_font_size(8)
@@ -353,19 +400,6 @@ fn matrix_sheet(
             sheet.write_string_with_format(sheet_row, 1 + c as u16, mark.glyph(), format)?;
         }
     }
-    sheet.set_column_width_pixels(0, START_COL_PX)?;
-    sheet.set_column_range_width_pixels(1, n as u16, CELL_PX)?;
-    sheet.set_default_row_height_pixels(CELL_PX);
-    sheet.set_freeze_panes(MATRIX_HEADER_ROW + 1, 1)?;
-    sheet.set_screen_gridlines(false);
-    let area = PrintArea {
-        first: CellRef::new(0, 0),
-        last: CellRef::new(MATRIX_HEADER_ROW + n, last_col),
-        width_px,
-        height_px: (MATRIX_HEADER_ROW + 1 + n) * CELL_PX,
-    };
-    board_layout::set_print_page(sheet, area, false)?;
-    sheet.set_print_fit_to_pages(1, 1);
     Ok(())
 }
 

@@ -332,7 +332,13 @@ fn grid_report(
     let mut grid = BlockGrid::new(cells, g.range);
     let ragged = options.range.is_none() && !g.labelled;
     let check = |grid: &BlockGrid<'_>| {
-        check::numbering::check_board(grid, cells.formats_known(), ragged, g.base, g.unvisited)
+        let reading = check::numbering::Reading {
+            formats_known: cells.formats_known(),
+            detect_ragged: ragged,
+            base: g.base,
+            unvisited: g.unvisited,
+        };
+        check::numbering::check_board(grid, reading)
     };
     let mut checked = check(&grid);
     // Text on the board may be the hand method's insertion labels (5a after 5): read in their
