@@ -2,6 +2,10 @@
 //! written in the chosen format, and a [`Report`] out. The command line only builds the job
 //! and prints the report; the same job gives the same tours whatever the format.
 //!
+//! Its parts: the workbook of attempts ([`workbook`], with the sheets of [`hand_sheets`] and
+//! the summary sheet), the text formats written as tours are found ([`stream`]), and the
+//! `--json` summary ([`summary_json`]).
+//!
 //! Bounded always: text formats stream each tour as it is found (an `--all` run holds none of
 //! them); a workbook holds at most [`MAX_WORKBOOK_TOURS`] tours: `--tours` or `--limit` above
 //! it is refused before any work, naming the formats that stream, and `--all` without a limit
@@ -10,7 +14,7 @@
 pub mod hand_sheets;
 pub mod stream;
 pub mod summary_json;
-pub mod summary_sheet;
+mod summary_sheet;
 mod tour_sheets;
 pub mod workbook;
 

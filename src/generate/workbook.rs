@@ -30,7 +30,7 @@
 //! - `Path data` (hidden, only when a path is drawn): the charts' values, one row per chart
 //!   series, each path's rows together, each row's label after its values (`Tour 1 path 3`):
 //!   column `k` holds the height (`rows - row - 0.5` at a square's centre) where the line
-//!   crosses category `k`, half a square from the left edge each; see `chart.rs` for why the
+//!   crosses category `k`, half a square from the left edge each; see `workbook/write/chart.rs` for why the
 //!   path is cut into such rows.
 //!
 //! Big boards (at least [`CONSTANT_MEMORY_SQUARES`](crate::workbook::write::CONSTANT_MEMORY_SQUARES) squares) are written in rust_xlsxwriter's

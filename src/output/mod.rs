@@ -1,3 +1,8 @@
+//! The files layer every command writes through: output formats from the extension
+//! ([`mod@format`]), text grids and JSON ([`grids`], [`json`]), the write budget that shows
+//! progress and honours `--timeout` ([`write_budget`]), running out of memory as an error
+//! ([`memory`]), and, here, the atomic write itself.
+//!
 //! Writing output files without ever losing data: an existing file is kept unless `--force`,
 //! and the new content goes to a temp file in the same folder that is renamed into place only
 //! once complete, so a failed run leaves no half-written file.
@@ -461,6 +466,17 @@ pub fn print_stdout(text: &str) -> Result<()> {
 /// How the command line keeps its progress line out of standard output's way: it runs the
 /// write it is given with the line cleared, then draws the line again (see
 /// [`set_step_aside`]).
+///
+/// ```
+/// use knights_tour::output::StepAside;
+/// fn around(write: &mut dyn FnMut()) {
+///     // clear the progress line here
+///     write();
+///     // and draw it again here
+/// }
+/// let hook: StepAside = around;
+/// knights_tour::output::set_step_aside(hook);
+/// ```
 pub type StepAside = fn(&mut dyn FnMut());
 
 static STEP_ASIDE: OnceLock<StepAside> = OnceLock::new();

@@ -3,6 +3,9 @@
 //! [`Report`] out whose first line answers the Delphi question ("8x8: a tour exists for all
 //! 2,048 pairs of opposite colours; none for the 1,984 of the same colour").
 //!
+//! Written as a workbook ([`matrix`]: the matrix and the tours) or as CSV, JSON or a text
+//! matrix ([`listing`]).
+//!
 //! Bounded: boards of at most [`crate::solve::pairs::MAX_SQUARES`] squares, the searches
 //! stopped by the time limit (pairs left open are marked "not answered", exit 1, the output
 //! still written), and the output written atomically (nothing is left behind on an error).

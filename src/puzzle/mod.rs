@@ -8,6 +8,9 @@
 //! no clue can go and more remain than asked for, another tour is tried, until the time runs
 //! out: then no puzzle is given, honestly.
 //!
+//! Written as a workbook ([`sheets`]: each puzzle on a practice board of
+//! [`crate::template`], then the answers) or as CSV, JSON or text ([`formats`]).
+//!
 //! ```
 //! use knights_tour::board::Board;
 //! use knights_tour::puzzle::{make, Puzzle};
