@@ -6,7 +6,7 @@
 //! every cap. Bounding a parser against a hostile file is not done here: the command line reads
 //! in a watched reader process ([`super::watched`]).
 
-use std::io::{self, Read};
+use std::io;
 
 use super::cells::{cost_of, cost_of_ref, CellsBuilder};
 use super::{CellFormat, CellValue, CellValueRef, CellView, ReadError, SheetCell, SheetCells};
@@ -24,14 +24,6 @@ pub const MAX_RUN_SCANNED_CELLS: u64 = 24 * 1024 * 1024;
 /// The most bytes of text a workbook may hold (its shared strings), and the most bytes of text
 /// read from one sheet's cells (an ods cell's text counted once per repeated copy).
 pub const MAX_STRING_BYTES: u64 = 32 * 1024 * 1024;
-
-/// The most uncompressed bytes of XML read from one part of a package (a sheet,
-/// `content.xml`, the shared strings...).
-pub const MAX_PART_BYTES: u64 = 512 * 1024 * 1024;
-
-/// The longest run of bytes between two `<` of an XML part: one text or one tag this long
-/// would be held whole in memory by the XML reader.
-pub const MAX_XML_RUN: u64 = 16 * 1024 * 1024;
 
 /// How much of a text cell is kept: enough to quote it in a report. Longer text ends in `…`,
 /// so that it can never read as a number.
@@ -265,83 +257,6 @@ fn out_of_memory(e: std::collections::TryReserveError) -> ReadError {
     }
 }
 
-/// Why a budget refused to go on: the words end a sentence "the sheet is ...".
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct OverBudget(pub(crate) String);
-
-impl From<OverBudget> for io::Error {
-    fn from(e: OverBudget) -> io::Error {
-        io::Error::other(e.0)
-    }
-}
-
-/// A reader over an XML part that refuses to deliver more than [`MAX_PART_BYTES`], or a run of
-/// more than [`MAX_XML_RUN`] bytes without a `<` (a text or tag the XML reader would buffer
-/// whole). What it refused is kept in [`Capped::over`] so the caller can tell it from damage.
-pub(crate) struct Capped<R> {
-    inner: R,
-    total: u64,
-    run: u64,
-    max_total: u64,
-    /// Set when a cap stopped the reading.
-    pub(crate) over: Option<OverBudget>,
-}
-
-impl<R: Read> Capped<R> {
-    pub(crate) fn new(inner: R) -> Capped<R> {
-        Capped::with_limit(inner, MAX_PART_BYTES)
-    }
-
-    /// The reader inside, to be used again (an ods pass that starts over).
-    pub(crate) fn into_inner(self) -> R {
-        self.inner
-    }
-
-    pub(crate) fn with_limit(inner: R, max_total: u64) -> Capped<R> {
-        Capped {
-            inner,
-            total: 0,
-            run: 0,
-            max_total,
-            over: None,
-        }
-    }
-}
-
-impl<R: Read> Read for Capped<R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        if let Some(over) = &self.over {
-            return Err(over.clone().into());
-        }
-        let n = self.inner.read(buf)?;
-        let got = &buf[..n];
-        self.total += n as u64;
-        self.run = match got.iter().rposition(|&b| b == b'<') {
-            Some(at) => (n - at - 1) as u64,
-            None => self.run + n as u64,
-        };
-        let over = if self.total > self.max_total {
-            Some(format!(
-                "more than {} MB of XML",
-                self.max_total / (1024 * 1024)
-            ))
-        } else if self.run > MAX_XML_RUN {
-            Some(format!(
-                "a single text or tag of more than {} MB",
-                MAX_XML_RUN / (1024 * 1024)
-            ))
-        } else {
-            None
-        };
-        if let Some(why) = over {
-            let over = OverBudget(why);
-            self.over = Some(over.clone());
-            return Err(over.into());
-        }
-        Ok(n)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -356,18 +271,5 @@ mod tests {
         assert_eq!(&*keep_text("17"), "17");
         let wide = "é".repeat(150);
         assert!(keep_text(&wide).is_char_boundary(0));
-    }
-
-    #[test]
-    fn capped_reader_refuses_long_runs_and_totals() {
-        let text = vec![b'x'; (MAX_XML_RUN + 10) as usize];
-        let mut r = Capped::new(&text[..]);
-        assert!(std::io::copy(&mut r, &mut std::io::sink()).is_err());
-        assert!(r.over.is_some());
-        let tags = b"<a/>".repeat(1000);
-        let mut r = Capped::with_limit(&tags[..], 100);
-        assert!(std::io::copy(&mut r, &mut std::io::sink()).is_err());
-        let mut r = Capped::new(&tags[..]);
-        assert_eq!(std::io::copy(&mut r, &mut std::io::sink()).unwrap(), 4000);
     }
 }

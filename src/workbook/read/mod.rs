@@ -32,7 +32,6 @@ pub mod ods;
 mod sniff;
 pub mod watched;
 pub mod xlsb;
-mod xmlscan;
 
 use std::fmt;
 use std::fs::File;
