@@ -339,13 +339,11 @@ impl Gap {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::workbook::read::budget::RunBudget;
     use crate::workbook::read::{CellValueRef, SheetCells};
     use std::io::Cursor;
 
     fn cells(text: &[u8], dialect: Dialect) -> SheetCells {
-        let mut run = RunBudget::default();
-        let mut budget = SheetBudget::new(&mut run);
+        let mut budget = SheetBudget::new();
         read(&mut Cursor::new(text), dialect, &mut budget).unwrap();
         budget.finish(false)
     }
@@ -386,8 +384,7 @@ mod tests {
     #[test]
     fn a_row_of_millions_of_empty_fields_is_refused_by_the_cell_cap() {
         let commas = vec![b','; 9 << 20];
-        let mut run = RunBudget::default();
-        let mut budget = SheetBudget::new(&mut run);
+        let mut budget = SheetBudget::new();
         let r = read(&mut Cursor::new(commas), Dialect::CSV, &mut budget);
         assert!(matches!(r, Err(ReadError::TooLarge { .. })), "{r:?}");
     }

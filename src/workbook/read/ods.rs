@@ -34,7 +34,7 @@ use flate2::read::DeflateDecoder;
 use quick_xml::events::{BytesRef, BytesStart, Event};
 use quick_xml::XmlVersion;
 
-use super::budget::{text_value, RunBudget, SheetBudget, MAX_SHEETS, MAX_TEXT_KEPT};
+use super::budget::{text_value, SheetBudget, MAX_SHEETS, MAX_TEXT_KEPT};
 use super::{CellValue, Format, ReadError, SheetCell, SheetCells, SheetInfo, SheetSource};
 
 /// The most bytes of `META-INF/manifest.xml` looked through for `encryption-data`.
@@ -741,10 +741,9 @@ impl Cell {
 /// ```
 pub fn read_content<R: Read>(content: R) -> Result<Vec<(String, SheetCells)>, ReadError> {
     let mut walk = Walk::new(BufReader::new(content));
-    let mut run = RunBudget::default();
     let mut sheets = Vec::new();
     while let Some((name, _)) = walk.next_table()? {
-        let mut budget = SheetBudget::new(&mut run);
+        let mut budget = SheetBudget::new();
         walk.table(Some(&mut budget))?;
         sheets.push((name, budget.finish(false)));
     }
