@@ -174,10 +174,18 @@ pub fn run(job: &Job, progress: &(dyn Fn(&str) + Sync)) -> Result<Report> {
     let mut first_tour = None;
     // Walks the hand method made for its first tour (the failed ones and the one that worked).
     let mut hand_walks = None;
+    // The searches that found the tours, with how many each, in the order first met.
+    let mut finders: Vec<(Method, u64)> = Vec::new();
     let mut listed = |a: &Attempt, summary: &mut Summary| {
         if a.solved && first_tour.is_none() {
             first_tour = Some(PathFacts::from_tour(&a.tour));
             hand_walks = a.steps.as_ref().map(|b| b.failed.len() as u64 + 1);
+        }
+        if a.solved {
+            match finders.iter_mut().find(|(m, _)| *m == a.method) {
+                Some((_, n)) => *n += 1,
+                None => finders.push((a.method, 1)),
+            }
         }
         summary.push_sheet(PathFacts::from_tour(&a.tour).sheet(
             board,
@@ -317,7 +325,14 @@ pub fn run(job: &Job, progress: &(dyn Fn(&str) + Sync)) -> Result<Report> {
     summary.attempts = report.attempts as usize;
     summary.tours_found = report.tours as usize;
     summary.timed_out = matches!(report.ending, Ending::TimeLimit { .. });
-    summary.message = message(job, &report, solved, full, reader_gone, first_tour);
+    let facts = Facts {
+        solved,
+        full,
+        reader_gone,
+        first_tour,
+        found_by: found_by(&finders),
+    };
+    summary.message = message(job, &report, facts);
     if let Some(walks) = hand_walks {
         let sheets = match job.format {
             Format::Xlsx => ", each step on its own sheet",
@@ -332,6 +347,26 @@ pub fn run(job: &Job, progress: &(dyn Fn(&str) + Sync)) -> Result<Report> {
         summary.exhaustive = Some(report.is_done());
     }
     Ok(Report { summary })
+}
+
+/// ", found by the rotation search" (", found by Warnsdorff's rule (2) and the backtracking
+/// search (1)" for several): which searches found the tours. Nothing for the hand method, whose
+/// message says how it built its tour, nor when no tour was found.
+fn found_by(finders: &[(Method, u64)]) -> Option<String> {
+    let named: Vec<String> = match finders {
+        [] | [(Method::Hand, _)] => return None,
+        [(method, _)] => vec![method.search_name().to_string()],
+        several => several
+            .iter()
+            .map(|(method, n)| format!("{} ({n})", method.search_name()))
+            .collect(),
+    };
+    let last = named.len() - 1;
+    let list = match last {
+        0 => named[0].clone(),
+        _ => format!("{} and {}", named[..last].join(", "), named[last]),
+    };
+    Some(format!(", found by {list}"))
 }
 
 /// A workbook holds at most this many worksheets (attempts), whatever the goal.
@@ -365,8 +400,9 @@ fn streamed_grid(job: &Job, budget: &WriteBudget<'_>) -> Result<Option<Report>> 
     let facts = PathFacts::from_numbering(board, &numbering);
     drop(numbering);
     let message = format!(
-        "Solved after 1 attempt: {}",
-        facts.describe(board, &job.dest)
+        "Solved after 1 attempt: {}{}",
+        facts.describe(board, &job.dest),
+        found_by(&[(Method::Construct, 1)]).unwrap_or_default()
     );
     let mut summary = summary_head(job, true, message, 1, 1);
     summary.push_sheet(facts.sheet(board, true, Method::Construct, None, None));
@@ -378,9 +414,20 @@ fn streamed_grid(job: &Job, budget: &WriteBudget<'_>) -> Result<Option<Report>> 
 /// that ran out first proves nothing: a report saying so honestly, exit 1, and no file (there
 /// is nothing to put in one).
 fn nothing_written(job: &Job, report: &runner::Report) -> Result<Report> {
+    match &report.ending {
+        // No search here takes the request: nothing is proved, and no flag is wrong.
+        Ending::Declined(Method::Auto, _) => {}
+        Ending::Declined(method, why) => {
+            return Err(Error::Usage(format!(
+                "--method {} does not take this request: {why}",
+                method.name()
+            )))
+        }
+        _ => {}
+    }
     let proved = matches!(
         report.ending,
-        Ending::NoTour | Ending::NoMore { .. } | Ending::Cannot(_) | Ending::Done
+        Ending::NoTour | Ending::NoMore { .. } | Ending::Done
     );
     if proved {
         return Err(Error::Impossible(format!(
@@ -443,16 +490,28 @@ fn write_workbook(job: &Job, attempts: Vec<Attempt>, budget: &WriteBudget<'_>) -
     xlsx::save_workbook(&spec, path, job.force, budget)
 }
 
-/// The message a person reads: what was found, where it went, and, when it fell short, why
-/// (honestly: a time limit proves nothing).
-fn message(
-    job: &Job,
-    report: &runner::Report,
+/// What the message of a run says, besides the runner's report.
+struct Facts {
     solved: bool,
+    /// Which of a workbook's limits stopped the run, in words.
     full: Option<String>,
+    /// The reader of standard output went away.
     reader_gone: bool,
     first_tour: Option<PathFacts>,
-) -> String {
+    /// ", found by the rotation search" ([`found_by`]).
+    found_by: Option<String>,
+}
+
+/// The message a person reads: what was found, by which search, where it went, and, when it
+/// fell short, why (honestly: a time limit proves nothing).
+fn message(job: &Job, report: &runner::Report, facts: Facts) -> String {
+    let Facts {
+        solved,
+        full,
+        reader_gone,
+        first_tour,
+        found_by,
+    } = facts;
     let board = job.request.board;
     let dest = job.dest.display();
     let found = report.tours;
@@ -542,6 +601,7 @@ fn message(
             tours(wanted)
         )
     };
+    msg.push_str(found_by.as_deref().unwrap_or_default());
     if let Some(stop) = stop {
         msg.push_str(&format!("; {stop}"));
     } else if !solved {

@@ -20,9 +20,10 @@ use std::collections::VecDeque;
 use rand::Rng as _;
 
 use crate::board::Board;
-use crate::solve::backtrack::Search;
 use crate::solve::joint::{self, Distances};
-use crate::solve::{Budget, Constraint, Request, Rng};
+use crate::solve::race::{Race, COPIES};
+use crate::solve::search::{Answer, Declined, Search};
+use crate::solve::{Budget, Constraint, Method, Request, Rng};
 
 /// Node cap of each repair. Most repairs are refuted within a few dozen nodes, and a repair
 /// still searching after a few hundred rarely goes deeper: with positions a little shallower
@@ -71,50 +72,48 @@ const KEPT_SHALLOWER: usize = 3;
 /// a request without a tour is proved so in the end.
 const START_GROWTH_DIVISOR: u64 = 4;
 
-/// Whether the repair search takes `req`: the requests the joint search takes.
+/// The largest board the search takes: each joint search holds a dozen arrays a square.
+pub const MAX_SQUARES: usize = crate::solve::segments::MAX_SQUARES;
+
+/// Why the joint search (with its repairs) does not take `request`, or `None` when it does:
+/// an open tour with at least one fixed square, on a board of at most [`MAX_SQUARES`].
 ///
 /// ```
 /// use knights_tour::board::Board;
-/// use knights_tour::solve::{repair, Request};
-/// assert!(!repair::supports(&Request::open(Board::new(8, 8).unwrap())));
+/// use knights_tour::solve::{repair, search::Declined, Request};
+/// assert_eq!(
+///     repair::declines(&Request::open(Board::new(8, 8).unwrap())),
+///     Some(Declined::NothingFixed)
+/// );
 /// ```
-pub fn supports(req: &Request) -> bool {
-    joint::supports(req)
+pub fn declines(request: &Request) -> Option<Declined> {
+    if request.closed {
+        Some(Declined::Closed)
+    } else if request.all_constraints().is_empty() {
+        Some(Declined::NothingFixed)
+    } else if request.board.len() > MAX_SQUARES {
+        Some(Declined::TooLarge {
+            max_squares: MAX_SQUARES,
+        })
+    } else {
+        None
+    }
 }
 
-/// One tour meeting `req` and the search nodes used (every joint search's); [`Search::NoTour`]
-/// when a fresh joint search proved there is none. A request the search does not take
-/// ([`supports`]) gives `OutOfBudget` with no nodes.
-///
-/// ```
-/// use knights_tour::board::Board;
-/// use knights_tour::solve::construct::open_tour;
-/// use knights_tour::solve::backtrack::Search;
-/// use knights_tour::solve::{repair, rng_from_seed, Budget, Constraint, Request};
-/// // Every fourth move of a 12x12 tour fixed: a puzzle with 36 clues.
-/// let board = Board::new(12, 12).unwrap();
-/// let tour = open_tour(board).unwrap();
-/// let constraints = (0..board.len())
-///     .step_by(4)
-///     .map(|i| Constraint { move_number: i as u32 + 1, square: tour.squares().nth(i).unwrap() })
-///     .collect();
-/// let req = Request { constraints, ..Request::open(board) };
-/// match repair::solve(&req, &Budget::nodes(1_000_000), &mut rng_from_seed(1)).0 {
-///     Search::Found(found) => assert!(req.is_satisfied_by(&found)),
-///     other => panic!("{other:?}"),
-/// }
-/// ```
-pub fn solve(req: &Request, budget: &Budget, rng: &mut Rng) -> (Search, u64) {
-    Repair::new(req).resume(budget, rng)
+/// [`COPIES`] repair searches raced on threads ([`Race`]): `--method joint`.
+pub fn raced(request: &Request) -> Race<'_, Repair<'_>> {
+    Race::new(COPIES, move |_| Repair::new(request))
 }
 
-/// A repair search that can be resumed: the runner gives it a slice of the time in each of its
-/// rounds, and the deepest position and the radius carry over from one slice to the next.
+/// The repair search as a [`Search`]: each step is a fresh joint search of the whole request or
+/// one repair of the deepest position, and the deepest position and the radius carry over
+/// from one step to the next. Exhaustive: its fresh joint searches see the request alone,
+/// their node caps grow, and they prove "no tour".
 ///
 /// ```
 /// use knights_tour::board::Board;
-/// use knights_tour::solve::backtrack::Search;
 /// use knights_tour::solve::repair::Repair;
+/// use knights_tour::solve::search::{Answer, Search};
 /// use knights_tour::solve::{rng_from_seed, Budget, Constraint, Request};
 /// let board = Board::new(6, 6).unwrap();
 /// let sq = |name| board.parse_square(name).unwrap();
@@ -127,7 +126,7 @@ pub fn solve(req: &Request, budget: &Budget, rng: &mut Rng) -> (Search, u64) {
 ///     ..Request::open(board)
 /// };
 /// let mut search = Repair::new(&req);
-/// assert_eq!(search.resume(&Budget::nodes(1_000), &mut rng_from_seed(1)).0, Search::NoTour);
+/// assert_eq!(search.run(&Budget::nodes(1_000), &mut rng_from_seed(1)).0, Answer::NoTour);
 /// ```
 pub struct Repair<'a> {
     req: &'a Request,
@@ -150,8 +149,27 @@ pub struct Repair<'a> {
     best: usize,
 }
 
+impl Search for Repair<'_> {
+    fn method(&self) -> Method {
+        Method::Joint
+    }
+
+    fn exhaustive(&self) -> bool {
+        true
+    }
+
+    /// A fresh start, or one repair of the deepest position (each within its own node cap as
+    /// well).
+    fn step(&mut self, budget: &Budget, rng: &mut Rng) -> (Answer, u64) {
+        match self.deepest.take() {
+            None => self.start(budget, rng),
+            Some(deepest) => self.repair(deepest, budget, rng),
+        }
+    }
+}
+
 impl<'a> Repair<'a> {
-    /// A search for `req`; it does nothing before [`Repair::resume`].
+    /// A search for `req`, which it takes ([`declines`] is `None`).
     pub fn new(req: &'a Request) -> Repair<'a> {
         let mut is_fixed = vec![false; req.board.len() + 1];
         for c in req.all_constraints() {
@@ -172,42 +190,10 @@ impl<'a> Repair<'a> {
         }
     }
 
-    /// Search on from where the last call stopped, within `budget`: a tour meeting the
-    /// request, a proof that none does, or `OutOfBudget`; and the search nodes used. A request
-    /// the search does not take ([`supports`]) gives `OutOfBudget` with no nodes.
-    pub fn resume(&mut self, budget: &Budget, rng: &mut Rng) -> (Search, u64) {
-        if !supports(self.req) {
-            return (Search::OutOfBudget { nodes: 0 }, 0);
-        }
-        let mut spent = 0;
-        while !budget.exhausted(spent) {
-            let (result, nodes) = self.step(&budget.after(spent), rng);
-            spent += nodes.max(1);
-            if !matches!(result, Search::OutOfBudget { .. }) {
-                return (result, spent);
-            }
-        }
-        (Search::OutOfBudget { nodes: spent }, spent)
-    }
-
-    /// One step within `budget`: a fresh start, or one repair of the deepest position (each
-    /// within its own node cap as well); what it found and the search nodes it used. The
-    /// steps [`Repair::resume`] takes, and the unit in which [`Lanes`](super::lanes::Lanes)
-    /// races copies of this search.
-    pub fn step(&mut self, budget: &Budget, rng: &mut Rng) -> (Search, u64) {
-        if !supports(self.req) {
-            return (Search::OutOfBudget { nodes: 0 }, 0);
-        }
-        match self.deepest.take() {
-            None => self.start(budget, rng),
-            Some(deepest) => self.repair(deepest, budget, rng),
-        }
-    }
-
     /// A fresh joint search of the whole request, the one step that can prove "no tour"; its
     /// deepest position is the one repaired next (none when it stopped before its first
     /// decision, and the next step starts afresh again).
-    fn start(&mut self, budget: &Budget, rng: &mut Rng) -> (Search, u64) {
+    fn start(&mut self, budget: &Budget, rng: &mut Rng) -> (Answer, u64) {
         let budget = budget.capped(self.start_nodes);
         self.start_nodes = self
             .start_nodes
@@ -229,7 +215,7 @@ impl<'a> Repair<'a> {
     /// free neighbours (where the search is walled in) met 62 of the 64 runs of the
     /// `requests` example's 80-constraint requests (seed 2026; CLI `--seed 1..8`, 10 s),
     /// median 1.07 s; the most free neighbours 58, median 0.81 s; a uniform draw 63, 0.72 s.
-    fn repair(&mut self, placed: Vec<Constraint>, budget: &Budget, rng: &mut Rng) -> (Search, u64) {
+    fn repair(&mut self, placed: Vec<Constraint>, budget: &Budget, rng: &mut Rng) -> (Answer, u64) {
         let board = self.req.board;
         let mut taken = vec![false; board.len()];
         for c in &placed {
@@ -239,7 +225,7 @@ impl<'a> Repair<'a> {
             .filter(|&s| !taken[s as usize])
             .collect();
         let Some(&focus) = free.get(rng.random_range(0..free.len().max(1))) else {
-            return (Search::OutOfBudget { nodes: 0 }, 0); // a full position is a tour, found
+            return (Answer::Unfinished, 0); // a full position is a tour, found
         };
         let near = within(board, focus, self.radius);
         let constraints = placed.iter().filter(|c| {
@@ -251,13 +237,13 @@ impl<'a> Repair<'a> {
         };
         let budget = budget.capped(REPAIR_NODES);
         let (result, nodes, deeper) = joint::solve_deepest(&sub, &budget, rng, &self.distances);
-        if let Search::Found(tour) = result {
+        if let Answer::Found { tour, by } = result {
             if self.req.is_satisfied_by(&tour) {
-                return (Search::Found(tour), nodes);
+                return (Answer::Found { tour, by }, nodes);
             }
         }
         self.keep_position(placed, deeper);
-        (Search::OutOfBudget { nodes }, nodes)
+        (Answer::Unfinished, nodes)
     }
 
     /// Keep a repair's `deeper` position instead of `placed` when it is at most

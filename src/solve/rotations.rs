@@ -29,9 +29,10 @@ use std::time::Instant;
 use rand::Rng as _;
 
 use crate::board::{Board, Square};
-use crate::solve::backtrack::Search;
+use crate::solve::race::{Race, COPIES};
+use crate::solve::search::{Answer, Declined, Search};
 use crate::solve::steered;
-use crate::solve::{warnsdorff::Warnsdorff, Budget, Request, Rng, Tiebreak};
+use crate::solve::{warnsdorff::Warnsdorff, Budget, Method, Request, Rng, Tiebreak};
 use crate::tour::Tour;
 
 /// Moves tried to bring one constrained square to its move before the one before it is freed.
@@ -105,22 +106,32 @@ const CULPRIT_RADIUS: u32 = 4;
 /// Fewer reversals than this carry the goal's square: reshape the path instead.
 const FEW_MOVES: usize = 4;
 
-/// Whether this search takes `req`: an open tour with at least one fixed square, on a board of
-/// at most [`MAX_SQUARES`].
+/// Why the rotation search does not take `request`, or `None` when it does: an open tour with
+/// at least one fixed square, on a board of at most [`MAX_SQUARES`].
 ///
 /// ```
 /// use knights_tour::board::Board;
-/// use knights_tour::solve::{rotations, Request};
+/// use knights_tour::solve::{rotations, search::Declined, Request};
 /// let board = Board::new(8, 8).unwrap();
 /// let mut req = Request::open(board);
-/// assert!(!rotations::supports(&req));
+/// assert_eq!(rotations::declines(&req), Some(Declined::NothingFixed));
 /// req.end = Some(board.parse_square("h8").unwrap());
-/// assert!(rotations::supports(&req));
+/// assert_eq!(rotations::declines(&req), None);
 /// req.closed = true;
-/// assert!(!rotations::supports(&req));
+/// assert_eq!(rotations::declines(&req), Some(Declined::Closed));
 /// ```
-pub fn supports(req: &Request) -> bool {
-    !req.closed && !req.all_constraints().is_empty() && req.board.len() <= MAX_SQUARES
+pub fn declines(request: &Request) -> Option<Declined> {
+    if request.closed {
+        Some(Declined::Closed)
+    } else if request.all_constraints().is_empty() {
+        Some(Declined::NothingFixed)
+    } else if request.board.len() > MAX_SQUARES {
+        Some(Declined::TooLarge {
+            max_squares: MAX_SQUARES,
+        })
+    } else {
+        None
+    }
 }
 
 /// The largest board the search takes. An attempt holds its path, where each square is on it
@@ -128,107 +139,50 @@ pub fn supports(req: &Request) -> bool {
 /// CLI); on 10000x10000 a single copy took 983 MB.
 pub const MAX_SQUARES: usize = 25_000_000;
 
-/// Copies of the search the runner races ([`Lanes`](super::lanes::Lanes)) on `board`: one
-/// above `TWO_LANES_MAX_SQUARES` (4,000,000), so that two attempts' memory stays small.
+/// The rotation search raced on threads ([`Race`]), `--method rotations`: two copies, the
+/// second's first attempt walking the tour from its last move (each copy's attempts alternate
+/// ways after that); one copy on boards over 4,000,000 squares, so that two attempts' memory
+/// stays small.
 ///
 /// ```
 /// use knights_tour::board::Board;
-/// use knights_tour::solve::rotations;
-/// assert_eq!(rotations::lanes(Board::new(100, 100).unwrap()), 2);
-/// assert_eq!(rotations::lanes(Board::new(5000, 5000).unwrap()), 1);
+/// use knights_tour::solve::{rotations, Request};
+/// let req = |side| Request { end: Some(knights_tour::board::Square::new(0, 0)), ..Request::open(Board::new(side, side).unwrap()) };
+/// assert_eq!(rotations::raced(&req(100)).len(), 2);
+/// assert_eq!(rotations::raced(&req(5000)).len(), 1);
 /// ```
-pub fn lanes(board: Board) -> usize {
-    if board.len() <= TWO_LANES_MAX_SQUARES {
-        super::lanes::LANES
+pub fn raced(request: &Request) -> Race<'_, Rotations<'_>> {
+    let copies = if request.board.len() <= TWO_COPIES_MAX_SQUARES {
+        COPIES
     } else {
         1
-    }
+    };
+    Race::new(copies, move |i| Rotations::new(request, i % 2 == 1))
 }
 
 /// The largest board on which two copies of the search run at once (about 40 MB each).
-const TWO_LANES_MAX_SQUARES: usize = 4_000_000;
+const TWO_COPIES_MAX_SQUARES: usize = 4_000_000;
 
-/// One tour meeting `req`, or [`Search::OutOfBudget`] with the work done (one node per square
-/// looked at); never [`Search::NoTour`]. Ties are drawn from `rng`, so a seed gives one tour.
+/// The rotation search as a [`Search`]: each step makes a new attempt's starting path or
+/// tries one goal of the attempt under way; the attempt, and which way the next one goes,
+/// carry over from one step to the next. Its nodes are squares looked at.
 ///
 /// ```
 /// use knights_tour::board::Board;
-/// use knights_tour::solve::backtrack::Search;
-/// use knights_tour::solve::{rng_from_seed, rotations, Budget, Constraint, Request};
-/// let board = Board::new(40, 40).unwrap();
-/// let at = |k, name| Constraint { move_number: k, square: board.parse_square(name).unwrap() };
-/// let req = Request {
-///     constraints: vec![at(1, "a1"), at(801, "t20"), at(1599, "an40")],
-///     ..Request::open(board)
-/// };
-/// let (found, _work) = rotations::solve(&req, &Budget::nodes(1_000_000_000), &mut rng_from_seed(1));
-/// let Search::Found(tour) = found else { panic!("{found:?}") };
-/// assert!(req.is_satisfied_by(&tour) && tour.check().is_ok());
-/// ```
-pub fn solve(req: &Request, budget: &Budget, rng: &mut Rng) -> (Search, u64) {
-    solve_turned(req, budget, rng, false)
-}
-
-/// [`solve`], its first attempt walking the tour the other way when `turned` (attempts
-/// alternate between meeting the goals from move 1 and from the last move,
-/// `first_reversed`). The runner races two [`Rotations`], one turned.
-///
-/// ```
-/// use knights_tour::board::Board;
-/// use knights_tour::solve::backtrack::Search;
-/// use knights_tour::solve::{rng_from_seed, rotations, Budget, Constraint, Request};
-/// use knights_tour::solve::construct::open_tour;
-/// let board = Board::new(16, 16).unwrap();
-/// // Constraints read off a real tour, so that one exists.
-/// let source = open_tour(board).unwrap();
-/// let at = |k: u32| Constraint { move_number: k, square: source.squares().nth(k as usize - 1).unwrap() };
-/// let req = Request { constraints: vec![at(60), at(130), at(200)], ..Request::open(board) };
-/// for turned in [false, true] {
-///     let budget = Budget::nodes(100_000_000);
-///     let (found, _) = rotations::solve_turned(&req, &budget, &mut rng_from_seed(2), turned);
-///     let Search::Found(tour) = found else { panic!("{found:?}") };
-///     assert!(req.is_satisfied_by(&tour));
-/// }
-/// ```
-pub fn solve_turned(req: &Request, budget: &Budget, rng: &mut Rng, turned: bool) -> (Search, u64) {
-    let mut search = Rotations::new(req, turned);
-    let mut spent = 0u64;
-    while !budget.exhausted(spent) {
-        let (result, work) = search.step(&budget.after(spent), rng);
-        spent += work.max(1);
-        if let Search::Found(_) = result {
-            return (result, spent);
-        }
-        if search.gave_up {
-            break;
-        }
-    }
-    (Search::OutOfBudget { nodes: spent }, spent)
-}
-
-/// A rotation search that can be resumed: the attempt under way, and which way the next one
-/// goes, carry over from one call to the next, so that a caller giving it short slices of
-/// time (the runner's rounds, a race of [`Lanes`](super::lanes::Lanes)) loses no work.
-///
-/// ```
-/// use knights_tour::board::Board;
-/// use knights_tour::solve::backtrack::Search;
 /// use knights_tour::solve::construct::open_tour;
 /// use knights_tour::solve::rotations::Rotations;
+/// use knights_tour::solve::search::{Answer, Search};
 /// use knights_tour::solve::{rng_from_seed, Budget, Constraint, Request};
 /// let board = Board::new(20, 20).unwrap();
 /// let source = open_tour(board).unwrap();
 /// let at = |k: u32| Constraint { move_number: k, square: source.squares().nth(k as usize - 1).unwrap() };
 /// let req = Request { constraints: vec![at(90), at(250), at(330)], ..Request::open(board) };
-/// let mut search = Rotations::new(&req, false);
-/// let mut rng = rng_from_seed(1);
-/// let found = loop {
-///     // Steps of a few thousand squares' work each.
-///     if let (Search::Found(tour), _) = search.step(&Budget::nodes(5_000), &mut rng) {
-///         break tour;
-///     }
-/// };
-/// assert!(req.is_satisfied_by(&found));
+/// for turned in [false, true] {
+///     let mut search = Rotations::new(&req, turned);
+///     let (found, _) = search.run(&Budget::nodes(100_000_000), &mut rng_from_seed(1));
+///     let Answer::Found { tour, .. } = found else { panic!("{found:?}") };
+///     assert!(req.is_satisfied_by(&tour));
+/// }
 /// ```
 pub struct Rotations<'a> {
     req: &'a Request,
@@ -251,8 +205,9 @@ struct Attempt {
 }
 
 impl<'a> Rotations<'a> {
-    /// A search for `req`, its first attempt walking the tour from the last move when
-    /// `turned` (see [`solve_turned`]); it does nothing before [`Rotations::step`].
+    /// A search for `req` (which it takes: [`declines`] is `None`), its first attempt walking
+    /// the tour from the last move when `turned` (attempts alternate between meeting the goals
+    /// from move 1 and from the last move, see `first_reversed`).
     pub fn new(req: &'a Request, turned: bool) -> Rotations<'a> {
         let n = req.board.len();
         let mut forwards: Vec<(usize, u32)> = req
@@ -274,16 +229,26 @@ impl<'a> Rotations<'a> {
             reversed,
             warnsdorff: Warnsdorff::new(req.board),
             attempt: None,
-            gave_up: !supports(req),
+            gave_up: declines(req).is_some(),
         }
     }
+}
 
-    /// One step within `budget`: a new attempt's starting path, or one goal of the attempt
-    /// under way tried; the tour when the attempt meets its last goal, and the work done (one
-    /// node per square looked at). Never [`Search::NoTour`].
-    pub fn step(&mut self, budget: &Budget, rng: &mut Rng) -> (Search, u64) {
+impl Search for Rotations<'_> {
+    fn method(&self) -> Method {
+        Method::Rotations
+    }
+
+    fn exhaustive(&self) -> bool {
+        false
+    }
+
+    /// A new attempt's starting path, or one goal of the attempt under way tried; the tour
+    /// when the attempt meets its last goal. [`Answer::Spent`] once no starting path can be
+    /// made.
+    fn step(&mut self, budget: &Budget, rng: &mut Rng) -> (Answer, u64) {
         if self.gave_up {
-            return (Search::OutOfBudget { nodes: 0 }, 0);
+            return (Answer::Spent, 0);
         }
         let goals = if self.reversed {
             &self.backwards
@@ -299,7 +264,7 @@ impl<'a> Rotations<'a> {
         let outcome = state.meet_one(goals, &mut attempt.goal, &mut attempt.fails, rng);
         let work = state.work - before;
         let Some(met) = outcome else {
-            return (Search::OutOfBudget { nodes: work }, work);
+            return (Answer::Unfinished, work);
         };
         // The attempt is over, met or given up; the next goes the other way.
         let mut path = std::mem::take(&mut state.path);
@@ -311,14 +276,22 @@ impl<'a> Rotations<'a> {
             }
             let tour = Tour::from_indices_unchecked(self.req.board, path);
             if self.req.is_satisfied_by(&tour) {
-                return (Search::Found(tour), work);
+                return (
+                    Answer::Found {
+                        tour,
+                        by: Method::Rotations,
+                    },
+                    work,
+                );
             }
         }
-        (Search::OutOfBudget { nodes: work }, work)
+        (Answer::Unfinished, work)
     }
+}
 
+impl Rotations<'_> {
     /// A new attempt's starting path, scrambled when it is the construction.
-    fn start(&mut self, deadline: Option<Instant>, rng: &mut Rng) -> (Search, u64) {
+    fn start(&mut self, deadline: Option<Instant>, rng: &mut Rng) -> (Answer, u64) {
         let goals = if self.reversed {
             &self.backwards
         } else {
@@ -342,7 +315,7 @@ impl<'a> Rotations<'a> {
         let Some((path, constructed)) = found else {
             // Out of time, or no path at all (then the search can do nothing more).
             self.gave_up = deadline.is_none_or(|t| Instant::now() < t);
-            return (Search::OutOfBudget { nodes: steer_work }, steer_work);
+            return (Answer::Unfinished, steer_work);
         };
         let n = path.len();
         let mut state = State::new(board, path);
@@ -356,7 +329,7 @@ impl<'a> Rotations<'a> {
             goal: 0,
             fails: vec![0; goals.len()],
         });
-        (Search::OutOfBudget { nodes: work }, work)
+        (Answer::Unfinished, work)
     }
 
     /// The next attempt goes the other way.
@@ -1044,8 +1017,9 @@ mod tests {
             constraints,
             ..Request::open(board)
         };
-        let (result, _) = solve(&req, &Budget::nodes(2_000_000_000), &mut rng_from_seed(6));
-        let Search::Found(tour) = result else {
+        let budget = Budget::nodes(2_000_000_000);
+        let (result, _) = Rotations::new(&req, false).run(&budget, &mut rng_from_seed(6));
+        let Answer::Found { tour, .. } = result else {
             panic!("no tour: {result:?}");
         };
         assert!(req.is_satisfied_by(&tour) && tour.check().is_ok() && tour.is_complete());

@@ -24,8 +24,9 @@
 use rand::Rng as _;
 
 use crate::board::Square;
-use crate::solve::backtrack::{Extension, Pieces, Search};
-use crate::solve::{Budget, Request, Rng};
+use crate::solve::backtrack::{Extension, Pieces};
+use crate::solve::search::{Answer, Declined, Search};
+use crate::solve::{Budget, Method, Request, Rng};
 use crate::tour::Tour;
 
 /// Attempts at one segment from the same prefix before the segment before it is redone.
@@ -71,9 +72,67 @@ const HOMING_SLACKS: std::ops::RangeInclusive<u32> = 2..=4;
 /// costs a plan only).
 const START_DRAWS: u32 = 256;
 
-/// One tour meeting `req` (which has constraints), or [`Search::OutOfBudget`] with the nodes
-/// used; never [`Search::NoTour`]. Ties are broken by `rng`, so a seed gives one tour.
-pub fn solve(req: &Request, budget: &Budget, rng: &mut Rng) -> (Search, u64) {
+/// The largest board the search takes: it holds several arrays a square, the plan alone 32
+/// bytes a square (on 10000x10000, 9 GB).
+pub const MAX_SQUARES: usize = 1_000_000;
+
+/// Why the segment search does not take `request`, or `None` when it does: it needs a fixed
+/// square to grow from, and a board of at most [`MAX_SQUARES`].
+pub fn declines(request: &Request) -> Option<Declined> {
+    if request.all_constraints().is_empty() {
+        Some(Declined::NothingFixed)
+    } else if request.board.len() > MAX_SQUARES {
+        Some(Declined::TooLarge {
+            max_squares: MAX_SQUARES,
+        })
+    } else {
+        None
+    }
+}
+
+/// The segment search as a [`Search`]: each step grows whole tours from fresh starts until
+/// one is found or the step's budget is spent. Ties are broken by the step's generator, so a
+/// seed gives one tour.
+///
+/// ```
+/// use knights_tour::board::Board;
+/// use knights_tour::solve::segments::Segments;
+/// use knights_tour::solve::search::{Answer, Search};
+/// use knights_tour::solve::{rng_from_seed, Budget, Constraint, Request};
+/// let board = Board::new(20, 20).unwrap();
+/// let at = |k, name| Constraint { move_number: k, square: board.parse_square(name).unwrap() };
+/// let req = Request { constraints: vec![at(1, "a1"), at(400, "t20")], ..Request::open(board) };
+/// let (answer, _) = Segments::new(&req).run(&Budget::nodes(1_000_000), &mut rng_from_seed(1));
+/// assert!(matches!(answer, Answer::Found { tour, .. } if req.is_satisfied_by(&tour)));
+/// ```
+pub struct Segments<'a> {
+    request: &'a Request,
+}
+
+impl<'a> Segments<'a> {
+    /// The search for `request`, which it takes ([`declines`] is `None`).
+    pub fn new(request: &'a Request) -> Segments<'a> {
+        Segments { request }
+    }
+}
+
+impl Search for Segments<'_> {
+    fn method(&self) -> Method {
+        Method::Segments
+    }
+
+    fn exhaustive(&self) -> bool {
+        false
+    }
+
+    fn step(&mut self, budget: &Budget, rng: &mut Rng) -> (Answer, u64) {
+        solve(self.request, budget, rng)
+    }
+}
+
+/// One tour meeting `req` (which fixes a square), or [`Answer::Unfinished`]; never
+/// [`Answer::NoTour`], and the nodes used.
+fn solve(req: &Request, budget: &Budget, rng: &mut Rng) -> (Answer, u64) {
     let ways = orientations(req);
     let mut spent = 0u64;
     // Orientations in a row that found no start the plan accepts.
@@ -94,13 +153,17 @@ pub fn solve(req: &Request, budget: &Budget, rng: &mut Rng) -> (Search, u64) {
             if *reverse {
                 path.reverse();
             }
+            let tour = Tour::from_indices_unchecked(req.board, path);
             return (
-                Search::Found(Tour::from_indices_unchecked(req.board, path)),
+                Answer::Found {
+                    tour,
+                    by: Method::Segments,
+                },
                 spent,
             );
         }
     }
-    (Search::OutOfBudget { nodes: spent }, spent)
+    (Answer::Unfinished, spent)
 }
 
 /// The request as the attempts grow it, each with `true` when reversed (move k becomes move

@@ -26,7 +26,8 @@
 use rand::Rng as _;
 
 use crate::board::{Board, Square, KNIGHT_MOVES};
-use crate::solve::{Rng, Tiebreak};
+use crate::solve::search::{Answer, Search};
+use crate::solve::{Budget, Method, Request, Rng, Tiebreak};
 use crate::tour::Tour;
 
 /// A visited square or a border cell: never a candidate.
@@ -224,6 +225,86 @@ fn random_among(counts: &[u8; 8], best: u8, ties: u32, rng: &mut Rng) -> usize {
         .filter(|&(_, &c)| c == best)
         .nth(pick)
         .map_or(0, |(k, _)| k)
+}
+
+/// Warnsdorff's rule as a [`Search`]: each step one attempt, from the request's start or a
+/// random square from which a tour can exist; an attempt that misses the request (stuck, or
+/// finished elsewhere than asked) is shown as a failed one. The attempts are the Excel
+/// macro's: `attempts` of them for each tour found, then the search is spent. An end square,
+/// closure or constraints are met only by luck, which is still worth a few cheap attempts.
+///
+/// ```
+/// use knights_tour::board::Board;
+/// use knights_tour::solve::search::{Answer, Search};
+/// use knights_tour::solve::warnsdorff::Attempts;
+/// use knights_tour::solve::{rng_from_seed, Budget, Request, Tiebreak};
+/// let req = Request::open(Board::new(8, 8).unwrap());
+/// let mut search = Attempts::new(&req, Tiebreak::Random, 1);
+/// let (answer, _) = search.step(&Budget::unlimited(), &mut rng_from_seed(1));
+/// if matches!(answer, Answer::Missed { .. }) {
+///     // Its one attempt is used up.
+///     assert_eq!(search.step(&Budget::unlimited(), &mut rng_from_seed(1)).0, Answer::Spent);
+/// }
+/// ```
+pub struct Attempts<'a> {
+    request: &'a Request,
+    tiebreak: Tiebreak,
+    attempts: u32,
+    left: u32,
+    solver: Option<Warnsdorff>,
+}
+
+impl<'a> Attempts<'a> {
+    /// `attempts` attempts a tour at `request` with `tiebreak`.
+    pub fn new(request: &'a Request, tiebreak: Tiebreak, attempts: u32) -> Attempts<'a> {
+        Attempts {
+            request,
+            tiebreak,
+            attempts,
+            left: attempts,
+            solver: None,
+        }
+    }
+
+    /// The tie-break the attempts use.
+    pub fn tiebreak(&self) -> Tiebreak {
+        self.tiebreak
+    }
+}
+
+impl Search for Attempts<'_> {
+    fn method(&self) -> Method {
+        Method::Warnsdorff
+    }
+
+    fn exhaustive(&self) -> bool {
+        false
+    }
+
+    fn step(&mut self, _budget: &Budget, rng: &mut Rng) -> (Answer, u64) {
+        if self.left == 0 {
+            return (Answer::Spent, 0);
+        }
+        self.left -= 1;
+        let req = self.request;
+        let start = match req.start {
+            Some(s) => s,
+            None => crate::solve::random_start(req, rng),
+        };
+        let solver = self
+            .solver
+            .get_or_insert_with(|| Warnsdorff::new(req.board));
+        let path = solver.attempt(start, self.tiebreak, rng);
+        let nodes = path.len() as u64;
+        if req.is_satisfied_by(&path) {
+            // Each tour found earns the next tour its own attempts.
+            self.left = self.attempts;
+            let by = Method::Warnsdorff;
+            return (Answer::Found { tour: path, by }, nodes);
+        }
+        let by = Method::Warnsdorff;
+        (Answer::Missed { path, by }, nodes)
+    }
 }
 
 /// The index of `sq` in a board padded by two cells on every side, `width` wide.

@@ -5,7 +5,7 @@
 //! constraints (puzzles, dozens of constraints): every constraint shortens the pieces, and
 //! every rule below gets stronger as they shorten.
 //!
-//! The search is exhaustive: it proves that no tour meets a request ([`Search::NoTour`]) and
+//! The search is exhaustive: it proves that no tour meets a request ([`Answer::NoTour`]) and
 //! counts the tours that do ([`count`]), which is how a puzzle's answer is proved unique. The
 //! rules that cut it short never discard a tour:
 //! - **distance and colour**: a piece's end steps only to a square from which the piece's other
@@ -38,8 +38,9 @@ use std::time::Instant;
 use rand::Rng as _;
 
 use crate::board::Board;
-use crate::solve::backtrack::{knight_distance, neighbour_arrays, rank, Search};
-use crate::solve::{Budget, Constraint, Meter, Request, Rng, METER_STEP};
+use crate::solve::backtrack::{knight_distance, neighbour_arrays, rank};
+use crate::solve::search::Answer;
+use crate::solve::{Budget, Constraint, Meter, Method, Request, Rng, METER_STEP};
 use crate::tour::Tour;
 
 mod regions;
@@ -79,72 +80,32 @@ pub const COVERAGE_MAX_PIECE: usize = 160;
 
 /// Whether the joint search takes `req`: an open tour with at least one fixed square (a closed
 /// tour, or one with nothing fixed, is left to the other searches).
-///
-/// ```
-/// use knights_tour::board::Board;
-/// use knights_tour::solve::{joint, Constraint, Request};
-/// let board = Board::new(5, 5).unwrap();
-/// let mut req = Request::open(board);
-/// assert!(!joint::supports(&req));
-/// req.constraints.push(Constraint { move_number: 1, square: board.parse_square("a1").unwrap() });
-/// assert!(joint::supports(&req));
-/// ```
-pub fn supports(req: &Request) -> bool {
+fn supports(req: &Request) -> bool {
     !req.closed && !req.all_constraints().is_empty()
 }
 
-/// One tour meeting `req` and the search nodes used; [`Search::NoTour`] when the search proved
-/// there is none. Ties between equally good squares are broken by `rng` when given (otherwise
-/// in a fixed order); the search restarts with growing node caps and fresh ties, so one unlucky
-/// early choice cannot stall it, and a round that ends within its cap is a proof. A request the
-/// search does not take ([`supports`]) gives `OutOfBudget` with no nodes.
-///
-/// ```
-/// use knights_tour::board::Board;
-/// use knights_tour::solve::{joint, Budget, Constraint, Request};
-/// use knights_tour::solve::backtrack::Search;
-/// let board = Board::new(5, 5).unwrap();
-/// let sq = |name| board.parse_square(name).unwrap();
-/// let req = Request {
-///     constraints: vec![
-///         Constraint { move_number: 1, square: sq("a1") },
-///         Constraint { move_number: 13, square: sq("c3") },
-///     ],
-///     ..Request::open(board)
-/// };
-/// match joint::solve(&req, &Budget::nodes(1_000_000), None).0 {
-///     Search::Found(tour) => assert!(req.is_satisfied_by(&tour)),
-///     other => panic!("{other:?}"),
-/// }
-/// ```
-pub fn solve(req: &Request, budget: &Budget, rng: Option<&mut Rng>) -> (Search, u64) {
-    if !supports(req) {
-        return (Search::OutOfBudget { nodes: 0 }, 0);
-    }
-    let Some(mut search) = Joint::new(req, &Distances::new(req.board)) else {
-        return (Search::NoTour, 0);
-    };
-    search.solve(budget, rng)
-}
-
-/// [`solve`], and when no tour was found, the deepest position the search reached that the
-/// rules did not rule out: every move placed there (the constrained ones too), for the repair
-/// search ([`crate::solve::repair`]) to keep most of and search the rest again. `distances`
-/// is built once for the board and shared by every search on it.
+/// One tour meeting `req` (which the search takes) and the search nodes used;
+/// [`Answer::NoTour`] when the search proved there is none. Ties between equally good squares
+/// are broken by `rng`; the search restarts with growing node caps and fresh ties, so one
+/// unlucky early choice cannot stall it, and a round that ends within its cap is a proof.
+/// When no tour was found, also the deepest position the search reached that the rules did
+/// not rule out: every move placed there (the constrained ones too), for the repair search
+/// ([`crate::solve::repair`]) to keep most of and search the rest again. `distances` is built
+/// once for the board and shared by every search on it.
 pub(crate) fn solve_deepest(
     req: &Request,
     budget: &Budget,
     rng: &mut Rng,
     distances: &Distances,
-) -> (Search, u64, Vec<Constraint>) {
+) -> (Answer, u64, Vec<Constraint>) {
     if !supports(req) {
-        return (Search::OutOfBudget { nodes: 0 }, 0, Vec::new());
+        return (Answer::Unfinished, 0, Vec::new());
     }
     let Some(mut search) = Joint::new(req, distances) else {
-        return (Search::NoTour, 0, Vec::new());
+        return (Answer::NoTour, 0, Vec::new());
     };
     search.deepest = Some(Deepest::default());
-    let (result, nodes) = search.solve(budget, Some(rng));
+    let (result, nodes) = search.solve(budget, rng);
     let placed = search.deepest.take().map_or_else(Vec::new, |d| {
         let board = req.board;
         (1..=search.n)
@@ -193,26 +154,19 @@ struct Deepest {
 }
 
 impl Joint {
-    /// The rounds of the module's [`solve`](fn@solve): node caps growing, ties broken afresh
-    /// each round, until a tour, a proof or the end of `budget`.
-    fn solve(&mut self, budget: &Budget, rng: Option<&mut Rng>) -> (Search, u64) {
-        let mut own = crate::solve::rng_from_seed(RESTART_SEED);
-        let mut rng = rng;
+    /// The rounds of [`solve_deepest`]: node caps growing, ties broken afresh each round,
+    /// until a tour, a proof or the end of `budget`.
+    fn solve(&mut self, budget: &Budget, rng: &mut Rng) -> (Answer, u64) {
         let mut spent = 0u64;
         let mut cap = FIRST_ROUND_NODES.max(2 * self.board.len() as u64);
-        let mut first = true;
         loop {
             if budget.exhausted(spent) {
-                return (Search::OutOfBudget { nodes: spent }, spent);
+                return (Answer::Unfinished, spent);
             }
             let mut limits = Limits::of(budget, spent);
             let capped = limits.max_nodes > cap;
             limits.max_nodes = limits.max_nodes.min(cap);
-            self.order = match (first, rng.as_deref_mut()) {
-                (_, Some(r)) => Order::Random(Box::new(crate::solve::rng_from_seed(r.random()))),
-                (true, None) => Order::Fixed,
-                (false, None) => Order::Random(Box::new(crate::solve::rng_from_seed(own.random()))),
-            };
+            self.order = Order::Random(Box::new(crate::solve::rng_from_seed(rng.random())));
             let mut found = None;
             let stop = self.run(limits, &mut |path| {
                 found = Some(path.to_vec());
@@ -221,18 +175,21 @@ impl Joint {
             spent += self.nodes;
             self.reset();
             if let Some(path) = found {
+                let tour = Tour::from_indices_unchecked(self.board, path);
                 return (
-                    Search::Found(Tour::from_indices_unchecked(self.board, path)),
+                    Answer::Found {
+                        tour,
+                        by: Method::Joint,
+                    },
                     spent,
                 );
             }
             match stop {
-                Stop::Exhausted => return (Search::NoTour, spent),
+                Stop::Exhausted => return (Answer::NoTour, spent),
                 Stop::Budget if capped => {}
-                _ => return (Search::OutOfBudget { nodes: spent }, spent),
+                _ => return (Answer::Unfinished, spent),
             }
             cap = cap.saturating_add(cap / ROUND_GROWTH_DIVISOR);
-            first = false;
         }
     }
 }
@@ -297,7 +254,7 @@ pub fn count(
     out
 }
 
-/// Nodes of the first round of [`solve`] at least (2 a square on larger boards). The search
+/// Nodes of the first round of [`solve_deepest`] at least (2 a square on larger boards). The search
 /// has a heavy tail: measured on the `requests` example's unanswered requests of 30 to 80
 /// constraints (28 requests, 2 s each), rounds of 2,000 nodes answered 9, of 5,000 nodes 8, of
 /// 20,000 nodes 6, and caps tripling from 16,384 nodes 5.
@@ -313,9 +270,6 @@ const DEADLINE_STEP: u64 = 256;
 /// The coverage rule reads the clock every this many augmenting paths (about 85 us each in
 /// the first matching of a 200x200 board with 1,000 constraints).
 const MATCHING_DEADLINE_STEP: u32 = 64;
-
-/// Seed of the tie order of restarts when the caller gave no generator.
-const RESTART_SEED: u64 = 0x006a_6f69_6e74;
 
 /// Node and time limits of one run.
 #[derive(Clone, Copy)]
