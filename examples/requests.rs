@@ -24,7 +24,8 @@
 //! `last`) makes one of each request's 12 constraints the source tour's first (or last) square,
 //! so that every request has a fixed end, which random sampling gives only now and then;
 //! `REQUESTS_DUMP=DIR` writes every constrained request sent into DIR as a `--constraints`
-//! file for `generate`, its command line on the first line, to look at one request alone;
+//! file for `generate`, its command line on the first line, to look at one request alone (and
+//! with `REQUESTS_DUMP_ONLY=1`, sends none);
 //! `REQUESTS_METHOD=NAME` sends every request with `--method NAME` instead of `auto` (one search
 //! alone, to compare with the portfolio); `REQUESTS_RUNS=K` sends every request K times, each run with its own seed for the runner, and
 //! counts runs (answered/sent, median over all runs): a group's figures over one run each are a
@@ -72,6 +73,9 @@ impl Figures {
         }
         if let Some(dir) = std::env::var_os("REQUESTS_DUMP") {
             dump(req, seed, std::path::Path::new(&dir));
+            if std::env::var_os("REQUESTS_DUMP_ONLY").is_some() {
+                return;
+            }
         }
         for r in 0..self.runs {
             self.send_once(req, plan, seed.wrapping_add(r * RUN_SEED_STEP));

@@ -43,19 +43,19 @@ pub struct Row {
     pub share: Share,
 }
 
-/// When a row applies to a request (`--method X` alone runs X's rows whatever this says).
+/// When a row applies to a request under `--method auto`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum When {
     /// Boards of at most [`WARNSDORFF_MAX_SQUARES`], or any board when a tie-break or a number
     /// of attempts was chosen (only Warnsdorff uses them).
     WarnsdorffFirst,
-    /// No "move k on X" constraints.
+    /// No "move k on X" constraints (a start or an end may be fixed).
     Unconstrained,
-    /// "Move k on X" constraints on a board of up to [`SMALL_BOARD_SQUARES`], or that the
-    /// rotation search does not take (closed tours).
-    ConstrainedSmallBoard,
-    /// "Move k on X" constraints.
-    Constrained,
+    /// "Move k on X" constraints on an open tour whose pieces between fixed squares average
+    /// more than this many moves ([`piece_moves`]).
+    OpenPiecesOver(usize),
+    /// "Move k on X" constraints on a closed tour.
+    Closed,
 }
 
 /// A row's share of a round.
@@ -65,8 +65,8 @@ pub enum Share {
     FirstRound,
     /// Everything left of the run.
     Rest,
-    /// This fraction of the round's node cap.
-    Cap {
+    /// `times / per` of the round's cap, in ticks ([`nodes_per_tick`]) for each copy raced.
+    Ticks {
         /// Numerator.
         times: u64,
         /// Denominator.
@@ -78,17 +78,13 @@ pub enum Share {
 /// random ties mostly fail, so construction comes first.
 pub const WARNSDORFF_MAX_SQUARES: usize = 10_000;
 
-/// "Move k on X" requests on boards up to this many squares also get the exhaustive search
-/// (which proves "no tour" on small boards) and the segment search.
-pub const SMALL_BOARD_SQUARES: usize = 4096;
+/// The first round's cap, in ticks (joint-search nodes): a few milliseconds of each search.
+pub const FIRST_ROUND_TICKS: u64 = 1 << 10;
 
-/// Nodes of the first round.
-pub const FIRST_ROUND_NODES: u64 = 1 << 18;
+/// Growth of the round's cap from one round to the next.
+pub const ROUND_GROWTH: u64 = 2;
 
-/// Growth of the round's node cap from one round to the next.
-pub const ROUND_GROWTH: u64 = 4;
-
-/// The portfolio, in the order each round runs it.
+/// The portfolio, in the order each round runs it (`docs/solver.md` has the measurements).
 pub const TABLE: [Row; 7] = [
     Row {
         method: Method::Warnsdorff,
@@ -107,48 +103,106 @@ pub const TABLE: [Row; 7] = [
     },
     Row {
         method: Method::Joint,
-        when: When::Constrained,
-        share: Share::Cap { times: 1, per: 1 },
+        when: When::OpenPiecesOver(0),
+        share: Share::Ticks { times: 1, per: 1 },
     },
     Row {
         method: Method::Rotations,
-        when: When::Constrained,
-        share: Share::Cap { times: 64, per: 1 },
+        when: When::OpenPiecesOver(DENSE_PIECE_MOVES),
+        share: Share::Ticks { times: 1, per: 1 },
     },
     Row {
         method: Method::Backtrack,
-        when: When::ConstrainedSmallBoard,
-        share: Share::Cap { times: 1, per: 4 },
+        when: When::Closed,
+        share: Share::Ticks { times: 1, per: 4 },
     },
     Row {
         method: Method::Segments,
-        when: When::ConstrainedSmallBoard,
-        share: Share::Cap { times: 1, per: 1 },
+        when: When::Closed,
+        share: Share::Ticks { times: 1, per: 1 },
     },
 ];
 
-/// How a `--method X` alone is run when no row of the table applies to the request: all that
-/// is left, in one go.
-const ALONE: Share = Share::Rest;
+/// Pieces averaging at most this many moves make a request dense: the rotation search meets
+/// few such (a reversal moves every constrained square inside it), the joint search most.
+pub const DENSE_PIECE_MOVES: usize = 64;
+
+/// A search's own nodes in a tick, the time of one node of the joint search (CPU time on the
+/// `requests` example's constrained requests, `docs/solver.md`): the rotation search looks at
+/// about 2,048 squares in that time, the backtracking engine places about 60.
+pub fn nodes_per_tick(method: Method) -> u64 {
+    match method {
+        Method::Rotations => 2048,
+        Method::Segments | Method::Backtrack => 60,
+        _ => 1,
+    }
+}
+
+/// The moves a piece between fixed squares averages: the squares over the fixed squares plus
+/// one.
+pub fn piece_moves(request: &Request) -> usize {
+    request.board.len() / (request.all_constraints().len() + 1)
+}
 
 /// Why no row of the table takes `request`, or `None`: "move k on X" on a board too large for
 /// every search that places them ([`Declined::TooLarge`] with the largest board any of them
 /// takes).
 pub fn declines(request: &Request) -> Option<Declined> {
-    let plan = Plan::default();
-    let mut largest = None;
-    for row in TABLE.iter().filter(|row| row.when.holds(request, &plan)) {
-        match search::declines(row.method, request) {
-            None => return None,
-            Some(Declined::TooLarge { max_squares }) => {
-                largest = largest.max(Some(max_squares));
-            }
-            Some(_) => {}
-        }
+    let constrained = !request.constraints.is_empty();
+    if constrained
+        && !rows(request, &Plan::default())
+            .iter()
+            .any(Row::places_constraints)
+    {
+        let largest = TABLE
+            .iter()
+            .filter(|row| row.places_constraints())
+            .filter_map(|row| match search::declines(row.method, request) {
+                Some(Declined::TooLarge { max_squares }) => Some(max_squares),
+                _ => None,
+            })
+            .max();
+        return Some(Declined::TooLarge {
+            max_squares: largest.unwrap_or(0),
+        });
     }
-    Some(Declined::TooLarge {
-        max_squares: largest.unwrap_or(0),
-    })
+    None
+}
+
+/// The rows this run goes through: under `auto` those that apply, or, when "move k on X"
+/// constraints find no search there (a board too large for those that apply), every row
+/// for them whose search takes the request; for a method alone, its row that applies, else
+/// its first, else all that is left.
+fn rows(request: &Request, plan: &Plan) -> Vec<Row> {
+    let takes = |row: &Row| search::declines(row.method, request).is_none();
+    if plan.method == Method::Auto {
+        let mut rows: Vec<Row> = TABLE
+            .into_iter()
+            .filter(|row| row.when.holds(request, plan) && takes(row))
+            .collect();
+        if !request.constraints.is_empty() && !rows.iter().any(Row::places_constraints) {
+            rows.extend(TABLE.into_iter().filter(|row| {
+                row.places_constraints()
+                    && (row.when == When::Closed) == request.closed
+                    && takes(row)
+            }));
+        }
+        return rows;
+    }
+    let own = TABLE.iter().filter(|row| row.method == plan.method);
+    let row = own.clone().find(|row| row.when.holds(request, plan));
+    vec![row.or(own.clone().next()).copied().unwrap_or(Row {
+        method: plan.method,
+        when: When::Unconstrained,
+        share: Share::Rest,
+    })]
+}
+
+impl Row {
+    /// Whether the row is one of those for "move k on X" constraints.
+    fn places_constraints(&self) -> bool {
+        matches!(self.when, When::OpenPiecesOver(_) | When::Closed)
+    }
 }
 
 impl When {
@@ -160,12 +214,10 @@ impl When {
                 plan.warnsdorff_any_size || request.board.len() <= WARNSDORFF_MAX_SQUARES
             }
             When::Unconstrained => !constrained,
-            When::ConstrainedSmallBoard => {
-                constrained
-                    && (request.board.len() <= SMALL_BOARD_SQUARES
-                        || search::declines(Method::Rotations, request).is_some())
+            When::OpenPiecesOver(moves) => {
+                constrained && !request.closed && piece_moves(request) > moves
             }
-            When::Constrained => constrained,
+            When::Closed => constrained && request.closed,
         }
     }
 }
@@ -195,6 +247,8 @@ struct Entry<'a> {
     /// Search nodes per node of the run: the rotation search counts squares looked at, a
     /// sixty-fourth of a backtracking node's time.
     scale: u64,
+    /// Its nodes in a tick ([`nodes_per_tick`]).
+    per_tick: u64,
     spent: bool,
 }
 
@@ -206,11 +260,10 @@ impl<'a> Portfolio<'a> {
             plan: plan.clone(),
             entries: Vec::new(),
             round: 0,
-            cap: FIRST_ROUND_NODES,
+            cap: FIRST_ROUND_TICKS,
             next: 0,
         };
-        portfolio.entries = portfolio
-            .rows()
+        portfolio.entries = rows(request, plan)
             .into_iter()
             .filter_map(|row| portfolio.entry(row))
             .collect();
@@ -237,31 +290,7 @@ impl<'a> Portfolio<'a> {
                 }
             }
         }
-        (self.round, self.cap, self.next) = (0, FIRST_ROUND_NODES, 0);
-    }
-
-    /// The rows this run goes through.
-    fn rows(&self) -> Vec<Row> {
-        let (request, plan) = (self.request, &self.plan);
-        if plan.method == Method::Auto {
-            return TABLE
-                .into_iter()
-                .filter(|row| row.when.holds(request, plan))
-                .collect();
-        }
-        let alone: Vec<Row> = TABLE
-            .into_iter()
-            .filter(|row| row.method == plan.method && row.when.holds(request, plan))
-            .collect();
-        if alone.is_empty() {
-            vec![Row {
-                method: plan.method,
-                when: When::Constrained,
-                share: ALONE,
-            }]
-        } else {
-            alone
-        }
+        (self.round, self.cap, self.next) = (0, FIRST_ROUND_TICKS, 0);
     }
 
     /// The row's search, or `None` when it does not take the request.
@@ -282,6 +311,7 @@ impl<'a> Portfolio<'a> {
             } else {
                 1
             },
+            per_tick: nodes_per_tick(row.method),
             spent: false,
         })
     }
@@ -343,9 +373,10 @@ impl Search for Portfolio<'_> {
         let scale = entry.scale;
         let slice = match entry.row.share {
             Share::FirstRound | Share::Rest => *budget,
-            Share::Cap { times, per } => {
-                let nodes = (cap / per).saturating_mul(times) * entry.search.copies() as u64;
-                budget.capped(nodes)
+            Share::Ticks { times, per } => {
+                let ticks = (cap / per).saturating_mul(times);
+                let nodes = ticks.saturating_mul(entry.per_tick) * entry.search.copies() as u64;
+                budget.capped(nodes / scale)
             }
         };
         let slice = Budget {
@@ -362,7 +393,7 @@ impl Search for Portfolio<'_> {
                 (Answer::Unfinished, nodes)
             }
             // A share of the round: the next entry's turn, whatever came of it.
-            (_, Share::Cap { .. }) => {
+            (_, Share::Ticks { .. }) => {
                 self.next += 1;
                 (answer, nodes)
             }

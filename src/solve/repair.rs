@@ -1,8 +1,6 @@
-//! Dense "move k on X" requests on boards the joint search ([`joint`]) does not finish alone: a
-//! large neighbourhood search (Shaw, 1998) around it. The joint search stops short on such
-//! boards: on the `requests` example's 80-constraint group (boards of 300 to 1,500 squares) it
-//! reached at most nine tenths of the squares in 10 s and backed up from there, because a dead
-//! end found late is usually caused by a choice made much earlier and far away. This search
+//! "Move k on X" requests the joint search ([`joint`]) does not finish alone: a large
+//! neighbourhood search (Shaw, 1998) around it. A dead end the joint search finds late is
+//! usually caused by a choice made much earlier and far away, and it backs up to it. This search
 //! keeps the deepest position the joint search reached, takes back every move placed near one
 //! square still free there (the constrained moves stay), and lets the joint search fill that
 //! part again with every other move held as a constraint: a small, dense request, answered or
@@ -20,52 +18,36 @@ use std::collections::VecDeque;
 use rand::Rng as _;
 
 use crate::board::Board;
-use crate::solve::joint::{self, Distances};
+use crate::solve::joint::{self, Tables};
 use crate::solve::race::{Race, COPIES};
 use crate::solve::search::{Answer, Declined, Search};
 use crate::solve::{Budget, Constraint, Method, Request, Rng};
 
-/// Node cap of each repair. Most repairs are refuted within a few dozen nodes, and a repair
-/// still searching after a few hundred rarely goes deeper: with positions a little shallower
-/// kept ([`KEPT_SHALLOWER`]), the 80-constraint group's 8 requests (one copy of the search,
-/// 2 s each, 64 runs with seeds 9-16) were met 45 times with caps of 5,000 nodes, 52 with
-/// 1,000, 55 with 500 and 51 with 300 (seeds 1-8: 52 with 1,000, 54 with 500).
+/// Node cap of each repair: most repairs are refuted within a few dozen nodes, and one still
+/// searching after a few hundred rarely goes deeper (`docs/solver.md`).
 const REPAIR_NODES: u64 = 500;
 
-/// Node cap of the first fresh joint search (each later one gets more, by
-/// [`START_GROWTH_DIVISOR`]): the first deepest position comes from it. Measured with repairs of
-/// 5,000 nodes on the 80-constraint group's seven requests the runner missed (seeds 1-3, 10 s
-/// each, the schedule below): 3,000, 5,000 and 10,000 nodes met 14, 18 and 16 of 21.
+/// Node cap of the first fresh joint search, whose deepest position is the first repaired;
+/// each later one gets more ([`START_GROWTH_DIVISOR`]).
 const FIRST_START_NODES: u64 = 5000;
 
 /// Repairs take back the moves within this many knight moves of the free square first, and at
-/// most [`LAST_RADIUS`]. From 2 (up to 5, 10 tries a radius) 12 of the 21 were met, where this
-/// schedule met 18.
+/// most [`LAST_RADIUS`].
 const FIRST_RADIUS: u32 = 3;
 
 /// The largest region a repair takes back, in knight moves from its free square.
 const LAST_RADIUS: u32 = 6;
 
-/// Repairs in a row at one radius that do not go deeper before the radius grows (40: 15 of
-/// the 21 met).
+/// Repairs in a row at one radius that do not go deeper before the radius grows.
 const TRIES_PER_RADIUS: u32 = 21;
 
 /// Sweeps from [`FIRST_RADIUS`] to [`LAST_RADIUS`] without a deeper position before a fresh
-/// start. Seeds 4-6: 3 sweeps met 19 of 21, never starting afresh 14 of 21.
+/// start.
 const SWEEPS_PER_START: u32 = 3;
 
 /// A repair's position is kept when it holds at most this many moves fewer than the deepest
-/// since the last fresh start. Most repairs are refuted within a few dozen nodes and give a
-/// position far shallower; the few that run to their cap give one a move or three short of the
-/// deepest, a different position to repair next. Measured with the 80-constraint group's 8
-/// requests, 12 seeds each, 400,000 nodes (one copy of the search, not the runner's lanes):
-/// keeping only positions as deep as the one repaired answered 52 of the 96 runs; a threshold
-/// of 2, 3 and 4 moves below the deepest 65, 64 and 65; 6 moves, 53. Through the CLI, with
-/// repairs of 5,000 nodes then (`--seed 1..8`, 10 s; the 80-constraint requests and the
-/// 40-constraint ones dense enough for this search): 111 of 112 met (112 before) in 129 s in
-/// all (137 s before), the hardest requests faster (25x59 18 s in all from 24 s, 32x39 14 s
-/// from 22 s, 14x97 16 s from 36 s); 11x29, slower on those 8 seeds, is as fast over 64
-/// (median 1.69 s, 1.70 s before).
+/// since the last fresh start (threshold accepting): the few repairs that run to their cap
+/// give a position a move or three short of the deepest, a different one to repair next.
 const KEPT_SHALLOWER: usize = 3;
 
 /// Each fresh start's joint search gets this fraction more nodes than the last (1/4), so that
@@ -130,7 +112,7 @@ pub fn raced(request: &Request) -> Race<'_, Repair<'_>> {
 /// ```
 pub struct Repair<'a> {
     req: &'a Request,
-    distances: Distances,
+    tables: Tables,
     /// Whether move `k` is one of the request's own constraints (which every repair keeps), at
     /// `k`.
     is_fixed: Vec<bool>,
@@ -179,7 +161,7 @@ impl<'a> Repair<'a> {
         }
         Repair {
             req,
-            distances: Distances::new(req.board),
+            tables: Tables::new(req.board),
             is_fixed,
             deepest: None,
             radius: FIRST_RADIUS,
@@ -198,23 +180,17 @@ impl<'a> Repair<'a> {
         self.start_nodes = self
             .start_nodes
             .saturating_add(self.start_nodes / START_GROWTH_DIVISOR);
-        let (result, nodes, deepest) =
-            joint::solve_deepest(self.req, &budget, rng, &self.distances);
+        let (result, nodes, deepest) = joint::solve_deepest(self.req, &budget, rng, &self.tables);
         self.best = deepest.len();
         self.deepest = (!deepest.is_empty()).then_some(deepest);
         (self.radius, self.stale, self.sweeps) = (FIRST_RADIUS, 0, 0);
         (result, nodes)
     }
 
-    /// Take back the moves of `placed` within the radius of a random free square (not the
-    /// request's own), and search that part again with every other move fixed; keep the
+    /// Take back the moves of `placed` within the radius of a free square drawn uniformly (not
+    /// the request's own), and search that part again with every other move fixed; keep the
     /// deeper position of the two, and grow the radius, or start afresh, when repairs stop
     /// going deeper. A tour when one is found.
-    ///
-    /// The free square is drawn uniformly. Drawing three and keeping the one with the fewest
-    /// free neighbours (where the search is walled in) met 62 of the 64 runs of the
-    /// `requests` example's 80-constraint requests (seed 2026; CLI `--seed 1..8`, 10 s),
-    /// median 1.07 s; the most free neighbours 58, median 0.81 s; a uniform draw 63, 0.72 s.
     fn repair(&mut self, placed: Vec<Constraint>, budget: &Budget, rng: &mut Rng) -> (Answer, u64) {
         let board = self.req.board;
         let mut taken = vec![false; board.len()];
@@ -236,7 +212,7 @@ impl<'a> Repair<'a> {
             ..Request::open(board)
         };
         let budget = budget.capped(REPAIR_NODES);
-        let (result, nodes, deeper) = joint::solve_deepest(&sub, &budget, rng, &self.distances);
+        let (result, nodes, deeper) = joint::solve_deepest(&sub, &budget, rng, &self.tables);
         if let Answer::Found { tour, by } = result {
             if self.req.is_satisfied_by(&tour) {
                 return (Answer::Found { tour, by }, nodes);

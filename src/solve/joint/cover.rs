@@ -430,7 +430,7 @@ pub(super) fn axis_range(
 mod tests {
     use super::*;
     use crate::board::Board;
-    use crate::solve::joint::Distances;
+    use crate::solve::joint::Tables;
     use crate::solve::{Constraint, Request};
 
     /// The rows (or columns) near a piece's ends run from the first to the last within the
@@ -476,7 +476,7 @@ mod tests {
                 constraints,
                 ..Request::open(board)
             };
-            let joint = Joint::new(&req, &Distances::new(board)).unwrap();
+            let joint = Joint::new(&req, &Tables::new(board)).unwrap();
             let cover = Cover::new(&joint);
             for v in 0..board.len() as u32 {
                 let want: Vec<u32> = if joint.is_free(v) {

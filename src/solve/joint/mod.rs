@@ -60,8 +60,8 @@ mod position;
 mod regions;
 
 use conflict::Conflict;
-pub(crate) use position::Distances;
 use position::Joint;
+pub(crate) use position::Tables;
 
 /// "No square" / "no move" in the dense tables.
 const NONE: u32 = u32::MAX;
@@ -99,12 +99,12 @@ pub(crate) fn solve_deepest(
     req: &Request,
     budget: &Budget,
     rng: &mut Rng,
-    distances: &Distances,
+    tables: &Tables,
 ) -> (Answer, u64, Vec<Constraint>) {
     if !supports(req) {
         return (Answer::Unfinished, 0, Vec::new());
     }
-    let Some(mut search) = Joint::new(req, distances) else {
+    let Some(mut search) = Joint::new(req, tables) else {
         return (Answer::NoTour, 0, Vec::new());
     };
     search.deepest = Some(Deepest::default());
@@ -215,7 +215,7 @@ pub fn count(
     if !supports(req) {
         return out;
     }
-    let Some(mut search) = Joint::new(req, &Distances::new(req.board)) else {
+    let Some(mut search) = Joint::new(req, &Tables::new(req.board)) else {
         out.exhaustive = true;
         return out;
     };

@@ -14,26 +14,46 @@ use super::cover::Cover;
 use super::regions::Regions;
 use super::{Deepest, Order, COVERAGE_MAX_PIECE, FAR, NONE, TABLE_MAX_SQUARES, TABLE_SATURATES};
 
-/// Exact knight distances on one board ([`TABLE_MAX_SQUARES`] at most; none on larger
-/// boards), built once and shared: the repair search starts hundreds of joint searches on one
-/// board, and building the table was four fifths of each on 42x32.
+/// What a joint search reads of its board and never changes: the knight's moves, the exact
+/// knight distances ([`TABLE_MAX_SQUARES`] at most; none on larger boards), the tie-break
+/// order and the colours. Built once and shared: the repair search starts hundreds of joint
+/// searches on one board, and building these was most of each on large boards (the distance
+/// table four fifths on 42x32; the rest three fifths on 93x128, perf).
 #[derive(Clone)]
-pub(crate) struct Distances {
+pub(crate) struct Tables {
     pub(super) board: Board,
     pub(super) table: Arc<[u8]>,
+    /// Up to eight neighbours of square `s` at `nbr[8 * s..]`, `nbr_len[s]` of them.
+    pub(super) nbr: Arc<[u32]>,
+    pub(super) nbr_len: Arc<[u8]>,
+    /// Roth's order (farther from the centre first) for [`Order::Fixed`].
+    pub(super) tie_key: Arc<[u32]>,
+    /// Colour class of each square (0 for move 1's colour), when move 1 is not on the
+    /// corners' colour and when it is.
+    pub(super) class_of: [Arc<[u8]>; 2],
 }
 
-impl Distances {
-    pub(crate) fn new(board: Board) -> Distances {
+impl Tables {
+    pub(crate) fn new(board: Board) -> Tables {
+        let (nbr, nbr_len) = neighbour_arrays(board);
         let table = if board.len() <= TABLE_MAX_SQUARES {
-            let (nbr, nbr_len) = neighbour_arrays(board);
             distance_table(&nbr, &nbr_len)
         } else {
             Vec::new()
         };
-        Distances {
+        let class = |first_colour: bool| -> Arc<[u8]> {
+            board
+                .squares()
+                .map(|s| u8::from(s.is_corner_colour() != first_colour))
+                .collect()
+        };
+        Tables {
             board,
             table: table.into(),
+            nbr: nbr.into(),
+            nbr_len: nbr_len.into(),
+            tie_key: centre_keys(board).into(),
+            class_of: [class(false), class(true)],
         }
     }
 }
@@ -95,8 +115,8 @@ impl SparseSet {
 pub(super) struct Joint {
     pub(super) board: Board,
     pub(super) n: u32,
-    pub(super) nbr: Vec<u32>,
-    pub(super) nbr_len: Vec<u8>,
+    pub(super) nbr: Arc<[u32]>,
+    pub(super) nbr_len: Arc<[u8]>,
     /// Exact distances (`u8`, 255 unreachable, saturating at 254: a lower bound), or empty.
     pub(super) table: Arc<[u8]>,
     /// Move number of each square, 0 if free.
@@ -105,7 +125,7 @@ pub(super) struct Joint {
     /// what the board does: the repair search's requests leave a tenth of the board free.
     pub(super) free: SparseSet,
     /// 0 for the colour of move 1, 1 for the other, by square ([`Joint::class`]).
-    pub(super) class_of: Vec<u8>,
+    pub(super) class_of: Arc<[u8]>,
     /// Square of each move `0..=n + 1` (the two ends are sentinels, always [`NONE`]).
     pub(super) sq: Vec<u32>,
     /// Decision level of each placed move (0 for the constrained ones).
@@ -131,7 +151,7 @@ pub(super) struct Joint {
     /// The piece of the last move placed.
     pub(super) last_gap: Option<usize>,
     /// Secondary order of squares for [`Order::Fixed`] (farther from the centre first).
-    pub(super) tie_key: Vec<u32>,
+    pub(super) tie_key: Arc<[u32]>,
     pub(super) order: Order,
     pub(super) frames: Vec<Frame>,
     /// The deepest position so far, when kept ([`solve_deepest`]).
@@ -146,12 +166,10 @@ pub(super) struct Joint {
 impl Joint {
     /// The search for `req` (which [`supports`]); `None` when the constraints alone rule out
     /// every tour (contradictions, colours, distances; a square out of everyone's reach is
-    /// found at the first node). The distance table is the one in `distances` when that is for
-    /// this board.
-    pub(super) fn new(req: &Request, distances: &Distances) -> Option<Joint> {
+    /// found at the first node). The board's tables are `tables` when they are for this board.
+    pub(super) fn new(req: &Request, tables: &Tables) -> Option<Joint> {
         let board = req.board;
         let n = board.len();
-        let (nbr, nbr_len) = neighbour_arrays(board);
         let mut anchors: Vec<(u32, u32)> = Vec::new();
         for c in req.all_constraints() {
             if c.move_number == 0 || c.move_number as usize > n || !board.contains(c.square) {
@@ -159,7 +177,10 @@ impl Joint {
             }
             anchors.push((c.move_number, board.index(c.square)));
         }
-        anchors.sort_unstable();
+        // A repair's request lists its thousands of moves in order already.
+        if !anchors.is_sorted() {
+            anchors.sort_unstable();
+        }
         anchors.dedup();
         let mut time = vec![0u32; n];
         let mut sq = vec![NONE; n + 2];
@@ -179,30 +200,25 @@ impl Joint {
         {
             return None;
         }
-        let first_count = (n as u32).div_ceil(2) as usize;
-        let same = board
-            .squares()
-            .filter(|s| s.is_corner_colour() == first_colour)
-            .count();
-        if same != first_count {
+        // Odd moves take move 1's colour, (n + 1) / 2 of them: on an odd board, the corners'.
+        if n % 2 == 1 && !first_colour {
             return None;
         }
-        let table = if distances.board == board {
-            Arc::clone(&distances.table)
+        let own;
+        let tables = if tables.board == board {
+            tables
         } else {
-            Distances::new(board).table
+            own = Tables::new(board);
+            &own
         };
         let mut joint = Joint {
             board,
             n: n as u32,
-            nbr,
-            nbr_len,
-            table,
+            nbr: Arc::clone(&tables.nbr),
+            nbr_len: Arc::clone(&tables.nbr_len),
+            table: Arc::clone(&tables.table),
             free: SparseSet::new(n),
-            class_of: board
-                .squares()
-                .map(|s| u8::from(s.is_corner_colour() != first_colour))
-                .collect(),
+            class_of: Arc::clone(&tables.class_of[usize::from(first_colour)]),
             time,
             sq,
             level: vec![0; n + 2],
@@ -217,7 +233,7 @@ impl Joint {
             cover: None,
             regions: None,
             last_gap: None,
-            tie_key: centre_keys(board),
+            tie_key: Arc::clone(&tables.tie_key),
             order: Order::Fixed,
             frames: Vec::new(),
             deepest: None,
