@@ -12,7 +12,8 @@
 //!   200 to 400 squares on boards 40..=150 a side, and issue 43's 60x60 request at the
 //!   runner's seeds 1 to 8.
 //!
-//! For each group: how many were answered, the slowest time and the median.
+//! For each group: how many were answered, the slowest time and the median, the processor
+//! time (steadier on a shared machine), and which searches answered.
 //!
 //! ```text
 //! cargo run --release --example requests -- [REQUESTS_PER_GROUP] [SEED]
@@ -64,6 +65,9 @@ struct Figures {
     times: Vec<Duration>,
     /// How many answers each search gave (the method its tour names).
     methods: std::collections::BTreeMap<&'static str, usize>,
+    /// Every request's processor time (both threads of a race), where the system tells it:
+    /// steadier than the time on the clock on a machine shared with other work.
+    cpu: Vec<Duration>,
 }
 
 impl Figures {
@@ -84,9 +88,12 @@ impl Figures {
 
     /// One run of `req` with the runner's generator seeded with `seed`.
     fn send_once(&mut self, req: &Request, plan: &Plan, seed: u64) {
-        let started = Instant::now();
+        let (started, cpu) = (Instant::now(), cpu_time());
         let outcome = run(req, plan, &mut rng_from_seed(seed), &mut |_| {});
         let took = started.elapsed();
+        if let (Some(before), Some(after)) = (cpu, cpu_time()) {
+            self.cpu.push(after.saturating_sub(before));
+        }
         let answer = outcome.tours().find(|a| req.is_satisfied_by(&a.tour));
         let ok = answer.is_some();
         if let Some(a) = answer {
@@ -148,14 +155,21 @@ impl Figures {
             .iter()
             .map(|(method, n)| format!("{method} {n}"))
             .collect();
+        let mut cpu = self.cpu.clone();
+        cpu.sort_unstable();
+        let cpu_median = cpu.get(cpu.len() / 2).copied().unwrap_or_default();
+        let cpu_total: Duration = cpu.iter().sum();
         println!(
-            "{name}: {}/{} answered, slowest {:.3} s ({}), median {:.3} s, mean {:.3} s; by {}",
+            "{name}: {}/{} answered, slowest {:.3} s ({}), median {:.3} s, mean {:.3} s; \
+             processor time median {:.2} s, total {:.1} s; by {}",
             self.answered,
             self.sent,
             self.slowest.as_secs_f64(),
             self.slowest_request,
             median.as_secs_f64(),
             self.total.as_secs_f64() / self.sent.max(1) as f64,
+            cpu_median.as_secs_f64(),
+            cpu_total.as_secs_f64(),
             by.join(", "),
         );
     }
@@ -348,6 +362,15 @@ fn issue_43() -> Request {
         constraints: constraints::parse(board, &lines).expect("issue 43's constraints"),
         ..Request::open(board)
     }
+}
+
+/// The processor time this process has used (Linux: `/proc/self/stat`, in ticks of 10 ms),
+/// `None` elsewhere.
+fn cpu_time() -> Option<Duration> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    let fields: Vec<&str> = stat.rsplit(')').next()?.split_whitespace().collect();
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    Some(Duration::from_millis(ticks * 10))
 }
 
 /// `REQUESTS_METHOD`, or `auto`.

@@ -3,8 +3,8 @@
 //! loop over X's rows alone, so a search takes the same course alone as in the portfolio, and
 //! a tour the portfolio names it for, it finds alone with the same seed.
 //!
-//! Rounds grow [`ROUND_GROWTH`]-fold from [`FIRST_ROUND_NODES`]: in each, every row that
-//! applies gets its share of the round's node cap, in the table's order, so no search starves
+//! Rounds grow [`ROUND_GROWTH`]-fold from [`FIRST_ROUND_TICKS`]: in each, every row that
+//! applies gets its share of the round's cap, in the table's order, so no search starves
 //! another and the one that suits the request finds the tour within a small factor of its
 //! time alone. A search that is spent ([`Answer::Spent`]) sits out the rest of the run; an
 //! exhaustive one's proof ([`Answer::NoTour`]) ends it. Why each row applies where it does,
@@ -52,8 +52,13 @@ pub enum When {
     /// No "move k on X" constraints (a start or an end may be fixed).
     Unconstrained,
     /// "Move k on X" constraints on an open tour whose pieces between fixed squares average
-    /// more than this many moves ([`piece_moves`]).
-    OpenPiecesOver(usize),
+    /// more than `pieces_over` and at most `pieces_upto` moves ([`piece_moves`]).
+    Open {
+        /// Fewest moves, exclusive.
+        pieces_over: usize,
+        /// Most moves, inclusive.
+        pieces_upto: usize,
+    },
     /// "Move k on X" constraints on a closed tour.
     Closed,
 }
@@ -78,14 +83,15 @@ pub enum Share {
 /// random ties mostly fail, so construction comes first.
 pub const WARNSDORFF_MAX_SQUARES: usize = 10_000;
 
-/// The first round's cap, in ticks (joint-search nodes): a few milliseconds of each search.
-pub const FIRST_ROUND_TICKS: u64 = 1 << 10;
+/// The first round's cap, in ticks (joint-search nodes): tens of milliseconds of each search,
+/// and most of the repair search's first fresh start (5,000 nodes).
+pub const FIRST_ROUND_TICKS: u64 = 1 << 12;
 
 /// Growth of the round's cap from one round to the next.
 pub const ROUND_GROWTH: u64 = 2;
 
 /// The portfolio, in the order each round runs it (`docs/solver.md` has the measurements).
-pub const TABLE: [Row; 7] = [
+pub const TABLE: [Row; 8] = [
     Row {
         method: Method::Warnsdorff,
         when: When::WarnsdorffFirst,
@@ -102,14 +108,28 @@ pub const TABLE: [Row; 7] = [
         share: Share::Rest,
     },
     Row {
-        method: Method::Joint,
-        when: When::OpenPiecesOver(0),
+        method: Method::Rotations,
+        when: When::Open {
+            pieces_over: DENSE_PIECE_MOVES,
+            pieces_upto: usize::MAX,
+        },
         share: Share::Ticks { times: 1, per: 1 },
     },
     Row {
-        method: Method::Rotations,
-        when: When::OpenPiecesOver(DENSE_PIECE_MOVES),
+        method: Method::Joint,
+        when: When::Open {
+            pieces_over: 0,
+            pieces_upto: SPARSE_PIECE_MOVES,
+        },
         share: Share::Ticks { times: 1, per: 1 },
+    },
+    Row {
+        method: Method::Joint,
+        when: When::Open {
+            pieces_over: SPARSE_PIECE_MOVES,
+            pieces_upto: usize::MAX,
+        },
+        share: Share::Ticks { times: 1, per: 4 },
     },
     Row {
         method: Method::Backtrack,
@@ -126,6 +146,10 @@ pub const TABLE: [Row; 7] = [
 /// Pieces averaging at most this many moves make a request dense: the rotation search meets
 /// few such (a reversal moves every constrained square inside it), the joint search most.
 pub const DENSE_PIECE_MOVES: usize = 64;
+
+/// Pieces averaging more than this many moves make a request sparse: the rotation search
+/// meets most such sooner than the joint search, which keeps a quarter of its time there.
+pub const SPARSE_PIECE_MOVES: usize = 128;
 
 /// A search's own nodes in a tick, the time of one node of the joint search (CPU time on the
 /// `requests` example's constrained requests, `docs/solver.md`): the rotation search looks at
@@ -201,7 +225,7 @@ fn rows(request: &Request, plan: &Plan) -> Vec<Row> {
 impl Row {
     /// Whether the row is one of those for "move k on X" constraints.
     fn places_constraints(&self) -> bool {
-        matches!(self.when, When::OpenPiecesOver(_) | When::Closed)
+        matches!(self.when, When::Open { .. } | When::Closed)
     }
 }
 
@@ -214,8 +238,12 @@ impl When {
                 plan.warnsdorff_any_size || request.board.len() <= WARNSDORFF_MAX_SQUARES
             }
             When::Unconstrained => !constrained,
-            When::OpenPiecesOver(moves) => {
-                constrained && !request.closed && piece_moves(request) > moves
+            When::Open {
+                pieces_over,
+                pieces_upto,
+            } => {
+                let moves = piece_moves(request);
+                constrained && !request.closed && pieces_over < moves && moves <= pieces_upto
             }
             When::Closed => constrained && request.closed,
         }
@@ -268,11 +296,6 @@ impl<'a> Portfolio<'a> {
             .filter_map(|row| portfolio.entry(row))
             .collect();
         portfolio
-    }
-
-    /// The rows that apply, in order.
-    pub fn methods(&self) -> impl Iterator<Item = Method> + '_ {
-        self.entries.iter().map(|e| e.row.method)
     }
 
     /// The search whose turn it is (for a progress line).

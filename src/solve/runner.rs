@@ -556,42 +556,16 @@ impl Run<'_, '_> {
     /// exhaustive search, the new ones handed over until there are `k`; if the search ends
     /// first, exactly that many exist.
     fn enumerate_rest(&mut self, k: u64) {
-        self.progress("enumerating every tour");
-        let budget = self.remaining();
-        let (seen, report, sink, stopped) = (
-            &mut self.seen,
-            &mut self.report,
-            &mut self.sink,
-            &mut self.stopped,
-        );
-        let e = backtrack::enumerate(self.request, None, &budget, |tour| {
-            if !seen.insert(tour) {
-                return true;
-            }
-            report.attempts += 1;
-            report.tours += 1;
-            if !sink(Event::Attempt(Attempt::new(
-                tour.clone(),
-                true,
-                Method::Backtrack,
-            ))) {
-                *stopped = true;
-            }
-            !*stopped && report.tours < k
-        });
-        self.report.nodes += e.nodes;
+        let request = self.request;
+        let exhaustive = self.enumerate(request, |tour, seen| seen.insert(tour), k);
         self.report.ending = if self.report.tours >= k {
             Ending::Done
-        } else if e.exhaustive {
+        } else if exhaustive {
             Ending::NoMore {
                 count: self.report.tours,
             }
-        } else if self.stopped {
-            Ending::Stopped
         } else {
-            self.out_of_budget().unwrap_or(Ending::TimeLimit {
-                nodes: self.report.nodes,
-            })
+            self.cut_short()
         };
     }
 
@@ -602,7 +576,6 @@ impl Run<'_, '_> {
             self.report.ending = Ending::Declined(method, Declined::NotExhaustive);
             return;
         }
-        self.progress("enumerating every tour");
         let mut request = self.request.clone();
         let undirected = request.closed && request.start.is_none() && request.end.is_none();
         if undirected {
@@ -610,38 +583,63 @@ impl Run<'_, '_> {
             request.start = Some(Square::new(request.board.rows() - 1, 0));
         }
         self.report.undirected = undirected;
-        let budget = self.remaining();
-        let (report, sink, stopped) = (&mut self.report, &mut self.sink, &mut self.stopped);
-        let mut at_limit = false;
-        let e = backtrack::enumerate(&request, None, &budget, |tour| {
+        // Undirected, a cycle walked the other way is the same tour.
+        let once = |tour: &Tour, _: &mut Seen| {
             let idx = tour.indices();
-            if undirected && idx.len() > 2 && idx[1] > idx[idx.len() - 1] {
-                return true; // the same cycle walked the other way
+            !(undirected && idx.len() > 2 && idx[1] > idx[idx.len() - 1])
+        };
+        let limit = limit.unwrap_or(u64::MAX);
+        let exhaustive = self.enumerate(&request, once, limit);
+        self.report.ending = if exhaustive {
+            Ending::Done
+        } else if self.report.tours >= limit {
+            Ending::Limit
+        } else {
+            self.cut_short()
+        };
+    }
+
+    /// Every tour meeting `request` by exhaustive search, each that `keep` keeps handed over as
+    /// found, until the run has `enough` tours; whether the search ended on its own.
+    fn enumerate(
+        &mut self,
+        request: &Request,
+        mut keep: impl FnMut(&Tour, &mut Seen) -> bool,
+        enough: u64,
+    ) -> bool {
+        self.progress("enumerating every tour");
+        let budget = self.remaining();
+        let (seen, report, sink, stopped) = (
+            &mut self.seen,
+            &mut self.report,
+            &mut self.sink,
+            &mut self.stopped,
+        );
+        let e = backtrack::enumerate(request, None, &budget, |tour| {
+            if !keep(tour, seen) {
+                return true;
             }
             report.attempts += 1;
             report.tours += 1;
-            if !sink(Event::Attempt(Attempt::new(
-                tour.clone(),
-                true,
-                Method::Backtrack,
-            ))) {
+            let attempt = Attempt::new(tour.clone(), true, Method::Backtrack);
+            if !sink(Event::Attempt(attempt)) {
                 *stopped = true;
             }
-            at_limit = limit.is_some_and(|l| report.tours >= l);
-            !*stopped && !at_limit
+            !*stopped && report.tours < enough
         });
         self.report.nodes += e.nodes;
-        self.report.ending = if e.exhaustive {
-            Ending::Done
-        } else if at_limit {
-            Ending::Limit
-        } else if self.stopped {
+        e.exhaustive
+    }
+
+    /// Why a run that did not finish stopped: the sink, or a limit.
+    fn cut_short(&self) -> Ending {
+        if self.stopped {
             Ending::Stopped
         } else {
             self.out_of_budget().unwrap_or(Ending::TimeLimit {
                 nodes: self.report.nodes,
             })
-        };
+        }
     }
 
     /// A tour beginning with `prefix`, by exhaustive search.

@@ -38,8 +38,8 @@ use crate::solve::{Method, Request, Rng};
 use crate::tour::Tour;
 pub(crate) use engine::Limits;
 use engine::{Engine, Stop};
-pub(crate) use plan::{knight_distance, neighbour_arrays, rank};
-use plan::{Plan, TieOrder};
+use plan::Plan;
+pub(crate) use plan::{from_centre, knight_distance, neighbour_arrays, rank};
 
 pub use crate::solve::Budget;
 
@@ -237,7 +237,7 @@ pub fn enumerate(
             out.exhaustive = false;
             break;
         }
-        let Some(plan) = Plan::build(&search_req, start, TieOrder::Centre) else {
+        let Some(plan) = Plan::build(&search_req, start) else {
             continue;
         };
         let mut engine = Engine::new(&plan, None);
@@ -333,13 +333,8 @@ fn solve_any_start(req: &Request, budget: &Budget, rng: &mut Option<&mut Rng>) -
     if let Some(first) = req.all_constraints().iter().find(|c| c.move_number == 1) {
         return search_in_rounds(req, vec![first.square], &[], budget, rng.as_deref_mut());
     }
-    let (rows, cols) = (i64::from(req.board.rows()), i64::from(req.board.cols()));
     let mut starts: Vec<Square> = req.board.squares().collect();
-    starts.sort_by_key(|sq| {
-        let dr = 2 * i64::from(sq.row) - (rows - 1);
-        let dc = 2 * i64::from(sq.col) - (cols - 1);
-        std::cmp::Reverse(dr * dr + dc * dc)
-    });
+    starts.sort_by_key(|&sq| std::cmp::Reverse(from_centre(req.board, sq)));
     search_in_rounds(req, starts, &[], budget, rng.as_deref_mut())
 }
 
@@ -388,7 +383,7 @@ fn search_in_rounds(
                 return (Answer::Unfinished, spent);
             }
             // Parity and constraint checks refuse some starts without search.
-            let Some(plan) = Plan::build(req, start, TieOrder::Centre) else {
+            let Some(plan) = Plan::build(req, start) else {
                 continue;
             };
             let mut limits = budget.limits(spent);
@@ -440,7 +435,7 @@ impl Pieces {
     /// The plan for `req` with move 1 on `start`; `None` when that is refused without search
     /// (parity, constrained squares too far apart in time).
     pub(crate) fn new(req: &Request, start: Square) -> Option<Pieces> {
-        Plan::build(req, start, TieOrder::Centre).map(|plan| Pieces { plan })
+        Plan::build(req, start).map(|plan| Pieces { plan })
     }
 
     /// A search from move 1 on [`Pieces::start`], ties broken by `rng`, grown piece by piece;

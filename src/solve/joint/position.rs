@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use crate::board::Board;
-use crate::solve::backtrack::{knight_distance, neighbour_arrays, rank};
+use crate::solve::backtrack::{from_centre, knight_distance, neighbour_arrays, rank};
 use crate::solve::Request;
 
 use super::branch::Frame;
@@ -555,14 +555,6 @@ pub(super) fn distance_table(nbr: &[u32], nbr_len: &[u8]) -> Vec<u8> {
 
 /// Roth's order: squares farther from the centre first (smaller key).
 pub(super) fn centre_keys(board: Board) -> Vec<u32> {
-    let (rows, cols) = (i64::from(board.rows()), i64::from(board.cols()));
-    let far: Vec<i64> = board
-        .squares()
-        .map(|sq| {
-            let dr = 2 * i64::from(sq.row) - (rows - 1);
-            let dc = 2 * i64::from(sq.col) - (cols - 1);
-            -(dr * dr + dc * dc)
-        })
-        .collect();
+    let far: Vec<i64> = board.squares().map(|sq| -from_centre(board, sq)).collect();
     rank(&far)
 }
