@@ -16,9 +16,12 @@
 //!   and the check lists problems.
 //!
 //! The run ends by printing, for each file, the ratio timed in alternation (the median of seven
-//! calamine/ours pairs, each pair under the same load, as the machine may be shared), the
-//! ratio of criterion's two means, and the CLI's peak memory (through `/usr/bin/time`, when
-//! present), all measured in this run. The workbooks are
+//! calamine/ours pairs, each pair under the same load, as the machine may be shared) for
+//! `verify_path` in process and for verifying through the reader process as the CLI does, the
+//! ratios of criterion's means, and the CLI's peak memory (the command and its reader process
+//! together, from /proc); then a 500-workbook class report (`verify DIR -o report.xlsx`: time
+//! and peak), and what a reader process costs a small workbook (start-up and protocol), all
+//! measured in this run. The workbooks are
 //! written once to `bench-verify-*-1000x1000.xlsx` in the target directory's `tmp` folder
 //! (`CARGO_TARGET_TMPDIR`, so `CARGO_TARGET_DIR` is honoured) and kept for measurements:
 //! `/usr/bin/time -v target/release/knights-tour verify -q target/tmp/bench-verify-generated-1000x1000.xlsx`.
@@ -29,7 +32,8 @@ use std::time::{Duration, Instant};
 
 use calamine::{open_workbook, Reader, Xlsx};
 use criterion::{criterion_group, criterion_main, Criterion, SamplingMode};
-use knights_tour::verify::{verify_path, Verdict, VerifyOptions};
+use knights_tour::verify::{verify_path, verify_path_with, Verdict, VerifyOptions};
+use knights_tour::workbook::read::watched::{Limits, Opener};
 
 const SIDE: u32 = 1000;
 
@@ -232,17 +236,128 @@ fn mean_ns(group: &str, function: &str) -> Option<f64> {
     json["mean"]["point_estimate"].as_f64()
 }
 
-/// The CLI's peak resident memory verifying `path`, in KB, measured by `/usr/bin/time`.
+/// The peak resident memory of a process (`VmHWM`), in KB, while it runs (Linux).
+fn peak_kb(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// The children of a process (Linux).
+fn children(pid: u32) -> Vec<u32> {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return Vec::new();
+    };
+    tasks
+        .flatten()
+        .filter_map(|t| std::fs::read_to_string(t.path().join("children")).ok())
+        .flat_map(|c| {
+            c.split_whitespace()
+                .filter_map(|p| p.parse().ok())
+                .collect::<Vec<u32>>()
+        })
+        .collect()
+}
+
+/// The CLI run with `args`: its time, and the peak memory of the command and of its reader
+/// processes added together (each one's own peak, sampled every millisecond while it runs: an
+/// upper bound of what they hold at once), in KB.
+fn cli_run(args: &[&std::ffi::OsStr]) -> (Duration, Option<u64>) {
+    let started = Instant::now();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_knights-tour"))
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("the CLI starts");
+    let mut peaks = std::collections::HashMap::new();
+    while child.try_wait().ok().flatten().is_none() {
+        for pid in std::iter::once(child.id()).chain(children(child.id())) {
+            if let Some(kb) = peak_kb(pid) {
+                let peak = peaks.entry(pid).or_insert(0);
+                *peak = kb.max(*peak);
+            }
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    let elapsed = started.elapsed();
+    (elapsed, (!peaks.is_empty()).then(|| peaks.values().sum()))
+}
+
+/// The CLI's peak memory verifying `path` (the command and its reader together), in KB.
 fn cli_peak_kb(path: &Path) -> Option<u64> {
-    let out = std::process::Command::new("/usr/bin/time")
-        .args(["-f", "%M"])
-        .arg(env!("CARGO_BIN_EXE_knights-tour"))
-        .args(["verify", "-q"])
-        .arg(path)
-        .output()
-        .ok()?;
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    stderr.lines().last()?.trim().parse().ok()
+    cli_run(&["verify".as_ref(), "-q".as_ref(), path.as_os_str()]).1
+}
+
+/// Verifying `path` as the command line does: the workbook parsed in a reader process.
+fn watched(opener: &mut Opener, path: &Path) -> knights_tour::verify::FileReport {
+    verify_path_with(opener, path, &VerifyOptions::default())
+}
+
+/// A reader process for the benchmark: this build's CLI.
+fn opener() -> Opener {
+    Opener::watched_with(
+        PathBuf::from(env!("CARGO_BIN_EXE_knights-tour")),
+        Limits::default(),
+    )
+}
+
+/// A class's folder: `n` small workbooks, an 8x8 tour in each, every third with two moves
+/// swapped, every fifth cut short (written once).
+fn class_folder(n: usize) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("bench-verify-class-{n}"));
+    if dir.join(format!("{:03}.xlsx", n - 1)).exists() {
+        return dir;
+    }
+    std::fs::create_dir_all(&dir).unwrap();
+    let tour = [(0, 0), (0, 1), (2, 3), (3, 3)]
+        .into_iter()
+        .find_map(|s| warnsdorff(8, s))
+        .expect("an 8x8 tour from one of the starts");
+    for i in 0..n {
+        let mut numbers = tour.clone();
+        if i % 3 == 1 {
+            numbers.swap(10, 20);
+        }
+        if i % 5 == 2 {
+            for v in numbers.iter_mut().filter(|v| **v > 50) {
+                *v = 0;
+            }
+        }
+        let mut book = rust_xlsxwriter::Workbook::new();
+        let sheet = book.add_worksheet();
+        sheet.set_name("Tour").unwrap();
+        for (k, &v) in numbers.iter().enumerate() {
+            if v > 0 {
+                let (r, c) = ((k / 8) as u32 + 1, (k % 8) as u16 + 1);
+                sheet.write_number(r, c, f64::from(v)).unwrap();
+            }
+        }
+        book.save(dir.join(format!("{i:03}.xlsx"))).unwrap();
+    }
+    dir
+}
+
+/// Microseconds a file of `files` small workbooks costs: read in this process, through one
+/// reader process reused (the CLI's way), and through a new reader process for each.
+fn per_file_costs(files: &[PathBuf]) -> (f64, f64, f64) {
+    let per_file = |t: Instant| t.elapsed().as_secs_f64() * 1e6 / files.len() as f64;
+    let t = Instant::now();
+    for f in files {
+        black_box(verify_path(f, &VerifyOptions::default()));
+    }
+    let in_process = per_file(t);
+    let t = Instant::now();
+    let mut reused = opener();
+    for f in files {
+        black_box(watched(&mut reused, f));
+    }
+    let reused = per_file(t);
+    let t = Instant::now();
+    for f in files {
+        black_box(watched(&mut opener(), f));
+    }
+    (in_process, reused, per_file(t))
 }
 
 /// calamine's dense read of the board's sheet: the floor.
@@ -255,26 +370,24 @@ fn ours(path: &Path) -> knights_tour::verify::FileReport {
     verify_path(path, &VerifyOptions::default())
 }
 
-/// Ours over calamine's, timed in alternation (calamine, ours, calamine, ...) `PAIRS` times:
-/// the median of the pairs' ratios and the two median times in ms. On a shared machine the
-/// load drifts between criterion's blocks of one function and the next; a pair sees the same
-/// load.
-fn paired_ratio(file: File) -> (f64, f64, f64) {
+/// Ours (`ours`) over calamine's, timed in alternation (calamine, ours, calamine, ...)
+/// `PAIRS` times: the median of the pairs' ratios and the two median times in ms. On a shared
+/// machine the load drifts between criterion's blocks of one function and the next; a pair
+/// sees the same load.
+fn paired_ratio(file: File, ours: &mut dyn FnMut(&Path)) -> (f64, f64, f64) {
     const PAIRS: usize = 7;
     let path = file.path();
-    let time = |f: &dyn Fn()| {
+    let time = |f: &mut dyn FnMut()| {
         let t = Instant::now();
         f();
         t.elapsed().as_secs_f64() * 1e3
     };
     let mut pairs: Vec<(f64, f64)> = (0..PAIRS)
         .map(|_| {
-            let floor = time(&|| {
+            let floor = time(&mut || {
                 black_box(calamine_range(&path, file.sheet()));
             });
-            let ours = time(&|| {
-                black_box(ours(&path));
-            });
+            let ours = time(&mut || ours(&path));
             (ours, floor)
         })
         .collect();
@@ -312,35 +425,73 @@ fn bench(c: &mut Criterion) {
             });
         }
         group.bench_function("verify_path", |b| b.iter(|| black_box(ours(&path))));
+        let mut reader = opener();
+        group.bench_function("verify_watched", |b| {
+            b.iter(|| black_box(watched(&mut reader, &path)))
+        });
         group.finish();
     }
     println!(
-        "verify_path / calamine_worksheet_range on each file, measured in this run (target <= 1.0x, CLI peak < 50 MB):"
+        "verify (in process; through the reader process as the CLI reads) / calamine_worksheet_range on each file, measured in this run (target <= 1.0x, CLI peak < 50 MB for the command and its reader together):"
     );
+    let mut reader = opener();
     for file in File::ALL {
         let group = file.group();
-        let means = match (
-            mean_ns(&group, "verify_path"),
-            mean_ns(&group, "calamine_worksheet_range"),
-        ) {
-            (Some(ours), Some(floor)) => format!(
-                "criterion means {:.2}x ({:.0} ms / {:.0} ms)",
-                ours / floor,
-                ours / 1e6,
-                floor / 1e6
-            ),
-            _ => "criterion means not found".to_string(),
-        };
-        let (ratio, ours, floor) = paired_ratio(file);
-        let peak = cli_peak_kb(&file.path()).map_or(
-            "not measured (/usr/bin/time -f %M did not run)".to_string(),
-            |kb| format!("{:.1} MB", kb as f64 / 1000.0),
-        );
+        let means = ["verify_path", "verify_watched"].map(|f| {
+            match (
+                mean_ns(&group, f),
+                mean_ns(&group, "calamine_worksheet_range"),
+            ) {
+                (Some(ours), Some(floor)) => format!(
+                    "{:.2}x ({:.0} ms / {:.0} ms)",
+                    ours / floor,
+                    ours / 1e6,
+                    floor / 1e6
+                ),
+                _ => "not found".to_string(),
+            }
+        });
+        let (ratio, ours, floor) = paired_ratio(file, &mut |p| {
+            black_box(verify_path(p, &VerifyOptions::default()));
+        });
+        let (wratio, wours, _) = paired_ratio(file, &mut |p| {
+            black_box(watched(&mut reader, p));
+        });
+        let peak = cli_peak_kb(&file.path()).map_or("not measured (no /proc)".to_string(), |kb| {
+            format!("{:.1} MB", kb as f64 / 1000.0)
+        });
         println!(
-            "  {:<9} {ratio:.2}x in alternation ({ours:.0} ms / {floor:.0} ms, medians); {means}; CLI peak RSS {peak}",
-            file.name()
+            "  {:<9} in process {ratio:.2}x ({ours:.0} ms / {floor:.0} ms); reader process {wratio:.2}x ({wours:.0} ms); criterion means {} / {}; CLI peak (command + reader) {peak}",
+            file.name(),
+            means[0],
+            means[1],
         );
     }
+    // A class's folder: 500 small workbooks into a class report (target: 30 s, 200 MB).
+    let class = class_folder(500);
+    let report = Path::new(env!("CARGO_TARGET_TMPDIR")).join("bench-verify-class-report.xlsx");
+    let (took, peak) = cli_run(&[
+        "verify".as_ref(),
+        class.as_os_str(),
+        "-o".as_ref(),
+        report.as_os_str(),
+        "--force".as_ref(),
+    ]);
+    println!(
+        "  class report of 500 workbooks (verify DIR -o report.xlsx): {:.1} s, peak (command + readers) {}",
+        took.as_secs_f64(),
+        peak.map_or("not measured".into(), |kb| format!("{:.1} MB", kb as f64 / 1000.0))
+    );
+    // What a reader process costs a file: start-up, and reading through the protocol.
+    let files: Vec<PathBuf> = (0..200)
+        .map(|i| class.join(format!("{i:03}.xlsx")))
+        .collect();
+    let (in_process, reused, fresh) = per_file_costs(&files);
+    println!(
+        "  a small workbook: {in_process:.0} us in process, {reused:.0} us through the reused reader process (the CLI's way), {fresh:.0} us with a new reader each: start-up {:.0} us a reader, {:.0} us a file for the protocol",
+        fresh - reused,
+        reused - in_process
+    );
 }
 
 criterion_group!(benches, bench);

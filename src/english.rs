@@ -61,14 +61,15 @@ pub fn a_board(board: impl std::fmt::Display) -> String {
     with_article(&format!("{board} board"))
 }
 
-/// `n` and the noun, plural unless `n` is 1: `1 move`, `0 moves`, `64 moves`. The plural adds
-/// `s` (every noun our messages count does: move, column, row, square, attempt, tour).
+/// `n` and the noun, plural unless `n` is 1: `1 move`, `0 moves`, `8,999,999 moves` (with
+/// [`thousands`] separators). The plural adds `s` (every noun our messages count does: move,
+/// column, row, square, attempt, tour).
 pub fn count(n: impl Into<u64>, noun: &str) -> String {
     let n = n.into();
     if n == 1 {
         format!("1 {noun}")
     } else {
-        format!("{n} {noun}s")
+        format!("{} {noun}s", thousands(n))
     }
 }
 
@@ -161,5 +162,6 @@ mod tests {
         assert_eq!(count(2u32, "column"), "2 columns");
         assert_eq!(count_usize(1, "move"), "1 move");
         assert_eq!(count_usize(63, "move"), "63 moves");
+        assert_eq!(count_usize(8_999_999, "move"), "8,999,999 moves");
     }
 }

@@ -8,12 +8,12 @@
 //! stops there and says so (exit 1, the workbook written), as it does at `--timeout`.
 
 use crate::board::{Board, Square};
-use crate::english::{count, count_usize};
+use crate::english::{count, count_usize, thousands};
 use crate::error::{Error, Result};
 use crate::exit_codes;
 use crate::export::stream::TourStream;
 use crate::export::{self, Format, SheetSummary, Summary};
-use crate::output::{self, Destination};
+use crate::output::{self, Destination, FinishOnSignal};
 use crate::solve::runner::{self, Attempt, Ending, Event, Goal, Plan};
 use crate::solve::{existence, rng_from_seed, Method, Request, Tiebreak};
 use crate::tour::Tour;
@@ -28,6 +28,14 @@ pub const MAX_WORKBOOK_TOURS: u64 = 1000;
 /// Squares of all the tours a run may hold at once (4 bytes each): a workbook's attempts, or
 /// the tours of `--tours K` before they are written.
 pub const MAX_HELD_SQUARES: u64 = 25_000_000;
+
+/// The most squares of one tour a workbook or a JSON document is written with: the tour is
+/// held in move order beside the rows being written (8 bytes a square or so), 200 MB here.
+pub const MAX_WORKBOOK_SQUARES: u64 = MAX_HELD_SQUARES;
+
+/// The most squares of one tour streamed as CSV or text: the grid streams from its numbering
+/// (4 bytes a square), 400 MB here.
+pub const MAX_STREAMED_SQUARES: u64 = 100_000_000;
 
 /// Everything `generate` needs, built once from the command line.
 #[derive(Clone, Debug)]
@@ -111,6 +119,29 @@ impl Job {
     pub fn check(&self) -> Result<()> {
         existence::check_request(&self.request).map_err(|e| Error::Impossible(e.to_string()))?;
         let board = self.request.board;
+        // Memory, at once: a request that cannot fit is refused before minutes of search.
+        let (most, what) = match self.format {
+            Format::Xlsx => (MAX_WORKBOOK_SQUARES, "a workbook"),
+            Format::Json => (MAX_WORKBOOK_SQUARES, "a JSON document"),
+            Format::Csv | Format::Text => (MAX_STREAMED_SQUARES, "a CSV or text grid"),
+        };
+        if board.len() as u64 > most {
+            let side = (most as f64).sqrt() as u64;
+            let streams = match self.format {
+                Format::Xlsx | Format::Json => format!(
+                    "; a CSV or text grid streams up to {} squares",
+                    thousands(MAX_STREAMED_SQUARES)
+                ),
+                _ => String::new(),
+            };
+            return Err(Error::Usage(format!(
+                "{} has {} squares: {what} is written with at most {} ({side}x{side}) here, \
+                 so that the run stays within a few hundred MB{streams}",
+                crate::english::a_board(board),
+                thousands(board.len() as u64),
+                thousands(most),
+            )));
+        }
         if self.format == Format::Xlsx {
             xlsx::check_fits(board, self.workbook.top_left)
                 .map_err(|e| Error::Usage(e.to_string()))?;
@@ -253,20 +284,23 @@ pub fn run(job: &Job, progress: &(dyn Fn(&str) + Sync)) -> Result<Report> {
         _ => {
             let single = plan.goal == Goal::Tours(1);
             let mut ran = None;
+            // Written as found: a signal, like a time limit, ends the search and the file is
+            // closed with what it holds (see `output`).
+            let _finish = matches!(job.dest, Destination::File(_)).then(FinishOnSignal::new);
             let written = output::write_to(&job.dest, job.force, &budget, |w| {
                 let mut stream = TourStream::new(job.format, w, job.seed_used(), single, &budget);
                 let mut failed = None;
                 let report = runner::run_with(&job.request, &plan, &mut rng, &mut |event| {
                     track(&event, &mut summary);
                     let Event::Attempt(a) = event else {
-                        return true;
+                        return output::interrupted().is_none();
                     };
                     if !a.solved {
                         stream.failed(&a.tour);
-                        return true;
+                        return output::interrupted().is_none();
                     }
                     match stream.tour(&a.tour) {
-                        Ok(()) => true,
+                        Ok(()) => output::interrupted().is_none(),
                         Err(e) => {
                             failed = Some(e);
                             false
@@ -519,6 +553,10 @@ fn message(job: &Job, report: &runner::Report, facts: Facts) -> String {
     let timed_out = matches!(report.ending, Ending::TimeLimit { .. });
     let stop = match &report.ending {
         _ if reader_gone => Some(format!("its reader closed it after {}", tours(found))),
+        Ending::Stopped if output::interrupted().is_some() => Some(format!(
+            "stopped by {}; more may exist",
+            output::signal_name(output::interrupted().unwrap_or(0)),
+        )),
         Ending::TimeLimit { .. } if found == 0 => {
             Some("no tour found within the time limit; one may exist".to_string())
         }
@@ -652,6 +690,7 @@ fn summary_head(
             _ => 0,
         },
         seed: job.seed_used(),
+        seed_text: job.seed_used().map(|s| s.to_string()),
         method: job.plan.method.name(),
         tiebreak: job.tiebreak_used().map(Tiebreak::name),
         output: job.dest.display(),

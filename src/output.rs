@@ -6,11 +6,19 @@
 //! [`remove_temp_files_on_signals`] (installed by the command line) removes them on SIGINT,
 //! SIGTERM or SIGHUP before exiting 130, 143 or 129. Only a SIGKILL (or a power cut) can leave
 //! a `.knights-tour-XXXXXX.tmp` file beside the output: a partial file of ours, safe to delete.
+//!
+//! An output "written as found" (a stream of tours) is finished instead, as a time limit
+//! finishes it: while [`FinishOnSignal`] is held, the first signal only sets [`interrupted`],
+//! which the writer checks between tours; it then closes its output and renames it into place,
+//! and the command exits 130, 143 or 129. Should it not be done within [`FINISH_GRACE`], or a
+//! second signal come, the temp file is removed and the process exits as above.
 
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::{Mutex, MutexGuard, Once};
+use std::time::Duration;
 
 use crate::error::{Error, Result};
 use crate::writing::WriteBudget;
@@ -49,16 +57,17 @@ pub fn check_writable(path: &Path, force: bool) -> Result<()> {
     if is_special(path) {
         return Ok(());
     }
-    if path.exists() && !force {
-        return Err(Error::OutputExists {
-            path: path.to_path_buf(),
-        });
-    }
+    // A folder first: --force would not help, so "use --force" would send the user round.
     if path.is_dir() {
         return Err(Error::io(
             path,
             io::Error::new(io::ErrorKind::IsADirectory, "is a folder, not a file"),
         ));
+    }
+    if path.exists() && !force {
+        return Err(Error::OutputExists {
+            path: path.to_path_buf(),
+        });
     }
     let dir = parent_dir(path);
     if !dir.is_dir() {
@@ -254,9 +263,71 @@ pub fn remove_temp_files_now() {
     }
 }
 
+/// Whether a signal should let the run finish its output ([`FinishOnSignal`] held).
+static FINISH: AtomicBool = AtomicBool::new(false);
+/// The signal that asked the run to finish, 0 for none.
+static INTERRUPTED: AtomicI32 = AtomicI32::new(0);
+
+/// How long a run that finishes its output on a signal has to do so.
+pub const FINISH_GRACE: Duration = Duration::from_secs(3);
+
+/// While held, a signal asks the run to finish its output (see the module's documentation)
+/// rather than ending it at once.
+#[must_use = "the request lasts while the guard is held"]
+pub struct FinishOnSignal(());
+
+impl FinishOnSignal {
+    /// Ask that a signal let the output be finished.
+    pub fn new() -> FinishOnSignal {
+        FINISH.store(true, Ordering::SeqCst);
+        FinishOnSignal(())
+    }
+}
+
+impl Default for FinishOnSignal {
+    fn default() -> Self {
+        FinishOnSignal::new()
+    }
+}
+
+impl Drop for FinishOnSignal {
+    fn drop(&mut self) {
+        FINISH.store(false, Ordering::SeqCst);
+    }
+}
+
+/// The signal (SIGINT 2, SIGTERM 15, SIGHUP 1) that asked the run to finish, if one did.
+pub fn interrupted() -> Option<i32> {
+    match INTERRUPTED.load(Ordering::SeqCst) {
+        0 => None,
+        signal => Some(signal),
+    }
+}
+
+/// The signal's name for a message: `Ctrl-C (SIGINT)`.
+pub fn signal_name(signal: i32) -> &'static str {
+    match signal {
+        2 => "Ctrl-C (SIGINT)",
+        15 => "SIGTERM",
+        1 => "SIGHUP",
+        _ => "a signal",
+    }
+}
+
+/// Remove every temp file being written and exit with 128 plus `signal`, holding the list so
+/// no rename can complete any more.
+fn remove_and_exit(signal: i32) -> ! {
+    let list = pending();
+    for path in list.iter() {
+        let _ = std::fs::remove_file(path);
+    }
+    std::process::exit(128 + signal);
+}
+
 /// On SIGINT, SIGTERM or SIGHUP, remove every temp file being written and exit with 128 plus
-/// the signal's number (130, 143, 129), as a shell reports a process the signal ended. Once
-/// per process; later calls do nothing.
+/// the signal's number (130, 143, 129), as a shell reports a process the signal ended; while a
+/// [`FinishOnSignal`] is held, let the run finish its output first. Once per process; later
+/// calls do nothing.
 pub fn remove_temp_files_on_signals() {
     static INSTALL: Once = Once::new();
     INSTALL.call_once(|| {
@@ -267,13 +338,22 @@ pub fn remove_temp_files_on_signals() {
         let spawned = std::thread::Builder::new()
             .name("signals".into())
             .spawn(move || {
-                if let Some(signal) = signals.forever().next() {
-                    let list = pending();
-                    for path in list.iter() {
-                        let _ = std::fs::remove_file(path);
+                for signal in signals.forever() {
+                    let first = INTERRUPTED
+                        .compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst)
+                        .is_ok();
+                    if !(first && FINISH.load(Ordering::SeqCst)) {
+                        remove_and_exit(signal);
                     }
-                    // Exit holding the list: no rename can complete any more.
-                    std::process::exit(128 + signal);
+                    // The run finishes its output and exits; if it has not within the grace,
+                    // it ends as any other.
+                    let timer = std::thread::Builder::new().spawn(move || {
+                        std::thread::sleep(FINISH_GRACE);
+                        remove_and_exit(signal);
+                    });
+                    if timer.is_err() {
+                        remove_and_exit(signal);
+                    }
                 }
             });
         drop(spawned);

@@ -21,12 +21,12 @@
 use rand::seq::SliceRandom;
 
 use crate::board::Board;
+use crate::english::thousands;
 use crate::solve::runner::{run, Plan};
 use crate::solve::{joint, Budget, Constraint, Request, Rng};
 use crate::tour::Tour;
 
-/// How a puzzle sheet's title starts; `verify` knows a puzzle sheet by it, and calls a board
-/// on it with blank squares and no mistake `unfinished` rather than `invalid`.
+/// How a puzzle sheet's title starts.
 pub const TITLE: &str = "Knight's tour puzzle";
 
 /// How the title of a puzzle's answer starts (`Answer to puzzle 1`).
@@ -68,6 +68,24 @@ pub enum PuzzleError {
     /// The time (or node) limit came before a puzzle with a proved unique answer.
     #[error("no puzzle with a proved unique answer found within the time limit")]
     TimeLimit,
+    /// At the rate the uniqueness proofs went so far, the ones still needed would take past
+    /// the time limit: said at once, not when the limit comes.
+    #[error(
+        "no puzzle within the time limit: at the rate of the first {} uniqueness proofs ({} a \
+         second), the {} or more still needed would take about {} s, and later ones (fewer \
+         numbers given) take longer; a smaller board or more clues fit",
+        thousands(*done), thousands(*rate), thousands(*needed), thousands(*eta)
+    )]
+    WillNotFit {
+        /// Proofs done so far.
+        done: u64,
+        /// Proofs still needed at the least (a clue taken away each).
+        needed: u64,
+        /// Proofs a second so far.
+        rate: u64,
+        /// Seconds the rest would take at that rate.
+        eta: u64,
+    },
     /// The board has no tour, so no puzzle.
     #[error("{0}")]
     NoTour(String),
@@ -150,7 +168,7 @@ pub fn make(
         let Some(tour) = source.tours().next().map(|a| a.tour.clone()) else {
             continue;
         };
-        if let Some(puzzle) = thin_out(&tour, clues, rng, budget, &mut spent) {
+        if let Some(puzzle) = thin_out(&tour, clues, rng, budget, &mut spent)? {
             return Ok(puzzle);
         }
     }
@@ -174,15 +192,21 @@ pub fn make_many(
     Ok(out)
 }
 
+/// Proofs timed before the rate they go at says whether the rest can fit the time limit.
+const PROOFS_BEFORE_ESTIMATE: u64 = 32;
+
 /// Take clues away from `tour` (all its moves at first) in random order while its answer stays
-/// unique, down to `clues`; `None` when it gets stuck above that.
+/// unique, down to `clues`; `None` when it gets stuck above that, an error when the proofs
+/// still needed cannot fit the time limit at the rate they went so far (they only get slower
+/// as clues go, so the estimate errs on the hopeful side).
 fn thin_out(
     tour: &Tour,
     clues: usize,
     rng: &mut Rng,
     budget: &Budget,
     spent: &mut u64,
-) -> Option<Puzzle> {
+) -> Result<Option<Puzzle>, PuzzleError> {
+    let started = std::time::Instant::now();
     let board = tour.board();
     let mut kept: Vec<Constraint> = tour
         .squares()
@@ -194,12 +218,28 @@ fn thin_out(
         .collect();
     let mut order: Vec<u32> = (1..=board.len() as u32).collect();
     order.shuffle(rng);
-    for k in order {
+    for (proofs, k) in (0u64..).zip(order) {
         if kept.len() <= clues {
             break;
         }
         if budget.exhausted(*spent) {
-            return None;
+            return Ok(None);
+        }
+        if let (PROOFS_BEFORE_ESTIMATE.., Some(deadline)) = (proofs, budget.deadline) {
+            let each = started.elapsed().as_secs_f64() / proofs as f64;
+            let needed = (kept.len() - clues) as u64;
+            let eta = each * needed as f64;
+            let left = deadline
+                .saturating_duration_since(std::time::Instant::now())
+                .as_secs_f64();
+            if eta > left {
+                return Err(PuzzleError::WillNotFit {
+                    done: proofs,
+                    needed,
+                    rate: (1.0 / each.max(1e-9)) as u64,
+                    eta: eta.ceil() as u64,
+                });
+            }
         }
         let trial: Vec<Constraint> = kept
             .iter()
@@ -216,9 +256,9 @@ fn thin_out(
             kept = trial;
         }
     }
-    (kept.len() == clues).then(|| Puzzle {
+    Ok((kept.len() == clues).then(|| Puzzle {
         board,
         clues: kept,
         solution: tour.clone(),
-    })
+    }))
 }

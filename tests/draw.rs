@@ -222,6 +222,37 @@ impl Rgb {
     }
 }
 
+/// Issue 44, finding 16: the path and the start and end dots covered move numbers (1 and 25 on
+/// 5x5). Every number's box holds only its digits and its square's colour.
+#[test]
+fn no_number_is_covered_by_the_path_or_a_mark() {
+    let tour = tour_5x5();
+    for size in [150, 300, 500] {
+        let o = opts(size);
+        let mut png = Vec::new();
+        draw::png(&tour, &o, &mut png).unwrap();
+        let img = decode_png(&png);
+        let geom = Geometry::new(tour.board(), o.size_px);
+        let layout = geom
+            .number_layout(tour.len(), o.numbers, o.path)
+            .expect("numbers drawn");
+        let allowed = [Ink::Light.rgb(), Ink::Dark.rgb(), Ink::Text.rgb()];
+        for (i, sq) in tour.squares().enumerate() {
+            let (x0, y0, x1, y1) = layout.text_rect(geom.square_pixels(sq), i + 1);
+            for y in y0..y1 {
+                for x in x0..x1 {
+                    let px = img.at((f64::from(x), f64::from(y)));
+                    assert!(
+                        allowed.contains(&px),
+                        "{size}px: move {} at ({x}, {y}) is covered: {px:?}",
+                        i + 1
+                    );
+                }
+            }
+        }
+    }
+}
+
 fn decode_png(bytes: &[u8]) -> Rgb {
     let decoder = png::Decoder::new(std::io::Cursor::new(bytes));
     let mut reader = decoder.read_info().unwrap();
@@ -682,6 +713,101 @@ mod cli {
             .assert()
             .success()
             .stdout(predicate::str::starts_with("<svg").or(predicate::str::starts_with("<?xml")));
+    }
+
+    /// Issue 44, finding 3: a generated tour's seed is reported on standard error, as
+    /// `generate` reports it, and repeats the picture.
+    #[test]
+    fn a_generated_tours_seed_is_reported_and_repeats_the_picture() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = draw(dir.path())
+            .args(["--size", "6", "-o", "a.svg"])
+            .assert()
+            .success()
+            .get_output()
+            .clone();
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        let seed = stderr
+            .split("repeat with --seed ")
+            .nth(1)
+            .map(|s| s.trim().to_string())
+            .unwrap_or_else(|| panic!("no seed reported: {stderr:?}"));
+        draw(dir.path())
+            .args(["--size", "6", "--seed", &seed, "-o", "b.svg"])
+            .assert()
+            .success()
+            .stderr(predicate::str::contains(format!(
+                "seed {seed}: repeat with --seed {seed}"
+            )));
+        let read = |name: &str| std::fs::read(dir.path().join(name)).unwrap();
+        assert_eq!(read("a.svg"), read("b.svg"));
+        // A tour read from a workbook has no seed to report.
+        let mut generate = Command::cargo_bin("knights-tour").unwrap();
+        generate.current_dir(dir.path());
+        generate.args(["generate", "--size", "5", "--seed", "1", "-o", "t.xlsx"]);
+        generate.assert().success();
+        draw(dir.path())
+            .args(["t.xlsx", "-o", "t.svg"])
+            .assert()
+            .success()
+            .stderr(predicate::str::contains("repeat with").not());
+    }
+
+    /// Issue 44, finding 2: `--format` without `-o` follows every command's rule (svg, a text
+    /// format, to standard output; png or gif to knights-tour.png or .gif), and no `-o` at all
+    /// writes knights-tour.svg.
+    #[test]
+    fn format_without_o_follows_every_commands_rule() {
+        let dir = tempfile::tempdir().unwrap();
+        let files = |d: &std::path::Path| {
+            let mut names: Vec<String> = std::fs::read_dir(d)
+                .unwrap()
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect();
+            names.sort();
+            names
+        };
+        draw(dir.path())
+            .args(["--size", "5", "--seed", "1", "--format", "svg"])
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("<svg"));
+        assert!(files(dir.path()).is_empty());
+        draw(dir.path())
+            .args(["--size", "5", "--seed", "1", "--format", "png"])
+            .assert()
+            .success();
+        draw(dir.path())
+            .args(["--size", "5", "--seed", "1"])
+            .assert()
+            .success();
+        assert_eq!(files(dir.path()), ["knights-tour.png", "knights-tour.svg"]);
+    }
+
+    /// Issue 44, finding 12: a move is a jump, counted with separators; a failed path says its
+    /// squares visited; a closed tour counts its closing move.
+    #[test]
+    fn moves_are_jumps_and_counts_have_separators() {
+        let dir = tempfile::tempdir().unwrap();
+        draw(dir.path())
+            .args([
+                "--size",
+                "40",
+                "--seed",
+                "1",
+                "--numbers",
+                "off",
+                "-o",
+                "big.svg",
+            ])
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("(1,599 moves)"));
+        draw(dir.path())
+            .args(["--size", "6", "--closed", "--seed", "1", "-o", "c.svg"])
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("(36 moves)"));
     }
 
     /// Issue 20, finding 12: `draw --help` said the solving flags "then do not apply" when no

@@ -112,7 +112,7 @@ fn all_stops_at_the_timeout_in_every_format_with_a_valid_file() {
         .assert()
         .code(1)
         .stdout(predicate::str::contains(
-            "stopped at 1000 tours, the most a workbook holds",
+            "stopped at 1,000 tours, the most a workbook holds",
         ));
     assert_eq!(xlsx_grid(&wd.path("a.xlsx")).len(), 6);
     // A time limit that comes before the workbook is full stops the run there, exit 1, with

@@ -1,6 +1,9 @@
 //! Hostile workbooks, round two (issue 17): files aimed past the pre-scans, each kind of
 //! `../shared/hostile/make_hostile2.py` built here in Rust, one test per root cause. Where
-//! memory is the point, `verify` runs under `prlimit --as` (512 MB of address space).
+//! memory is the point, `verify` runs under `prlimit --as` (512 MB of address space). Since
+//! issue 41 calamine reads xlsx and is bounded from outside, in the reader process: a file that
+//! made it grow is "reading it needs more than 192 MB"; one that made it run on is stopped at
+//! the reader's time (here set to a twentieth of a second, so that a debug build shows it).
 
 use std::path::Path;
 
@@ -8,20 +11,23 @@ use hostile_kit::*;
 
 mod hostile_kit;
 
-/// A 20 MB text without `<`: past the 16 MB a single text may take.
+/// A megabyte of text without `<`, repeated to make one long text.
 fn long_text() -> Vec<u8> {
     vec![b'x'; 1 << 20]
 }
 
-/// A sheet holding the board, then a cell of 20 MB of text, as a streamed member.
+/// A sheet holding the board, then a cell of 600 MB of text (as the kit's e4), streamed.
 fn board_then_long_cell<'a>(head: &'a str, block: &'a [u8]) -> Body<'a> {
     Body::Repeat {
         head: head.as_bytes(),
         block,
-        times: 20,
+        times: 600,
         tail: b"</t></is></c></row></sheetData></worksheet>",
     }
 }
+
+/// The reader's time in the tests of elements that take long to read.
+const SHORT: [(&str, &str); 1] = [("KNIGHTS_TOUR_READ_SECONDS", "0.05")];
 
 fn head_with_long_cell() -> String {
     let board = sheet_xml(&board_rows());
@@ -113,8 +119,8 @@ fn assert_sheet_refused(run: &Run, words: &str) {
 // ---- one idea of the package (e3-e7) ----
 
 /// e3/e4: the package relationships name `xl/book.xml`; a decoy `xl/workbook.xml` sits beside
-/// it. The main part is the one named: its sheet is read (and capped) by our reader, and a
-/// defined name of 20 MB in it is refused (calamine kept it whole).
+/// it. The main part is the one named: its sheet is read, a 600 MB cell in it or a 600 MB
+/// defined name stops the reader (calamine keeps each whole).
 #[test]
 fn e3_e4_a_moved_main_part_is_the_one_read_and_counted() {
     let d = dir();
@@ -145,7 +151,7 @@ fn e3_e4_a_moved_main_part_is_the_one_read_and_counted() {
         board_then_long_cell(&head, &text),
         &[("xl/workbook.xml", Body::Bytes(b""))],
     );
-    assert_sheet_refused(&run_verify(&cell, true), "more than 16 MB");
+    assert_refused(&run_verify(&cell, true), OUT_OF_MEMORY);
 
     let wb = workbook_of(1);
     let cut = wb.find("</workbook>").unwrap();
@@ -164,7 +170,7 @@ fn e3_e4_a_moved_main_part_is_the_one_read_and_counted() {
                 Body::Repeat {
                     head: head.as_bytes(),
                     block: &text,
-                    times: 20,
+                    times: 600,
                     tail: b"</definedName></definedNames></workbook>",
                 },
             ),
@@ -172,11 +178,11 @@ fn e3_e4_a_moved_main_part_is_the_one_read_and_counted() {
             ("xl/worksheets/sheet1.xml", Body::Bytes(board.as_bytes())),
         ],
     );
-    assert_refused(&run_verify(&name2, true), "xl/book.xml holds a single text");
+    assert_refused(&run_verify(&name2, true), OUT_OF_MEMORY);
 }
 
-/// e5/e7: a sheet stored as `xl\worksheets\sheet1.xml` is found (as calamine finds it) and
-/// read by our reader under its caps: a board reads, a 20 MB cell is refused.
+/// e5/e7: a sheet stored as `xl\worksheets\sheet1.xml` is found and read: a board reads, a
+/// 600 MB cell stops the reader.
 #[test]
 fn e5_e7_a_sheet_stored_with_backslashes_is_found_and_capped() {
     let d = dir();
@@ -207,12 +213,15 @@ fn e5_e7_a_sheet_stored_with_backslashes_is_found_and_capped() {
         board_then_long_cell(&head, &text),
         &[],
     );
-    assert_sheet_refused(&run_verify(&big, true), "more than 16 MB");
+    assert_refused(&run_verify(&big, true), OUT_OF_MEMORY);
 }
 
-/// e6 and its kin: where two readers could take different parts, the file is refused.
+/// e6 and its kin: a sheet named by two relationship ids, a member whose name folds onto
+/// another's, two members of one name. With one parser there is no second reader to disagree
+/// with: calamine takes `r:id` (the attribute the format names) and one of the two members,
+/// and the answer is its reading, fast and bounded.
 #[test]
-fn e6_a_part_two_readers_could_read_differently_is_refused() {
+fn e6_a_part_named_two_ways_is_read_once_by_the_one_parser() {
     let d = dir();
     let board = sheet_xml(&board_rows());
     let two_ids = format!(
@@ -229,7 +238,9 @@ fn e6_a_part_two_readers_could_read_differently_is_refused() {
         Body::Bytes(board.as_bytes()),
         &[],
     );
-    assert_refused(&run_verify(&p, false), "two relationship ids");
+    let run = run_verify(&p, false);
+    assert_eq!(run.code, 0, "{}", run.json);
+    assert_eq!(verdicts(&run), ["open"]);
 
     let p = d.path().join("folded.xlsx");
     one_sheet(
@@ -237,7 +248,7 @@ fn e6_a_part_two_readers_could_read_differently_is_refused() {
         Body::Bytes(board.as_bytes()),
         &[("XL\\Worksheets\\Sheet1.xml", Body::Bytes(b"<worksheet/>"))],
     );
-    assert_refused(&run_verify(&p, false), "name the same part");
+    assert_read_once(&run_verify(&p, false));
 
     let p = d.path().join("twice.xlsx");
     one_sheet(
@@ -260,13 +271,21 @@ fn e6_a_part_two_readers_could_read_differently_is_refused() {
         }
     }
     std::fs::write(&p, patched).unwrap();
-    assert_refused(&run_verify(&p, false), "same name");
+    assert_read_once(&run_verify(&p, false));
+}
+
+/// One sheet read, its verdict whichever part the parser took: the board or the empty decoy.
+fn assert_read_once(run: &Run) {
+    assert!(matches!(run.code, 0 | 1), "{}", run.json);
+    assert!(run.elapsed < SLOW);
+    let v = verdicts(run);
+    assert!(v == ["open"] || v == ["no-board"], "{}", run.json);
 }
 
 // ---- every byte counted (e1, e2, e13, e14) ----
 
-/// e1: 600 MB of text in a header before `<sheetData>`: refused at 16 MB, in little memory;
-/// and 40 texts of 1 MB there, refused once 16 MB come before the cells.
+/// e1: 600 MB of text in a header before `<sheetData>`: the reader is stopped (calamine holds
+/// the text whole); and 40 texts of 1 MB there, each small: stopped at the reader's time.
 #[test]
 fn e1_text_before_the_cells_is_capped() {
     if !prlimit_available() {
@@ -293,9 +312,9 @@ fn e1_text_before_the_cells_is_capped() {
         },
         &[],
     );
-    assert_sheet_refused(&run_verify(&p, true), "more than 16 MB");
+    assert_refused(&run_verify(&p, true), OUT_OF_MEMORY);
 
-    // Texts each under 16 MB, 40 MB in all before the cells: refused at 16 MB of them.
+    // Texts of 1 MB, 40 MB in all before the cells: read one by one, for longer than allowed.
     let p = d.path().join("presheet_many.xlsx");
     let block = [b"<oddHeader>".as_slice(), &text, b"</oddHeader>"].concat();
     one_sheet(
@@ -308,12 +327,15 @@ fn e1_text_before_the_cells_is_capped() {
         },
         &[],
     );
-    assert_sheet_refused(&run_verify(&p, false), "16 MB before its cells");
+    assert_refused(
+        &run_verify_with(&p, &SHORT),
+        "reading it took more than 0.05 s",
+    );
 }
 
-/// e2/e7: millions of elements that are not cells: before `<sheetData>` they are refused once
-/// 16 MB come before the cells; among the rows, past 32 Mi elements (134 MB of `<a/>`, read
-/// in seconds, not minutes).
+/// e2/e7: millions of elements that are not cells, before `<sheetData>` (16 MB of `<a/>`) and
+/// among the rows (134 MB): read in little memory, stopped at the reader's time (the kit's
+/// 3.5 GB took minutes once).
 #[test]
 fn e2_e7_elements_that_are_not_cells_are_counted() {
     let d = dir();
@@ -327,16 +349,14 @@ fn e2_e7_elements_that_are_not_cells_are_counted() {
             start.clone(),
             format!("<sheetData>{}</sheetData></worksheet>", board_rows()),
             65,
-            "16 MB before its cells",
         ),
         (
             format!("{start}<sheetData>{}", board_rows()),
             "</sheetData></worksheet>".to_string(),
             513,
-            "elements",
         ),
     ];
-    for (i, (head, tail, times, words)) in cases.iter().enumerate() {
+    for (i, (head, tail, times)) in cases.iter().enumerate() {
         let p = d.path().join(format!("tags{i}.xlsx"));
         one_sheet(
             &p,
@@ -348,18 +368,20 @@ fn e2_e7_elements_that_are_not_cells_are_counted() {
             },
             &[],
         );
-        assert_sheet_refused(&run_verify(&p, false), words);
+        let run = run_verify_with(&p, &SHORT);
+        assert_refused(&run, "reading it took more than 0.05 s");
     }
 }
 
-/// e13: more cell formats than Excel allows (64,000) are refused before any is kept.
+/// e13: a million cell formats (the kit's 999,000; Excel allows 64,000): calamine keeps a
+/// whole style for each, past the reader's memory.
 #[test]
 fn e13_more_cell_formats_than_excel_allows_are_refused() {
     let d = dir();
     let p = d.path().join("styles.xlsx");
     let board = sheet_xml(&board_rows());
     let head = r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-<styleSheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><fills count="1"><fill><patternFill patternType="solid"><fgColor rgb="FFFF0000"/></patternFill></fill></fills><cellXfs count="64001">"#;
+<styleSheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><fills count="1"><fill><patternFill patternType="solid"><fgColor rgb="FFFF0000"/></patternFill></fill></fills><cellXfs count="999000">"#;
     one_sheet(
         &p,
         Body::Bytes(board.as_bytes()),
@@ -368,12 +390,12 @@ fn e13_more_cell_formats_than_excel_allows_are_refused() {
             Body::Repeat {
                 head: head.as_bytes(),
                 block: br#"<xf numFmtId="0" fontId="0" fillId="0" borderId="0"/>"#,
-                times: 64_001,
+                times: 999_000,
                 tail: b"</cellXfs></styleSheet>",
             },
         )],
     );
-    assert_refused(&run_verify(&p, false), "64000 cell formats");
+    assert_refused(&run_verify(&p, false), OUT_OF_MEMORY);
 }
 
 /// e14: each count under its cap, their product not: 1,000 strings of 150 characters used by
@@ -513,10 +535,10 @@ fn xlsb_a_board_passes_the_walk() {
     assert_eq!(verdicts(&run), ["open"]);
 }
 
-/// e30/e36: a record claiming 2^28 bytes (calamine zero-fills its buffer first), and a cell of
-/// 100 million UTF-16 characters, are refused at their header, in little memory.
+/// e30/e36: a record claiming 2^28 bytes (calamine zero-filled its buffer first) costs
+/// nothing where it is not read; a cell of 100 million UTF-16 characters is refused.
 #[test]
-fn e30_e36_records_longer_than_any_real_one_are_refused() {
+fn e30_e36_records_longer_than_any_real_one_cost_what_they_hold() {
     if !prlimit_available() {
         return;
     }
@@ -532,7 +554,10 @@ fn e30_e36_records_longer_than_any_real_one_are_refused() {
             ("xl/styles.bin", Body::Bytes(&styles)),
         ],
     );
-    assert_refused(&run_verify(&p, true), "268435455 bytes");
+    // Nothing is read from the styles, and a record's length sizes nothing: the board reads.
+    let run = run_verify(&p, true);
+    assert_eq!(run.code, 0, "{}", run.json);
+    assert_eq!(verdicts(&run), ["open"]);
 
     let p = d.path().join("string.xlsb");
     let n = 100_000_000usize;
@@ -568,12 +593,14 @@ fn e30_e36_records_longer_than_any_real_one_are_refused() {
             },
         )],
     );
-    assert_sheet_refused(&run_verify(&p, true), "bytes (at most");
+    // A cell of 100 million characters is held whole while read: past the reader's memory.
+    assert_sheet_refused(&run_verify(&p, true), "does not fit in memory");
 }
 
-/// e31: more shared strings than the cap (calamine kept every one, then passed the board).
+/// e31: a million shared strings (calamine kept each as a String of its own) are kept in one
+/// buffer, in little memory.
 #[test]
-fn e31_more_shared_strings_than_the_cap_are_refused() {
+fn e31_a_flood_of_shared_strings_is_kept_compactly() {
     let d = dir();
     let p = d.path().join("strings.xlsb");
     let sheet = board_sheet();
@@ -597,13 +624,16 @@ fn e31_more_shared_strings_than_the_cap_are_refused() {
             ),
         ],
     );
-    assert_refused(&run_verify(&p, false), "distinct strings");
+    // Kept in one buffer (a million strings of one letter: a few MB), so the board reads.
+    let run = run_verify_within(&p, Some(512 << 20));
+    assert_eq!(run.code, 0, "{}", run.json);
+    assert_eq!(verdicts(&run), ["open"]);
 }
 
-/// e33: tens of millions of empty records among the cells are counted (calamine skipped them
-/// uncounted for minutes).
+/// e33: tens of millions of empty cell records among the cells (calamine skipped them for
+/// minutes): the first is an error naming it.
 #[test]
-fn e33_records_that_are_not_cells_are_counted() {
+fn e33_a_cell_record_without_a_cell_is_an_error_naming_it() {
     let d = dir();
     let p = d.path().join("blanks.xlsb");
     let head = [xlsb_sheet_head(), xlsb_board_rows()].concat();
@@ -622,7 +652,9 @@ fn e33_records_that_are_not_cells_are_counted() {
             },
         )],
     );
-    assert_sheet_refused(&run_verify(&p, false), "records");
+    // A blank cell record with no column is not a cell record this reader can read: an error
+    // naming it, not a silent skip (nor a walk of its 33 million copies).
+    assert_sheet_refused(&run_verify(&p, false), "BrtCellBlank (0x0001)");
 }
 
 /// e37: more sheets than the cap, in xlsb too.

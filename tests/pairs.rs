@@ -283,6 +283,54 @@ fn the_same_seed_gives_the_same_output() {
     );
 }
 
+/// Issue 44, finding 2: `--format` without `-o` follows every command's rule: csv and json
+/// go to standard output (pairs prints there anyway), xlsx to pairs.xlsx.
+#[test]
+fn format_without_o_prints_text_formats_and_writes_the_workbook() {
+    let w = WorkDir::new();
+    w.cmd("pairs", &["--size", "5", "--seed", "1", "--format", "csv"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("a1,a2,colour,"));
+    w.cmd("pairs", &["--size", "5", "--seed", "1", "--format", "json"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("\"answer\""));
+    assert!(w.files().is_empty(), "{:?}", w.files());
+    w.cmd("pairs", &["--size", "5", "--seed", "1", "--format", "xlsx"])
+        .assert()
+        .success();
+    assert_eq!(w.files(), ["pairs.xlsx"]);
+}
+
+/// Issue 44, finding 16: the 8x8 text matrix was 135 columns wide and its two crosses (× by a
+/// theorem, ✗ by exhaustive search) looked alike: one character a square, a space between
+/// files, fits 80 columns; an exhaustive search's "no tour" is ∅.
+#[test]
+fn the_text_matrix_fits_a_terminal_and_its_marks_differ() {
+    let w = WorkDir::new();
+    let out = w
+        .cmd("pairs", &["--size", "8", "--seed", "1"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    let widest = text.lines().map(|l| l.chars().count()).max().unwrap();
+    assert!(widest <= 100, "{widest} columns: the answer line");
+    let matrix = text.split("start\n").nth(1).unwrap();
+    let widest = matrix.lines().map(|l| l.chars().count()).max().unwrap();
+    assert!(widest <= 80, "{widest} columns");
+    w.cmd("pairs", &["--size", "5", "--seed", "1"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "∅ no tour, proved by exhaustive search",
+        ))
+        .stdout(predicate::str::contains("✗").not());
+}
+
 #[test]
 fn text_goes_to_standard_output_by_default() {
     let w = WorkDir::new();
@@ -292,7 +340,7 @@ fn text_goes_to_standard_output_by_default() {
         .stdout(predicate::str::starts_with(
             "5x5: a tour exists for 84 of the 156 pairs",
         ))
-        .stdout(predicate::str::contains("a1  — · ✓"))
+        .stdout(predicate::str::contains("a1  —·✓·✓ "))
         .stderr(predicate::str::contains("600 pairs answered"));
     assert!(w.files().is_empty());
 }

@@ -237,7 +237,7 @@ fn the_workbook_locks_the_numbers_given_and_holds_the_answers() {
         .arg(&path)
         .assert()
         .code(1)
-        .stdout(contains("Puzzle 1: unfinished (11 of 36 squares numbered"));
+        .stdout(contains("Puzzle 1: unfinished (11 of 36 squares visited"));
 }
 
 #[test]
@@ -520,4 +520,44 @@ fn the_time_limit_gives_an_honest_no_and_leaves_no_file() {
         0,
         "no file, no temp file"
     );
+}
+
+/// Issue 44, finding 2: `puzzle --format text` without `-o` prints the puzzle (it said the
+/// format contradicted `-o knights-tour-puzzle.xlsx`, an `-o` nobody typed); `--format xlsx`
+/// writes the usual knights-tour-puzzle.xlsx.
+#[test]
+fn format_without_o_prints_text_formats_and_writes_the_workbook() {
+    let dir = tempfile::tempdir().unwrap();
+    for format in ["text", "csv", "json"] {
+        cmd()
+            .current_dir(dir.path())
+            .args(["puzzle", "--size", "5", "--seed", "4", "--format", format])
+            .assert()
+            .success()
+            .stdout(contains("uzzle"));
+    }
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    puzzle(
+        dir.path(),
+        &["--size", "5", "--seed", "4", "--format", "xlsx"],
+    );
+    assert!(dir.path().join("knights-tour-puzzle.xlsx").is_file());
+}
+
+/// Issue 44, finding 10: `puzzle --size 100` ran 48 s and wrote nothing. The uniqueness proofs
+/// are timed as they go, and a puzzle whose remaining proofs cannot fit the time limit at that
+/// rate is given up at once, saying why.
+#[test]
+fn a_puzzle_that_cannot_fit_the_time_limit_says_so_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let started = std::time::Instant::now();
+    cmd()
+        .current_dir(dir.path())
+        .args(["puzzle", "--size", "100", "--seed", "1", "--timeout", "20"])
+        .assert()
+        .code(1)
+        .stderr(contains("uniqueness proofs"))
+        .stderr(contains("would take about"));
+    assert!(started.elapsed() < std::time::Duration::from_secs(10));
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
 }

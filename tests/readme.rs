@@ -263,3 +263,109 @@ fn the_rules_are_read_as_documented() {
         (vec!["out.xlsx".into()], 2)
     );
 }
+
+/// Issue 44, finding 9: every example calls `knights-tour`, so the README says, where it
+/// renders (not in an HTML comment), how to install it, before the first example.
+#[test]
+fn the_readme_says_how_to_install_the_command_its_examples_call() {
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    // What renders: the text without its HTML comments.
+    let mut shown = String::new();
+    let mut rest = readme.as_str();
+    while let Some(at) = rest.find("<!--") {
+        shown.push_str(&rest[..at]);
+        rest = rest[at..].split_once("-->").map_or("", |(_, after)| after);
+    }
+    shown.push_str(rest);
+    let install = shown
+        .find("cargo install --path .")
+        .expect("an install line");
+    let first_example = shown.find("\nknights-tour ").expect("an example");
+    assert!(
+        install < first_example,
+        "the install line comes after the first example"
+    );
+}
+
+/// The README's text that renders, split into its sections: (heading, text).
+fn rendered_sections(readme: &str) -> Vec<(String, String)> {
+    let mut shown = String::new();
+    let mut rest = readme;
+    while let Some(at) = rest.find("<!--") {
+        shown.push_str(&rest[..at]);
+        rest = rest[at..].split_once("-->").map_or("", |(_, after)| after);
+    }
+    shown.push_str(rest);
+    let mut out: Vec<(String, String)> = vec![(String::new(), String::new())];
+    for line in shown.lines() {
+        if let Some(heading) = line.strip_prefix("## ").or(line.strip_prefix("### ")) {
+            out.push((heading.to_string(), String::new()));
+        } else if let Some(last) = out.last_mut() {
+            last.1.push_str(line);
+            last.1.push('\n');
+        }
+    }
+    out
+}
+
+/// Issue 44, finding 11: the README and `--help` agree. Every subcommand `knights-tour --help`
+/// lists has a README section naming it, and every flag its `--help` lists is in that section.
+#[test]
+fn every_subcommand_and_flag_in_help_is_in_the_readme() {
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let sections = rendered_sections(&readme);
+    let bin = assert_cmd::cargo::cargo_bin("knights-tour");
+    let help = |args: &[&str]| {
+        let out = Command::new(&bin).args(args).output().unwrap();
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let top = help(&["--help"]);
+    let commands: Vec<String> = top
+        .split("Commands:")
+        .nth(1)
+        .unwrap()
+        .split("Options:")
+        .next()
+        .unwrap()
+        .lines()
+        .filter_map(|l| l.strip_prefix("  ").filter(|l| !l.starts_with(' ')))
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|c| *c != "help")
+        .map(String::from)
+        .collect();
+    assert!(commands.len() >= 8, "{commands:?}");
+    // verify's one line names what it reads, not only workbooks.
+    let verify_line = top
+        .lines()
+        .find(|l| l.trim_start().starts_with("verify"))
+        .unwrap();
+    assert!(verify_line.contains("CSV"), "{verify_line}");
+    let mut missing = Vec::new();
+    for command in &commands {
+        let text: String = sections
+            .iter()
+            .filter(|(h, _)| {
+                h.split(|c: char| !c.is_alphanumeric())
+                    .any(|w| w == command)
+            })
+            .map(|(_, t)| t.as_str())
+            .collect();
+        if text.is_empty() {
+            missing.push(format!("no section for {command}"));
+            continue;
+        }
+        let page = help(&[command, "--help"]);
+        let flags: std::collections::BTreeSet<&str> = page
+            .split(|c: char| !(c.is_alphanumeric() || c == '-'))
+            .filter(|w| w.starts_with("--") && w.len() > 2 && *w != "--help" && *w != "--version")
+            .collect();
+        for flag in flags {
+            if !text.contains(flag) {
+                missing.push(format!("{command} {flag}"));
+            }
+        }
+    }
+    assert!(missing.is_empty(), "not in the README: {missing:?}");
+}

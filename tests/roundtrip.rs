@@ -440,7 +440,7 @@ fn a_one_square_board_reads_back_in_every_labelled_format() {
             .arg(&path)
             .assert()
             .success()
-            .stdout(contains("1 square numbered"));
+            .stdout(contains("1 square visited"));
     }
     let report = verify_path(&dir.path().join("one.xlsx"), &VerifyOptions::default());
     assert_eq!(report.sheets[0].boards[0].start_highlighted, Some(true));

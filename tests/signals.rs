@@ -70,6 +70,42 @@ fn sigint_sigterm_and_sighup_during_a_write_leave_nothing() {
     }
 }
 
+/// Issue 44, finding 7: tours "written as found" are kept when the run is interrupted, as at
+/// `--timeout`: a signal during `generate --all -o all6.json` closes the JSON with the tours
+/// found so far, renames it into place and exits 130 (143, 129).
+#[test]
+fn a_signal_during_all_keeps_the_tours_found_as_a_valid_file() {
+    for (signal, code, name) in [("-INT", 130, "Ctrl-C (SIGINT)"), ("-TERM", 143, "SIGTERM")] {
+        let dir = tempfile::tempdir().unwrap();
+        let child = Command::new(assert_cmd::cargo::cargo_bin("knights-tour"))
+            .current_dir(dir.path())
+            .args(["generate", "--all", "--size", "6", "-o", "all6.json"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let waited = Instant::now();
+        while temp_files(dir.path()).is_empty() {
+            assert!(waited.elapsed() < Duration::from_secs(60), "no temp file");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        std::thread::sleep(Duration::from_millis(300)); // some tours found
+        let sent = Command::new("kill")
+            .args([signal, &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(sent.success());
+        let out = child.wait_with_output().unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(code), "{signal}: {stdout}");
+        assert!(stdout.contains(&format!("stopped by {name}")), "{stdout}");
+        assert!(temp_files(dir.path()).is_empty());
+        let text = std::fs::read_to_string(dir.path().join("all6.json")).unwrap();
+        let tours: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
+        assert!(!tours.as_array().unwrap().is_empty());
+    }
+}
+
 #[test]
 fn a_full_disk_is_reported_once_in_our_words() {
     if !Path::new("/dev/full").exists() {

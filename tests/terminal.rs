@@ -79,3 +79,22 @@ fn no_binary_picture_onto_a_terminal() {
     assert_eq!(seen.code, Some(0), "{}", seen.screen);
     assert!(seen.screen.contains("<svg"), "{}", seen.screen);
 }
+
+/// Issue 44, finding 15: `verify --json -o rep2.csv` on a terminal printed its error twice (the
+/// JSON document for scripts, then the message); a person reads it once.
+#[test]
+fn a_json_error_on_a_terminal_is_said_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let seen = pty::run(
+        dir.path(),
+        &["verify", "--json", "-o", "rep2.csv", "x.xlsx"],
+    );
+    assert_eq!(seen.code, Some(2), "{}", seen.screen);
+    assert_eq!(
+        seen.screen.matches("--json contradicts").count(),
+        1,
+        "{}",
+        seen.screen
+    );
+    assert!(!seen.screen.contains("\"error\""), "{}", seen.screen);
+}

@@ -9,7 +9,7 @@ mod xlsx_bytes;
 use std::collections::BTreeSet;
 
 use std::io::Cursor;
-use xlsx_bytes::{open, part, write};
+use xlsx_bytes::{drawn_moves, moves_of, open, part, write};
 
 use calamine::{Data, DataType, Reader, SheetVisible};
 use knights_tour::board::{Board, Square};
@@ -17,8 +17,8 @@ use knights_tour::solve::{Attempt, Method, Tiebreak};
 use knights_tour::tour::Tour;
 use knights_tour::workbook::cellref::{CellRef, SHEET_COLS};
 use knights_tour::workbook::write::{
-    check_fits, save_workbook, write_workbook, PathDrawing, WorkbookSpec, WriteError,
-    PATH_DATA_SHEET, SUMMARY_COLUMNS, SUMMARY_HEADER_ROW, SUMMARY_SHEET,
+    check_fits, save_workbook, sheet_name, write_workbook, Outcome, PathDrawing, WorkbookSpec,
+    WriteError, PATH_DATA_SHEET, SUMMARY_COLUMNS, SUMMARY_HEADER_ROW, SUMMARY_SHEET,
 };
 use knights_tour::writing::WriteBudget;
 
@@ -163,7 +163,7 @@ fn a_stuck_attempt_shows_its_partial_path_and_where_it_got_stuck() {
     assert_eq!(fill_at(&bytes, name, CellRef::new(9, 2)), Some(0xFFFF00));
     let text = sheet_text(&bytes, name);
     let expected = format!(
-        "Stuck after {} of 64 squares: every square a knight's move from {}",
+        "Stuck after visiting {} of 64 squares: every square a knight's move from {}",
         walk.len(),
         board.algebraic(end)
     );
@@ -284,26 +284,8 @@ fn failure_is_reported_as_the_macro_did() {
     );
 }
 
-/// The path chart's coordinates, read back from the hidden sheet, for charted attempt `slot`.
-fn path_points(bytes: &[u8], slot: u32) -> Vec<(f64, f64)> {
-    let mut wb = open(bytes);
-    let range = wb.worksheet_range(PATH_DATA_SHEET).unwrap();
-    let mut out = Vec::new();
-    for row in 1.. {
-        let x = range.get_value((row, 2 * slot)).and_then(|v| v.as_f64());
-        let y = range
-            .get_value((row, 2 * slot + 1))
-            .and_then(|v| v.as_f64());
-        match (x, y) {
-            (Some(x), Some(y)) => out.push((x, y)),
-            _ => break,
-        }
-    }
-    out
-}
-
 #[test]
-fn path_data_holds_square_centres_in_move_order() {
+fn path_data_draws_every_move_of_each_path() {
     let board = Board::new(6, 7).unwrap();
     let walk = knight_paths::random_walk(board, Square::new(0, 0), 11);
     let tour = full_tour(eight());
@@ -311,18 +293,13 @@ fn path_data_holds_square_centres_in_move_order() {
         Attempt::new(walk.clone(), false, Method::Warnsdorff),
         Attempt::new(tour.clone(), true, Method::Warnsdorff),
     ];
-    let bytes = write(&spec_of(attempts));
-    for (slot, t) in [(0, &walk), (1, &tour)] {
-        let want: Vec<(f64, f64)> = t
-            .squares()
-            .map(|sq| {
-                (
-                    f64::from(sq.col) + 0.5,
-                    f64::from(t.board().rows() - sq.row) - 0.5,
-                )
-            })
-            .collect();
-        assert_eq!(path_points(&bytes, slot), want, "slot {slot}");
+    let spec = spec_of(attempts);
+    let bytes = write(&spec);
+    for (i, t) in [&walk, &tour].into_iter().enumerate() {
+        let name = sheet_name(i + 1, Outcome::of(&spec.attempts[i], false));
+        let drawn = drawn_moves(&bytes, &name, t.board().rows());
+        assert_eq!(drawn, moves_of(t), "{name}");
+        assert_eq!(drawn.len(), t.len() - 1);
     }
 }
 
@@ -340,22 +317,26 @@ fn the_chart_covers_the_board_exactly_with_axes_on_the_squares() {
     assert!(drawing.contains(from), "{drawing}");
     assert!(drawing.contains(to), "{drawing}");
     let chart = part(&bytes, "xl/charts/chart1.xml");
-    assert!(chart.contains("<c:scatterChart>"), "{chart}");
-    assert!(chart.contains(r#"<c:scatterStyle val="lineMarker"/>"#));
+    // A line chart (a scatter series would be written out of the schema's order), its
+    // categories on the tick marks: category 0 is the board's left edge.
+    assert!(chart.contains("<c:lineChart>"), "{chart}");
+    assert!(
+        chart.contains(r#"<c:crossBetween val="midCat"/>"#),
+        "{chart}"
+    );
     // No markers over the numbers: start and end are marked by their cells' styles.
-    assert!(chart.contains(r#"<c:symbol val="none"/>"#), "{chart}");
-    for axis_max in [r#"<c:max val="7"/>"#, r#"<c:max val="6"/>"#] {
-        assert!(chart.contains(axis_max), "{axis_max} in {chart}");
-    }
-    assert_eq!(chart.matches(r#"<c:min val="0"/>"#).count(), 2);
+    assert!(!chart.contains(r#"<c:symbol val="circle"/>"#), "{chart}");
+    assert!(chart.contains(r#"<c:max val="6"/>"#), "{chart}");
+    assert_eq!(chart.matches(r#"<c:min val="0"/>"#).count(), 1);
     assert_eq!(
         chart.matches(r#"<c:delete val="1"/>"#).count(),
         2,
         "axes hidden"
     );
-    assert_eq!(chart.matches("<c:ser>").count(), 1, "the path only");
-    let k = walk.len();
-    assert!(chart.contains(&format!("'Path data'!$B$2:$B${}", k + 1)));
+    // Every series spans the 15 categories of 7 columns: columns A to O of `Path data`.
+    let series = chart.matches("<c:ser>").count();
+    assert_eq!(chart.matches("'Path data'!$A$").count(), series, "{chart}");
+    assert_eq!(chart.matches(":$O$").count(), series, "{chart}");
     assert!(!chart.contains("<c:legend>"), "legend hidden");
     let sheet = part(&bytes, "xl/worksheets/sheet1.xml");
     assert!(
@@ -637,26 +618,26 @@ fn a_given_creation_time_is_recorded() {
 #[test]
 fn a_path_drawn_on_a_big_board_streams_its_coordinates() {
     // More points than the in-memory limit: the hidden sheet is written row by row too.
-    let board = Board::new(450, 450).unwrap();
+    let board = Board::new(300, 300).unwrap();
     let tour = knight_paths::warnsdorff(board, Square::new(0, 0));
     assert!(tour.is_complete());
     let mut spec = spec_of(vec![Attempt::new(tour.clone(), true, Method::Warnsdorff)]);
     spec.draw_path = PathDrawing::On;
     spec.colour_scale = PathDrawing::Off;
     let bytes = write(&spec);
-    let points = path_points(&bytes, 0);
-    assert_eq!(points.len(), tour.len());
-    for (k, sq) in
-        [0, 1, tour.len() / 2, tour.len() - 1].map(|k| (k, tour.squares().nth(k).unwrap()))
-    {
-        let want = (
-            f64::from(sq.col) + 0.5,
-            f64::from(board.rows() - sq.row) - 0.5,
-        );
-        assert_eq!(points[k], want, "move {}", k + 1);
+    let drawn = drawn_moves(&bytes, "Tour 1", board.rows());
+    assert_eq!(drawn, moves_of(&tour));
+    // A chart draws at most 255 series: more lanes take more charts, anchored a row higher
+    // each and moved down to the board's corner.
+    let drawing = part(&bytes, "xl/drawings/drawing1.xml");
+    let from = "<xdr:from><xdr:col>2</xdr:col><xdr:colOff>0</xdr:colOff><xdr:row>2</xdr:row><xdr:rowOff>0</xdr:rowOff></xdr:from>";
+    let charts = drawing.matches("<xdr:graphicFrame").count();
+    assert!(charts >= 2, "{charts} charts");
+    assert_eq!(drawing.matches(from).count(), charts, "{drawing}");
+    for i in 1..=charts {
+        let chart = part(&bytes, &format!("xl/charts/chart{i}.xml"));
+        assert!(chart.matches("<c:ser>").count() <= 255);
     }
-    let chart = part(&bytes, "xl/charts/chart1.xml");
-    assert!(chart.contains(&format!("'Path data'!$B$2:$B${}", tour.len() + 1)));
 }
 
 proptest::proptest! {
@@ -686,10 +667,6 @@ proptest::proptest! {
         if walk.len() > 1 || walk.is_complete() {
             proptest::prop_assert_eq!(fill_at(&bytes, &name, start_cell), Some(0xFFFF00));
         }
-        let want: Vec<(f64, f64)> = walk
-            .squares()
-            .map(|sq| (f64::from(sq.col) + 0.5, f64::from(rows - sq.row) - 0.5))
-            .collect();
-        proptest::prop_assert_eq!(path_points(&bytes, 0), want);
+        proptest::prop_assert_eq!(drawn_moves(&bytes, &name, rows), moves_of(&walk));
     }
 }

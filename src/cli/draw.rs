@@ -1,7 +1,7 @@
 //! `knights-tour draw`: a picture of a tour.
 //!
 //! ```text
-//! Usage: knights-tour draw [OPTIONS] -o <OUT> [FILE]
+//! Usage: knights-tour draw [OPTIONS] [FILE]
 //!
 //! Draws the tour on a workbook sheet (FILE --sheet NAME), or a freshly generated one (no FILE:
 //! the same board and solving options as `generate`), as SVG, PNG or an animated GIF that adds
@@ -33,6 +33,7 @@ use crate::solve::{rng_from_seed, runner};
 use crate::tour::Tour;
 use crate::verify;
 use crate::workbook::cellref::{CellRange, CellRef};
+use crate::workbook::read::watched::{Limits, Opener};
 use crate::writing::{search_share, WriteBudget};
 
 /// Options of `knights-tour draw`.
@@ -63,10 +64,13 @@ pub struct Args {
     pub board: Option<CellRef>,
 
     /// The picture to write (.svg, .png or .gif), or `-` for standard output with --format.
+    /// Default: knights-tour.svg (with --format svg: standard output; png or gif:
+    /// knights-tour.png, knights-tour.gif).
     #[arg(short, long, value_name = "OUT")]
-    pub output: String,
+    pub output: Option<String>,
 
-    /// Picture format (default: from the output's extension).
+    /// Picture format (default: from the output's extension). Without -o, svg goes to standard
+    /// output and png or gif to knights-tour.png or .gif, as every command's --format does.
     #[arg(long, value_enum)]
     pub format: Option<PictureFormat>,
 
@@ -131,7 +135,7 @@ pub enum NumbersArg {
 
 /// Run `knights-tour draw`.
 pub fn run(args: Args) -> Result<u8> {
-    let dest = output::Destination::parse(&args.output);
+    let dest = destination(&args);
     let format = picture_format(&args, &dest)?;
     // Binary bytes on a terminal garble it; a picture there is always a mistake (`gzip` and
     // `convert` refuse the same way).
@@ -161,9 +165,9 @@ pub fn run(args: Args) -> Result<u8> {
     };
     let spinner = Spinner::new();
     spinner.set("finding the tour");
-    let tour = match &args.file {
-        Some(file) => tour_from_workbook(file, &args)?,
-        None => generated_tour(&args.solve)?,
+    let (tour, seed) = match &args.file {
+        Some(file) => (tour_from_workbook(file, &args)?, None),
+        None => generated_tour(&args.solve).map(|(t, s)| (t, Some(s)))?,
     };
     let opts = DrawOptions {
         size_px: args.size_px,
@@ -198,11 +202,19 @@ pub fn run(args: Args) -> Result<u8> {
     };
     let from = tour.start().map(|s| board.algebraic(s)).unwrap_or_default();
     let to = tour.end().map(|s| board.algebraic(s)).unwrap_or_default();
-    // A path of k squares is k - 1 moves; a partial one also says how far it got.
-    let moves = crate::english::count_usize(tour.len().saturating_sub(1), "move");
+    // A path of k squares visited is k - 1 moves (the knight's jumps), a closed tour's k; a
+    // partial one also says how far it got.
+    let moves = match tour.is_closed() {
+        true => crate::english::count_usize(tour.len(), "move"),
+        false => crate::english::count_usize(tour.len().saturating_sub(1), "move"),
+    };
     let extent = match tour.is_complete() {
         true => moves,
-        false => format!("{moves}, {} of {} squares", tour.len(), board.len()),
+        false => format!(
+            "{moves}, {} of {} squares visited",
+            crate::english::thousands(tour.len() as u64),
+            crate::english::thousands(board.len() as u64)
+        ),
     };
     let message = format!(
         "Drew the {board} {what} from {from} to {to} ({extent}) to {}",
@@ -213,11 +225,26 @@ pub fn run(args: Args) -> Result<u8> {
     } else {
         println!("{message}");
     }
+    if let Some(seed) = seed {
+        eprintln!("seed {seed}: repeat with --seed {seed}");
+    }
     Ok(if tour.is_complete() {
         exit_codes::SUCCESS
     } else {
         exit_codes::FAILURE
     })
+}
+
+/// Where the picture goes: `-o`, else by every command's rule for `--format` without `-o`
+/// (text to standard output, the rest to the usual file).
+fn destination(args: &Args) -> output::Destination {
+    match (&args.output, args.format) {
+        (Some(out), _) => output::Destination::parse(out),
+        (None, Some(PictureFormat::Svg)) => output::Destination::Stdout,
+        (None, Some(PictureFormat::Png)) => output::Destination::File("knights-tour.png".into()),
+        (None, Some(PictureFormat::Gif)) => output::Destination::File("knights-tour.gif".into()),
+        (None, None) => output::Destination::File("knights-tour.svg".into()),
+    }
 }
 
 fn picture_format(args: &Args, dest: &output::Destination) -> Result<draw::Format> {
@@ -247,10 +274,12 @@ fn tour_from_workbook(file: &std::path::Path, args: &Args) -> Result<Tour> {
         .as_deref()
         .map(|r| r.parse().map_err(|e| Error::Usage(format!("--range: {e}"))))
         .transpose()?;
+    let mut opener = Opener::watched(Limits::from_env());
     if let Some(sheet) = &args.sheet {
-        return verify::read_tour(file, sheet, range, args.board);
+        return verify::read_tour(&mut opener, file, sheet, range, args.board);
     }
-    let report = verify::verify_path(
+    let report = verify::verify_path_with(
+        &mut opener,
         file,
         &verify::VerifyOptions {
             range,
@@ -278,7 +307,9 @@ fn tour_from_workbook(file: &std::path::Path, args: &Args) -> Result<Tour> {
     })
 }
 
-fn generated_tour(solve: &SolveArgs) -> Result<Tour> {
+/// A tour made with `generate`'s options, and the seed it was made with (reported, as
+/// `generate` reports it, so the picture can be made again).
+fn generated_tour(solve: &SolveArgs) -> Result<(Tour, u64)> {
     let (request, mut plan, seed) = solve.prepare()?;
     plan.timeout = plan.timeout.map(search_share);
     let mut rng = rng_from_seed(seed);
@@ -287,7 +318,7 @@ fn generated_tour(solve: &SolveArgs) -> Result<Tour> {
         .tours()
         .next()
         .or_else(|| outcome.attempts.iter().max_by_key(|a| a.tour.len()));
-    best.map(|a| a.tour.clone()).ok_or_else(|| {
+    best.map(|a| (a.tour.clone(), seed)).ok_or_else(|| {
         Error::Impossible(format!(
             "no tour meets the request: {}",
             outcome.report.reason()

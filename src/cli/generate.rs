@@ -77,13 +77,14 @@ pub struct Args {
           value_parser = clap::value_parser!(u64).range(1..))]
     pub limit: Option<u64>,
 
-    /// Output format; only needed for -o - or a file without one of the extensions .xlsx,
-    /// .csv, .json, .txt (it may not contradict the extension). Default: xlsx.
+    /// Output format (it may not contradict -o's extension). Without -o, csv, json and text go
+    /// to standard output and xlsx to knights-tour.xlsx. Default: from -o, else xlsx.
     #[arg(long, value_enum)]
     pub format: Option<Format>,
 
     /// Output file (.xlsx, .csv, .json, .txt), or `-` for standard output with --format csv,
-    /// json or text. Default: knights-tour.xlsx (or .csv, .json; text goes to standard output).
+    /// json or text. Default: knights-tour.xlsx (with --format csv, json or text: standard
+    /// output).
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<String>,
 
@@ -126,6 +127,10 @@ pub fn run(args: Args) -> Result<u8> {
     } else {
         output::print_stdout(&format!("{}\n", report.summary.message))?;
     }
+    // A signal stopped the run once its output was finished: exit as the signal would have.
+    if let Some(signal) = output::interrupted() {
+        return Ok((128 + signal) as u8);
+    }
     Ok(report.exit_code())
 }
 
@@ -143,10 +148,12 @@ fn job(args: &Args) -> Result<Job> {
         true => Goal::All { limit: args.limit },
         false => Goal::Tours(args.tours),
     };
-    let (format, dest) = Format::resolve(args.format, args.output.as_deref())?;
+    let (format, dest) = Format::resolve(args.format, args.output.as_deref(), "knights-tour.xlsx")?;
     if dest == Destination::Stdout && args.json {
         return Err(Error::Usage(
-            "--json and -o - would both write to standard output; choose one".into(),
+            "--json and the tours would both go to standard output (a csv, json or text output \
+             without -o, or -o -, goes there); give -o FILE for the tours, or drop --json"
+                .into(),
         ));
     }
     if format != Format::Xlsx {

@@ -36,7 +36,7 @@ pub struct Cli {
 pub enum Command {
     /// Compute knight's tours and write them to a workbook, one worksheet per attempt.
     Generate(generate::Args),
-    /// Check the knight's tours in workbooks (xlsx, xlsm, xlsb, xls, ods), sheet by sheet.
+    /// Check the knight's tours in workbooks, CSV/TSV files, folders or standard input.
     Verify(verify::Args),
     /// Draw a tour as SVG, PNG or an animated GIF.
     Draw(draw::Args),
@@ -50,14 +50,26 @@ pub enum Command {
     Completions(completions::Args),
     /// Print a manual page.
     Man(man::Args),
+    /// The reader process `verify` and `draw` start for each workbook (not for people: see
+    /// `workbook::read::watched`).
+    #[command(name = "__read-workbooks", hide = true)]
+    ReadWorkbooks(ReaderArgs),
+}
+
+/// Options of the hidden reader subcommand.
+#[derive(Debug, clap::Args)]
+pub struct ReaderArgs {
+    /// The processor time one file may take.
+    #[arg(long, default_value_t = 8.0)]
+    pub seconds: f64,
 }
 
 /// Parse the process arguments, run, and return the exit code.
 pub fn main() -> u8 {
-    crate::output::remove_temp_files_on_signals();
-    crate::resources::install();
     // Asked for before parsing, so that a usage error too answers a script in JSON.
     let json = json_requested(std::env::args_os().skip(1));
+    // `solved` is generate's; verify's report has no such field, nor then its error.
+    let solved = std::env::args_os().nth(1).is_none_or(|a| a != "verify");
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
@@ -67,6 +79,7 @@ pub fn main() -> u8 {
                     "usage",
                     &first_line(&e.render().to_string()),
                     exit_codes::ERROR,
+                    solved,
                 );
             }
             let _ = e.print();
@@ -77,6 +90,12 @@ pub fn main() -> u8 {
             };
         }
     };
+    // The reader process writes no file and reports no error itself: no signal thread, no
+    // handlers (an abort is for its parent to read).
+    if !matches!(cli.command, Command::ReadWorkbooks(_)) {
+        crate::output::remove_temp_files_on_signals();
+        crate::resources::install();
+    }
     let name = cli.command.name();
     let result = match cli.command {
         Command::Generate(args) => generate::run(args),
@@ -87,12 +106,16 @@ pub fn main() -> u8 {
         Command::Puzzle(args) => puzzle::run(args),
         Command::Completions(args) => completions::run(args),
         Command::Man(args) => man::run(args),
+        Command::ReadWorkbooks(args) => {
+            let seconds = std::time::Duration::from_secs_f64(args.seconds.clamp(0.001, 1e6));
+            Ok(crate::workbook::read::watched::serve(seconds))
+        }
     };
     match result {
         Ok(code) => code,
         Err(e) => {
             if json {
-                print_json_error(error_kind(&e), &e.to_string(), e.exit_code());
+                print_json_error(error_kind(&e), &e.to_string(), e.exit_code(), solved);
             }
             print_error(name, &e);
             e.exit_code()
@@ -112,6 +135,7 @@ impl Command {
             Command::Puzzle(_) => "puzzle",
             Command::Completions(_) => "completions",
             Command::Man(_) => "man",
+            Command::ReadWorkbooks(_) => crate::workbook::read::watched::SUBCOMMAND,
         }
     }
 }
@@ -153,14 +177,21 @@ fn error_kind(e: &crate::error::Error) -> &'static str {
 }
 
 /// The error as one JSON document on standard output, where a script run with `--json` looks
-/// (see `docs/schemas/error.schema.json`): it gets a document whatever happened.
-fn print_json_error(kind: &str, message: &str, exit_code: u8) {
-    let doc = serde_json::json!({
-        "solved": false,
+/// (see `docs/schemas/error.schema.json`): it gets a document whatever happened. Not on a
+/// terminal, where a person would read the error twice (it goes to standard error as well).
+/// `solved` (always false) is for `generate`, whose summary has it.
+fn print_json_error(kind: &str, message: &str, exit_code: u8, solved: bool) {
+    if std::io::IsTerminal::is_terminal(&std::io::stdout()) {
+        return;
+    }
+    let mut doc = serde_json::json!({
         "error": kind,
         "message": message,
         "exit_code": exit_code,
     });
+    if solved {
+        doc["solved"] = serde_json::Value::Bool(false);
+    }
     let _ = crate::output::print_stdout(&format!("{doc}\n"));
 }
 

@@ -113,14 +113,10 @@ fn job(args: &Args) -> Result<Job> {
         ));
     }
     let board = args.board.board()?;
+    // Its usual output is the text matrix on standard output; the rest is every command's rule.
     let (format, dest) = match (args.format, args.output.as_deref()) {
         (None, None) => (Format::Text, Destination::Stdout),
-        (Some(Format::Text), None) => (Format::Text, Destination::Stdout),
-        (Some(f), None) => (
-            f,
-            Destination::File(format!("pairs.{}", f.extension()).into()),
-        ),
-        (flag, output) => Format::resolve(flag, output)?,
+        (flag, output) => Format::resolve(flag, output, "pairs.xlsx")?,
     };
     let seed = args.seed.unwrap_or_else(crate::solve::random_seed);
     let plan = PairsPlan {

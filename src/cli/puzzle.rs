@@ -86,19 +86,16 @@ pub struct Args {
     #[arg(long, value_name = "SECONDS")]
     pub timeout: Option<f64>,
 
-    /// Output format; only needed for -o - (it may not contradict the extension).
+    /// Output format (it may not contradict -o's extension). Without -o, csv, json and text go
+    /// to standard output and xlsx to knights-tour-puzzle.xlsx. Default: from -o, else xlsx.
     #[arg(long, value_enum)]
     pub format: Option<Format>,
 
     /// Output file (.xlsx, .csv, .json, .txt), or `-` for standard output with --format csv,
-    /// json or text.
-    #[arg(
-        short,
-        long,
-        value_name = "FILE",
-        default_value = "knights-tour-puzzle.xlsx"
-    )]
-    pub output: String,
+    /// json or text. Default: knights-tour-puzzle.xlsx (with --format csv, json or text:
+    /// standard output).
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<String>,
 
     /// Overwrite the output file if it exists.
     #[arg(long)]
@@ -157,6 +154,15 @@ pub fn run(args: Args) -> Result<u8> {
             );
             return Ok(exit_codes::FAILURE);
         }
+        Err(e @ PuzzleError::WillNotFit { .. }) => {
+            spinner.finish();
+            eprintln!("seed {}: repeat with --seed {}", job.seed, job.seed);
+            eprintln!(
+                "knights-tour puzzle: {e} (--timeout {} s); nothing written",
+                job.timeout.as_secs_f64()
+            );
+            return Ok(exit_codes::FAILURE);
+        }
         Err(PuzzleError::NoTour(why)) => {
             return Err(Error::Impossible(format!("no puzzle: {why}")))
         }
@@ -187,7 +193,11 @@ pub fn run(args: Args) -> Result<u8> {
 /// Turn the flags into a job; every usage error stops here, before any work.
 fn job(args: &Args) -> Result<Job> {
     let board = args.board.board()?;
-    let (format, dest) = Format::resolve(args.format, Some(&args.output))?;
+    let (format, dest) = Format::resolve(
+        args.format,
+        args.output.as_deref(),
+        "knights-tour-puzzle.xlsx",
+    )?;
     if format != Format::Xlsx && args.at.is_some() {
         return Err(Error::Usage(format!(
             "--at lays out a workbook; it does not apply to {} output",

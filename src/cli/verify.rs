@@ -25,6 +25,7 @@ use crate::output::{self, Destination};
 use crate::solve::backtrack::Budget;
 use crate::verify::{complete, csv, inputs, text, FileReport, JsonDocument, Totals, VerifyOptions};
 use crate::workbook::cellref::{CellRange, CellRef};
+use crate::workbook::read::watched::{Limits, Opener};
 use crate::workbook::write::class::{is_marked, save_class_report, Capacity, ClassReport};
 use crate::writing::WriteBudget;
 
@@ -130,9 +131,12 @@ fn sink(args: &Args) -> Result<(ReportFormat, Sink)> {
         ReportFormat::Json => Format::Json,
         ReportFormat::Csv => Format::Csv,
     });
-    let (format, dest) = Format::resolve(exported, Some(out)).map_err(|e| match e {
+    let (format, dest) = Format::resolve(exported, Some(out), out).map_err(|e| match e {
         // Say the flag the user gave.
-        Error::Usage(m) if args.json => Error::Usage(m.replace("--format json", "--json")),
+        Error::Usage(m) if args.json => Error::Usage(
+            m.replace("--format json", "--json")
+                .replace("drop --format", "drop --json"),
+        ),
         e => e,
     })?;
     let report = match format {
@@ -152,6 +156,7 @@ pub fn run(args: Args) -> Result<u8> {
     // A reader that panics on a hostile file is caught (see workbook::read); keep its panic
     // message off the user's terminal, the report says what happened.
     crate::workbook::read::quiet_guarded_panics();
+    let opener = Opener::watched(Limits::from_env());
     if args.force && args.complete.is_none() && args.output.is_none() {
         return Err(Error::Usage(
             "--force replaces the file -o or --complete names; give one of them".into(),
@@ -176,6 +181,7 @@ pub fn run(args: Args) -> Result<u8> {
     };
     let inputs = inputs::expand(&args.files).map_err(Error::Usage)?;
     let mut run = Run {
+        opener,
         options,
         spinner: Spinner::new(),
         quiet: args.quiet,
@@ -306,6 +312,8 @@ fn json_document(reports: Vec<FileReport>) -> Result<String> {
 
 /// The verification of every input, file by file.
 struct Run {
+    /// Opens each workbook in the watched reader process.
+    opener: Opener,
     options: VerifyOptions,
     spinner: Spinner,
     quiet: bool,
@@ -329,10 +337,23 @@ impl Run {
     ) -> Result<()> {
         for input in inputs {
             self.spinner.set(&format!("reading {}", input.label()));
-            let report = inputs::verify_input(input, &self.options);
+            let report = inputs::verify_input(&mut self.opener, input, &self.options);
+            if matches!(input, inputs::Input::Found(_)) && report.written_by_verify {
+                // A report saved into the class's folder is not a submission.
+                if !self.quiet {
+                    eprintln!(
+                        "note: skipped {}: a report knights-tour verify wrote (name the file \
+                         to verify it)",
+                        text::escape_control(&report.file)
+                    );
+                }
+                continue;
+            }
             self.code = self.code.max(report.exit_code());
             self.totals.add(&report);
-            if !self.quiet && report.readable && !report.has_board() {
+            // A file with an error (a sheet named that is not there) says so in its report;
+            // "no board found" before it would only mislead.
+            if !self.quiet && report.readable && report.error.is_none() && !report.has_board() {
                 eprintln!(
                     "note: no board found in {}",
                     text::escape_control(&report.file)

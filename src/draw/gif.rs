@@ -165,6 +165,10 @@ impl Animation<'_> {
             for (_, mark) in s.marks() {
                 paint_mark(c, mark);
             }
+            // The moves drawn after a number crossed it: the frame that stays shows them all.
+            for (i, sq) in s.tour.squares().enumerate() {
+                paint_number(c, s, sq, i + 1);
+            }
         } else {
             paint_still(c, s, budget).map_err(TimedOut::into_io)?;
         }

@@ -243,10 +243,20 @@ pub(crate) fn paint_segment(
     stroke(canvas, a, b, scene.line_width(), ink);
 }
 
-/// Move number `n` in its square, if the scene draws numbers.
+/// Move number `n` in its square, if the scene draws numbers, on a patch of the square's own
+/// colour a font pixel wider than the digits: the path and the marks under it never cover it.
 pub(crate) fn paint_number(canvas: &mut impl Canvas, scene: &Scene<'_>, sq: Square, n: usize) {
     if let Some(layout) = &scene.numbers {
-        let (x, y, _, _) = layout.text_rect(scene.geom.square_pixels(sq), n);
+        let square = scene.geom.square_pixels(sq);
+        let (x, y, x1, y1) = layout.text_rect(square, n);
+        let pad = layout.scale;
+        canvas.fill_rect(
+            x.saturating_sub(pad).max(square.0),
+            y.saturating_sub(pad).max(square.1),
+            (x1 + pad).min(square.2),
+            (y1 + pad).min(square.3),
+            scene.square_ink(sq, scene.visited(sq)),
+        );
         draw_digits(canvas, &layout.font, (x, y), layout.scale, n, Ink::Text);
     }
 }
@@ -303,9 +313,9 @@ fn draw_digits(
     }
 }
 
-/// The whole picture at once: board (unreached squares greyed), closing move and path,
-/// numbers (on top, to stay legible), marks. PNG draws this; so does the last GIF frame of a
-/// partial tour.
+/// The whole picture at once: board (unreached squares greyed), closing move and path, marks,
+/// numbers (on top, each on a patch of its square's colour, to stay legible). PNG draws this;
+/// so does the last GIF frame of a partial tour.
 ///
 /// A stage of `budget` counting the path's moves (see [`crate::writing`]): the squares and
 /// numbers are checked against its deadline too, a batch at a time.
@@ -336,14 +346,14 @@ pub(crate) fn paint_still(
         }
         prev = Some(p);
     }
+    for (_, mark) in scene.marks() {
+        paint_mark(canvas, mark);
+    }
     for (i, sq) in scene.tour.squares().enumerate() {
         if i % BATCH == 0 {
             budget.step(0)?;
         }
         paint_number(canvas, scene, sq, i + 1);
-    }
-    for (_, mark) in scene.marks() {
-        paint_mark(canvas, mark);
     }
     Ok(())
 }

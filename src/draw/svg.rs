@@ -78,11 +78,13 @@ fn render(scene: &Scene<'_>, budget: &WriteBudget<'_>) -> Result<String, TimedOu
     );
     unvisited(&mut s, scene);
     path(&mut s, scene, budget)?;
-    if let Some(layout) = scene.numbers {
-        numbers(&mut s, scene, layout);
-    }
     for (kind, mark) in scene.marks() {
         write_mark(&mut s, kind.class(), mark);
+    }
+    // Numbers last, each outlined in its square's colour: the path and the marks never
+    // cover one.
+    if let Some(layout) = scene.numbers {
+        numbers(&mut s, scene, layout);
     }
     s.push_str("</svg>\n");
     Ok(s)
@@ -172,7 +174,15 @@ fn numbers(s: &mut String, scene: &Scene<'_>, layout: NumberLayout) {
         } else {
             (cx - c * 0.42, cy - c * 0.5 + c * 0.08 + size * 0.8)
         };
-        let _ = writeln!(s, r#"<text x="{}" y="{}">{}</text>"#, num(x), num(y), i + 1);
+        let halo = scene.square_ink(sq, true).hex();
+        let _ = writeln!(
+            s,
+            r#"<text x="{}" y="{}" stroke="{halo}" stroke-width="{}" paint-order="stroke">{}</text>"#,
+            num(x),
+            num(y),
+            num(size * 0.2),
+            i + 1
+        );
     }
     s.push_str("</g>\n");
 }

@@ -1,6 +1,8 @@
-//! Which format an output is written in. The file's extension decides, as it does for
-//! `draw`; `--format` is only needed where there is no extension to go by (`-o -`, a device),
-//! and contradicting the extension is a usage error rather than a `.csv` full of zip bytes.
+//! Which format an output is written in, and where it goes. The file's extension decides, as
+//! it does for `draw`; `--format` is needed where there is no extension to go by (`-o -`, a
+//! device) or where there is no `-o`: csv, json and text then go to standard output and a
+//! workbook to the command's usual file, the same for every command ([`Format::resolve`]).
+//! Contradicting the extension is a usage error rather than a `.csv` full of zip bytes.
 
 use std::path::Path;
 
@@ -62,34 +64,37 @@ impl Format {
         self != Format::Xlsx
     }
 
-    /// Where output goes when no `-o` is given.
-    fn default_destination(self) -> Destination {
-        match self {
-            Format::Xlsx => Destination::File("knights-tour.xlsx".into()),
-            Format::Csv => Destination::File("knights-tour.csv".into()),
-            Format::Json => Destination::File("knights-tour.json".into()),
-            Format::Text => Destination::Stdout,
-        }
-    }
-
-    /// The format and destination for `--format` (`flag`) and `-o` (`output`): the extension
-    /// decides, `--format` may only agree with it or stand in where there is none. Every
-    /// contradiction is a usage error naming both flags.
+    /// The format and destination for `--format` (`flag`) and `-o` (`output`), for a command
+    /// whose workbook is called `workbook` when no `-o` names one. The rule is every
+    /// command's: without `-o`, csv, json and text go to standard output (as `verify` prints
+    /// its report), and a workbook (no `--format`, or `--format xlsx`) to `workbook`; with
+    /// `-o`, the extension decides, `--format` may only agree with it or stand in where there
+    /// is none. Every contradiction is a usage error naming both flags.
     ///
     /// ```
     /// use knights_tour::export::Format;
     /// use knights_tour::output::Destination;
-    /// let (f, _) = Format::resolve(None, Some("tour.json")).unwrap();
+    /// let (f, _) = Format::resolve(None, Some("tour.json"), "knights-tour.xlsx").unwrap();
     /// assert_eq!(f, Format::Json);
-    /// assert!(Format::resolve(Some(Format::Text), Some("st.xlsx")).is_err());
-    /// assert!(Format::resolve(None, Some("-")).is_err(), "say which text format");
-    /// assert!(Format::resolve(Some(Format::Xlsx), Some("-")).is_err());
-    /// assert_eq!(Format::resolve(Some(Format::Csv), Some("-")).unwrap().1, Destination::Stdout);
+    /// assert!(Format::resolve(Some(Format::Text), Some("st.xlsx"), "k.xlsx").is_err());
+    /// assert!(Format::resolve(None, Some("-"), "k.xlsx").is_err(), "say which text format");
+    /// assert!(Format::resolve(Some(Format::Xlsx), Some("-"), "k.xlsx").is_err());
+    /// let stdout = (Format::Csv, Destination::Stdout);
+    /// assert_eq!(Format::resolve(Some(Format::Csv), Some("-"), "k.xlsx").unwrap(), stdout);
+    /// assert_eq!(Format::resolve(Some(Format::Csv), None, "k.xlsx").unwrap(), stdout);
+    /// let workbook = (Format::Xlsx, Destination::File("k.xlsx".into()));
+    /// assert_eq!(Format::resolve(None, None, "k.xlsx").unwrap(), workbook);
     /// ```
-    pub fn resolve(flag: Option<Format>, output: Option<&str>) -> Result<(Format, Destination)> {
+    pub fn resolve(
+        flag: Option<Format>,
+        output: Option<&str>,
+        workbook: &str,
+    ) -> Result<(Format, Destination)> {
         let Some(text) = output else {
-            let format = flag.unwrap_or(Format::Xlsx);
-            return Ok((format, format.default_destination()));
+            return Ok(match flag {
+                None | Some(Format::Xlsx) => (Format::Xlsx, Destination::File(workbook.into())),
+                Some(f) => (f, Destination::Stdout),
+            });
         };
         let dest = Destination::parse(text);
         let format = match (&dest, flag) {

@@ -24,6 +24,10 @@ pub struct TourJson<'t> {
     /// The seed of the run that made it, so it can be made again (`--seed`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seed: Option<u64>,
+    /// The seed in decimal digits, as a string: exact in every JSON reader (JavaScript and jq
+    /// round a number above 2^53, so a `--seed` that large would no longer repeat the run).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seed_text: Option<String>,
     /// The squares in move order, algebraic (`a1` bottom-left).
     pub path: PathJson<'t>,
 }
@@ -85,6 +89,7 @@ impl<'t> TourJson<'t> {
             closed: tour.is_closed(),
             moves: tour.len(),
             seed: None,
+            seed_text: None,
             path: PathJson(tour),
         }
     }
@@ -114,6 +119,7 @@ impl<'t> TourJson<'t> {
     pub fn with_seed(self, seed: u64) -> TourJson<'t> {
         TourJson {
             seed: Some(seed),
+            seed_text: Some(seed.to_string()),
             ..self
         }
     }
@@ -137,6 +143,9 @@ pub struct Summary {
     /// The seed: `--seed` repeats the run. Below 2^53 when drawn at random, so exact in every
     /// JSON reader; `null` when the run made no random choice (`--all`).
     pub seed: Option<u64>,
+    /// The seed in decimal digits, exact in every JSON reader whatever its size (a `--seed`
+    /// above 2^53 is rounded as a number by JavaScript and jq); `null` with `seed`.
+    pub seed_text: Option<String>,
     /// `--method`.
     pub method: &'static str,
     /// `--tiebreak`; `null` when no Warnsdorff attempt could be made (`--all`, `--method

@@ -132,8 +132,9 @@ pub fn write_json(pairs: &Pairs, out: &mut dyn Write) -> io::Result<()> {
     let board = pairs.board();
     write!(
         out,
-        "{{\"board\":{},\"seed\":{},\"answer\":{},\"complete\":{},\"totals\":{},\"pairs\":[",
+        "{{\"board\":{},\"seed\":{},\"seed_text\":\"{}\",\"answer\":{},\"complete\":{},\"totals\":{},\"pairs\":[",
         json(&BoardJson::from(board))?,
+        pairs.seed(),
         pairs.seed(),
         json(&pairs.answer_line())?,
         pairs.all_answered(),
@@ -162,8 +163,9 @@ fn json<T: Serialize + ?Sized>(value: &T) -> io::Result<String> {
     serde_json::to_string(value).map_err(io::Error::other)
 }
 
-/// The answer line, the legend with totals, and the matrix (starts down, ends across, a
-/// column of two characters per end square, its name written downwards above it).
+/// The answer line, the legend with totals, and the matrix (starts down, ends across, one
+/// character per end square, its name written downwards above it, a space between files: the
+/// 8x8 matrix is 75 columns wide, within a terminal's 80).
 ///
 /// ```
 /// use knights_tour::board::Board;
@@ -211,24 +213,31 @@ pub fn write_text(pairs: &Pairs, out: &mut dyn Write) -> io::Result<()> {
             name
         })
         .collect();
+    // A space before each file's first square (squares come file by file: a1, a2, ..., b1).
+    let gap: Vec<bool> = (0..squares.len())
+        .map(|i| i > 0 && squares[i].col != squares[i - 1].col)
+        .collect();
     let tall = names.iter().map(Vec::len).max().unwrap_or(0);
     for line in 0..tall {
         let mut text = format!("{:left$}", if line == 0 { "end" } else { "" });
-        for name in &names {
+        for (i, name) in names.iter().enumerate() {
+            if gap[i] {
+                text.push(' ');
+            }
             // Align the names at the bottom.
             let pad = tall - name.len();
-            let ch = if line >= pad { name[line - pad] } else { ' ' };
-            text.push(ch);
-            text.push(' ');
+            text.push(if line >= pad { name[line - pad] } else { ' ' });
         }
         writeln!(out, "{}", text.trim_end())?;
     }
     writeln!(out, "start")?;
     for &s in &squares {
         let mut text = format!("{:left$}", board.algebraic(s));
-        for &e in &squares {
+        for (i, &e) in squares.iter().enumerate() {
+            if gap[i] {
+                text.push(' ');
+            }
             text.push_str(pairs.mark(s, e).glyph());
-            text.push(' ');
         }
         writeln!(out, "{}", text.trim_end())?;
     }

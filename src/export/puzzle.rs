@@ -75,6 +75,8 @@ fn title(p: &Puzzle, number: usize) -> String {
 struct PuzzlesJson<'a> {
     board: BoardJson,
     seed: u64,
+    /// The seed in decimal digits: exact in every JSON reader, whatever its size.
+    seed_text: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     difficulty: Option<&'a str>,
     puzzles: Vec<PuzzleJson<'a>>,
@@ -109,6 +111,7 @@ pub fn write_json(
     let doc = PuzzlesJson {
         board: first.board.into(),
         seed,
+        seed_text: seed.to_string(),
         difficulty,
         puzzles: puzzles
             .iter()

@@ -111,8 +111,10 @@ impl<'w> TourStream<'w> {
                 let _stage = self
                     .budget
                     .stage(Work::Bytes, TourJson::estimated_len(tour));
-                let mut doc = TourJson::new(tour);
-                doc.seed = self.seed;
+                let doc = match self.seed {
+                    Some(seed) => TourJson::new(tour).with_seed(seed),
+                    None => TourJson::new(tour),
+                };
                 serde_json::to_writer(&mut *self.out, &doc)?;
                 if self.single {
                     self.out.write_all(b"\n")?;

@@ -93,7 +93,8 @@ impl Mark {
             Mark::Found => "✓",
             Mark::Colour => "·",
             Mark::Theorem => "×",
-            Mark::NoTour => "✗",
+            // Not a cross: × (another theorem) and ✗ looked alike in a terminal.
+            Mark::NoTour => "∅",
             Mark::NotAnswered => "?",
             Mark::Same => "—",
         }

@@ -175,7 +175,7 @@ pub fn complete_board(report: &BoardReport, budget: &Budget) -> Completion {
         }
         Verdict::Unfinished => {
             return Completion::NotApplicable(
-                "the board is unfinished (a puzzle being solved), not a failed attempt from move 1"
+                "the board is unfinished (numbers missing between those typed), not an attempt from move 1"
                     .to_string(),
             )
         }
@@ -273,7 +273,8 @@ pub fn save_completions(
 
 /// What `verify --complete OUT` does after verifying: complete the `partial` sheets of every
 /// report (each gets `budget`) and write them to `out` within `writing` (see
-/// [`save_completions`]). Returns every sheet's completion, in file and sheet order.
+/// [`save_completions`]); with no failed attempt at all nothing is written. Returns every
+/// sheet's completion, in file and sheet order.
 pub fn complete_reports(
     reports: &[FileReport],
     out: &Path,
@@ -285,7 +286,13 @@ pub fn complete_reports(
         .iter()
         .flat_map(|r| complete_file(r, budget))
         .collect();
-    save_completions(out, &items, force, writing)?;
+    // With no failed attempt at all the workbook would hold a Summary and nothing else.
+    if items
+        .iter()
+        .any(|c| !matches!(c.completion, Completion::NotApplicable(_)))
+    {
+        save_completions(out, &items, force, writing)?;
+    }
     Ok(items)
 }
 
@@ -303,7 +310,7 @@ pub fn complete_reports(
 ///     completion: Completion::NotApplicable("it is already a complete tour".into()),
 /// }];
 /// let text = render_completions(&items, std::path::Path::new("out.xlsx"));
-/// assert!(text.contains("no failed attempts to complete"), "{text}");
+/// assert!(text.contains("no failed attempt to complete"), "{text}");
 /// ```
 pub fn render_completions(items: &[SheetCompletion], out: &Path) -> String {
     let mut text = String::new();
@@ -330,7 +337,7 @@ pub fn render_completions(items: &[SheetCompletion], out: &Path) -> String {
     }
     if failed == 0 {
         text.push_str(&format!(
-            "no failed attempts to complete; wrote {} (summary only)\n",
+            "no failed attempt to complete: nothing written to {}\n",
             out.display()
         ));
     } else {

@@ -74,7 +74,8 @@ pub fn rows(report: &FileReport) -> String {
 
 /// One field, quoted when it needs to be, and defused when a spreadsheet would run it.
 fn field(text: &str) -> String {
-    let text = if text.starts_with(['=', '+', '-', '@']) {
+    // A lone `-` (standard input) is no formula: a spreadsheet shows it as typed.
+    let text = if text.starts_with(['=', '+', '-', '@']) && text != "-" {
         format!("'{text}")
     } else {
         text.to_string()
@@ -101,6 +102,7 @@ mod tests {
     #[test]
     fn a_file_without_boards_still_gets_a_row() {
         let r = FileReport {
+            written_by_verify: false,
             file: "empty.xlsx".into(),
             format: Some("xlsx".into()),
             readable: true,

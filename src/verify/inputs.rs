@@ -13,8 +13,8 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{unreadable, verify_path, verify_workbook, FileReport, VerifyOptions};
-use crate::workbook::read::Workbook;
+use super::{unreadable, verify_path_with, verify_workbook, FileReport, VerifyOptions};
+use crate::workbook::read::watched::Opener;
 
 /// The extensions a folder walk keeps (case-insensitive).
 pub const VERIFIED_EXTENSIONS: &[&str] =
@@ -29,8 +29,11 @@ pub const MAX_FOLDER_ENTRIES: usize = 1_000_000;
 /// One thing to verify, each giving one file report.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Input {
-    /// A path given, or found in a folder.
+    /// A path given.
     File(PathBuf),
+    /// A file found in a folder walk (a report `verify` wrote there is left out: see
+    /// [`FileReport::written_by_verify`](super::FileReport::written_by_verify)).
+    Found(PathBuf),
     /// Standard input (`-`).
     Stdin,
     /// A folder, or a part of one, that gave nothing to read: why.
@@ -46,7 +49,9 @@ impl Input {
     /// How the report names it: the path, or `-`.
     pub fn label(&self) -> String {
         match self {
-            Input::File(p) | Input::Unreadable { path: p, .. } => p.display().to_string(),
+            Input::File(p) | Input::Found(p) | Input::Unreadable { path: p, .. } => {
+                p.display().to_string()
+            }
             Input::Stdin => "-".into(),
         }
     }
@@ -128,7 +133,7 @@ fn walk(dir: &Path, out: &mut Vec<Input>) -> Result<(), String> {
                         dir.display()
                     ));
                 }
-                out.push(Input::File(e.into_path()));
+                out.push(Input::Found(e.into_path()));
             }
             Ok(_) => {}
             Err(e) => out.push(Input::Unreadable {
@@ -153,21 +158,25 @@ fn walk(dir: &Path, out: &mut Vec<Input>) -> Result<(), String> {
     Ok(())
 }
 
-/// Verify one input.
-pub fn verify_input(input: &Input, options: &VerifyOptions) -> FileReport {
+/// Verify one input, its workbook opened by `opener`.
+pub fn verify_input(opener: &mut Opener, input: &Input, options: &VerifyOptions) -> FileReport {
     match input {
-        Input::File(path) => verify_path(path, options),
+        Input::File(path) | Input::Found(path) => verify_path_with(opener, path, options),
         Input::Unreadable { error, .. } => unreadable(input.label(), None, error.clone()),
         Input::Stdin => match crate::input::read_stdin() {
-            Ok(bytes) => verify_stdin_bytes(&bytes, options),
+            Ok(bytes) => verify_stdin_bytes(opener, &bytes, options),
             Err(e) => unreadable(input.label(), None, e),
         },
     }
 }
 
 /// Verify what was read from standard input: labelled `-`; a text format's sheet is `stdin`.
-pub fn verify_stdin_bytes(bytes: &[u8], options: &VerifyOptions) -> FileReport {
-    match Workbook::from_bytes_named(bytes, "stdin") {
+pub fn verify_stdin_bytes(
+    opener: &mut Opener,
+    bytes: &[u8],
+    options: &VerifyOptions,
+) -> FileReport {
+    match opener.open_bytes(bytes, "stdin") {
         Ok(book) => verify_workbook(book, "-".into(), options),
         Err(e) => unreadable(
             "-".into(),

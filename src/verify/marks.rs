@@ -44,7 +44,8 @@ pub enum MarkKind {
     Repeated,
     /// Not a move number: out of range, a fraction, text.
     NotAMove,
-    /// A blank square on a board that is not a failed attempt.
+    /// A blank square, from a report that still lists them (`blank-cell`): blank squares are
+    /// no longer problems, only counted (`empty_squares`).
     Blank,
     /// An empty cell at the short edge of a board that is not rectangular.
     Edge,
@@ -187,8 +188,19 @@ fn headline(b: &BoardReport) -> String {
             let not_listed = &b.problems_not_listed;
             let listed = b.problems.len().saturating_sub(not_listed.len());
             let all = listed + not_listed.values().sum::<usize>();
-            format!("Invalid: {}", count_usize(all, "problem"))
+            match b.empty_squares {
+                0 => format!("Invalid: {}", count_usize(all, "problem")),
+                empty => format!(
+                    "Invalid: {}, {} still empty",
+                    count_usize(all, "problem"),
+                    count_usize(empty, "square")
+                ),
+            }
         }
+        Verdict::Unfinished => format!(
+            "Unfinished: {} of {squares} squares visited, no mistake so far",
+            b.moves
+        ),
         other => other.as_str().to_string(),
     }
 }

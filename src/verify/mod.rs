@@ -46,7 +46,6 @@ pub mod square;
 pub mod text;
 mod value;
 
-use std::io::{Read, Seek};
 use std::path::Path;
 
 pub use report::{
@@ -57,8 +56,9 @@ pub use report::{
 use crate::error::{Error, Result};
 use crate::tour::Tour;
 use crate::workbook::cellref::{CellRange, CellRef};
+use crate::workbook::read::watched::Opener;
 use crate::workbook::read::{CellValue, CellValueRef, Format, SheetCells, Workbook};
-use crate::workbook::write::PATH_DATA_SHEET;
+use crate::workbook::write::{PATH_DATA_SHEET, SUMMARY_COLUMNS, SUMMARY_HEADER_ROW};
 
 use block::BlockGrid;
 pub use block::MAX_BOARD_SQUARES;
@@ -92,11 +92,17 @@ pub const KEEP_TYPED_MAX_CELLS: u64 = 4096;
 /// verification of the report unless asked for by name.
 pub const REPORT_TITLE: &str = "Knight's tour class report";
 
-/// Verify every (selected) sheet of the workbook at `path`. Never panics and never fails: an
-/// unreadable file gives a report with `readable: false` and an `error`.
+/// Verify every (selected) sheet of the workbook at `path`, read in this process. Never panics
+/// and never fails: an unreadable file gives a report with `readable: false` and an `error`.
 pub fn verify_path(path: &Path, options: &VerifyOptions) -> FileReport {
+    verify_path_with(&mut Opener::in_process(), path, options)
+}
+
+/// [`verify_path`], the workbook opened by `opener` (the command line's reads in a watched
+/// reader process).
+pub fn verify_path_with(opener: &mut Opener, path: &Path, options: &VerifyOptions) -> FileReport {
     let label = path.display().to_string();
-    match Workbook::open(path) {
+    match opener.open(path) {
         Ok(book) => verify_workbook(book, label, options),
         Err(e) => unreadable(
             label,
@@ -127,12 +133,14 @@ fn unreadable(file: String, format: Option<String>, error: String) -> FileReport
         readable: false,
         error: Some(error),
         sheets: Vec::new(),
+        written_by_verify: false,
     }
 }
 
-/// Verify the selected sheets of an open workbook.
-pub fn verify_workbook<RS: Read + Seek>(
-    mut book: Workbook<RS>,
+/// Verify the selected sheets of an open workbook. A reader stopped while reading a sheet
+/// makes the whole file unreadable.
+pub fn verify_workbook(
+    mut book: Workbook<'_>,
     file: String,
     options: &VerifyOptions,
 ) -> FileReport {
@@ -143,6 +151,7 @@ pub fn verify_workbook<RS: Read + Seek>(
         readable: true,
         error: None,
         sheets: Vec::new(),
+        written_by_verify: false,
     };
     let wanted: Vec<(usize, String)> = if options.sheets.is_empty() {
         names.iter().cloned().enumerate().collect()
@@ -172,7 +181,23 @@ pub fn verify_workbook<RS: Read + Seek>(
             continue;
         }
         let sheet = match book.read_sheet(&name) {
-            Ok(cells) if options.sheets.is_empty() && is_report_table(&cells) => continue,
+            Err(e) if e.ends_the_file() => {
+                return unreadable(report.file, report.format, e.to_string());
+            }
+            Ok(cells) if is_report_table(&cells) || is_csv_report(&cells) => {
+                report.written_by_verify = true;
+                match options.sheets.is_empty() && is_report_table(&cells) {
+                    true => continue,
+                    false => verify_grid(&name, index, &cells, options),
+                }
+            }
+            // generate's Summary is a table of its attempts, not a submission: still listed
+            // (scripts count every sheet), but quiet in the text report; a --range meant for
+            // the boards does not apply to it.
+            Ok(cells) if options.sheets.is_empty() && is_generated_summary(&cells) => SheetReport {
+                quiet: true,
+                ..SheetReport::no_board(&name, index, None)
+            },
             Ok(cells) => verify_grid(&name, index, &cells, options),
             Err(e) => SheetReport::unreadable(&name, index, e.to_string()),
         };
@@ -190,6 +215,37 @@ pub fn verify_workbook<RS: Read + Seek>(
     report
 }
 
+/// Whether any cell of `range` holds a number (as a number or typed as text).
+fn holds_a_number(cells: &SheetCells, range: CellRange) -> bool {
+    cells.cells().iter().any(|c| {
+        range.contains(CellRef::new(c.row, c.col))
+            && match c.value {
+                Some(CellValueRef::Number(_)) => true,
+                Some(CellValueRef::Text(t)) => t.trim().parse::<f64>().is_ok(),
+                _ => false,
+            }
+    })
+}
+
+/// Whether the sheet is `verify --format csv`'s report: its first row is the CSV header.
+fn is_csv_report(cells: &SheetCells) -> bool {
+    csv::CSV_COLUMNS.iter().enumerate().all(|(c, name)| {
+        cells
+            .find(0, c as u32)
+            .is_some_and(|x| x.value == Some(CellValueRef::Text(name)))
+    })
+}
+
+/// Whether the sheet is the `Summary` `generate` writes: its table's header names the
+/// columns [`SUMMARY_COLUMNS`] starts with.
+fn is_generated_summary(cells: &SheetCells) -> bool {
+    SUMMARY_COLUMNS[..4].iter().enumerate().all(|(c, name)| {
+        cells
+            .find(SUMMARY_HEADER_ROW, c as u32)
+            .is_some_and(|x| x.value == Some(CellValueRef::Text(name)))
+    })
+}
+
 /// Whether the sheet is a class report's Results table: its A1 holds [`REPORT_TITLE`].
 fn is_report_table(cells: &SheetCells) -> bool {
     cells
@@ -205,6 +261,14 @@ pub fn verify_grid(
     options: &VerifyOptions,
 ) -> SheetReport {
     let selection = match options.range {
+        // A range given for every sheet (no --sheet) that holds no number on this one marks
+        // no board here: a notes or summary sheet is not an invalid board of text cells.
+        Some(range) if options.sheets.is_empty() && !holds_a_number(cells, range) => {
+            select::Selection {
+                boards: Vec::new(),
+                notes: vec![format!("the range {range} holds no number on this sheet")],
+            }
+        }
         Some(range) => select::Selection {
             boards: vec![notation::grid::given(cells, range)],
             notes: Vec::new(),
@@ -213,7 +277,6 @@ pub fn verify_grid(
     };
     let mut boards = Vec::new();
     let mut notes = selection.notes;
-    let puzzle = is_puzzle_sheet(cells);
     for candidate in selection.boards {
         match candidate {
             Candidate::Grid(g) => {
@@ -225,7 +288,7 @@ pub fn verify_grid(
                     ));
                     continue;
                 }
-                boards.push(grid_report(cells, &g, options, puzzle, &mut notes));
+                boards.push(grid_report(cells, &g, options, &mut notes));
             }
             Candidate::Path(p) => boards.push(path_report(cells, &p, options)),
             Candidate::TooLarge { rows, cols, .. } => notes.push(format!(
@@ -255,20 +318,12 @@ fn grid_report(
     cells: &SheetCells,
     g: &GridCandidate,
     options: &VerifyOptions,
-    puzzle: bool,
     notes: &mut Vec<String>,
 ) -> BoardReport {
     let mut grid = BlockGrid::new(cells, g.range);
     let ragged = options.range.is_none() && !g.labelled;
     let check = |grid: &BlockGrid<'_>| {
-        check::grid::check_board(
-            grid,
-            cells.formats_known(),
-            ragged,
-            g.base,
-            g.unvisited,
-            puzzle,
-        )
+        check::grid::check_board(grid, cells.formats_known(), ragged, g.base, g.unvisited)
     };
     let mut checked = check(&grid);
     // Text on the board may be the hand method's insertion labels (5a after 5): read in their
@@ -332,36 +387,6 @@ fn owned(value: CellValueRef<'_>) -> CellValue {
     }
 }
 
-/// Whether the sheet is a puzzle `knights-tour puzzle` wrote: a text cell (its title) starts
-/// with [`crate::puzzle::TITLE`], or, in a text grid read word by word, its words run along a
-/// row. Its boards may be `unfinished` ([`Verdict::Unfinished`]).
-fn is_puzzle_sheet(cells: &SheetCells) -> bool {
-    use crate::workbook::read::CellValueRef;
-    let words: Vec<&str> = crate::puzzle::TITLE.split(' ').collect();
-    let mut run = 0;
-    let mut last: Option<(u32, u32)> = None;
-    for c in cells.cells().iter() {
-        let Some(CellValueRef::Text(t)) = c.value else {
-            run = 0;
-            continue;
-        };
-        if t.starts_with(crate::puzzle::TITLE) {
-            return true;
-        }
-        let next = last.is_some_and(|(r, col)| r == c.row && col + 1 == c.col);
-        run = if next && run > 0 && run < words.len() && t == words[run] {
-            run + 1
-        } else {
-            usize::from(t == words[0])
-        };
-        last = Some((c.row, c.col));
-        if run == words.len() {
-            return true;
-        }
-    }
-    false
-}
-
 /// Judge one tour written entry by entry, on the board the selection gave it.
 fn path_report(cells: &SheetCells, p: &PathCandidate, options: &VerifyOptions) -> BoardReport {
     let checked = check::path::check_path(p, p.board);
@@ -394,6 +419,7 @@ fn board_report(
         verdict: checked.verdict,
         board,
         moves: checked.moves,
+        empty_squares: checked.empty,
         start: checked.start,
         end: checked.end,
         start_highlighted: checked.start_highlighted,
@@ -422,6 +448,7 @@ fn board_report(
 ///
 /// The error names the file, the sheet and what is wrong with it.
 pub fn read_tour(
+    opener: &mut Opener,
     path: &Path,
     sheet: &str,
     range: Option<CellRange>,
@@ -433,7 +460,7 @@ pub fn read_tour(
         board,
         ..VerifyOptions::default()
     };
-    let report = verify_path(path, &options);
+    let report = verify_path_with(opener, path, &options);
     let file = path.display();
     if let Some(e) = &report.error {
         return Err(Error::Other(format!("{file}: {e}")));

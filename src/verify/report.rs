@@ -24,9 +24,9 @@ pub enum Verdict {
     /// A failed attempt: the numbers present are exactly 1..k (k below the number of squares),
     /// a valid knight path, every other square blank.
     Partial,
-    /// A puzzle being solved (on a sheet `knights-tour puzzle` wrote): some squares still
-    /// blank and no mistake among the numbers present. Elsewhere such a board is `invalid`
-    /// (a square skipped is a mistake in a tour typed from move 1).
+    /// A board being filled in (a puzzle being solved, a practice board with moves typed
+    /// here and there): some squares still blank and no mistake among the numbers present,
+    /// which are not just 1..k (that is `partial`).
     Unfinished,
     /// Anything else on a board: see the problems.
     Invalid,
@@ -69,7 +69,9 @@ pub enum ProblemKind {
     NonInteger,
     /// Text (or TRUE/FALSE, or an error value) where a move number belongs.
     TextCell,
-    /// A blank square on a board that is not a failed attempt.
+    /// A blank square on a board that is not a failed attempt. No longer reported: a blank
+    /// square is still empty, not a mistake (`empty_squares` counts them); kept so reports
+    /// that name it still read.
     BlankCell,
     /// The filled cells do not form a rectangle (a short row or column).
     NotRectangular,
@@ -156,6 +158,11 @@ pub struct BoardReport {
     pub board: BoardPosition,
     /// How many squares hold a valid move number (the squares visited).
     pub moves: usize,
+    /// How many squares are still empty (blank, or marked unvisited; for a list, the squares
+    /// it does not name). An empty square is never a problem: a board with some and no
+    /// mistake is `partial` or `unfinished`.
+    #[serde(default)]
+    pub empty_squares: usize,
     /// The cell holding the first move.
     pub start: Option<CellRef>,
     /// The cell holding the last move.
@@ -280,6 +287,11 @@ pub struct SheetReport {
     /// Every board on the sheet in reading order (by top-left cell, row first).
     #[serde(default)]
     pub boards: Vec<BoardReport>,
+    /// A program's own table that holds no submission (`generate`'s Summary): listed in JSON
+    /// and CSV like every sheet, left out of the text report, where its `no-board` line on
+    /// every generated workbook was noise.
+    #[serde(skip)]
+    pub quiet: bool,
 }
 
 impl SheetReport {
@@ -312,6 +324,7 @@ impl SheetReport {
                 .unwrap_or_default(),
             unreadable: false,
             boards,
+            quiet: false,
         }
     }
 
@@ -342,6 +355,11 @@ pub struct FileReport {
     pub error: Option<String>,
     /// One report per worksheet checked.
     pub sheets: Vec<SheetReport>,
+    /// Whether the file is a report `verify` itself wrote (a class workbook, whose Results
+    /// sheet's A1 says so, or a CSV report, known by its header row): a folder walk leaves it
+    /// out, so a report saved into the class's folder is not counted as a submission.
+    #[serde(skip)]
+    pub written_by_verify: bool,
 }
 
 impl FileReport {

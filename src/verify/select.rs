@@ -67,6 +67,24 @@ pub(crate) fn select(candidates: Vec<Candidate>, board_size: Option<(u32, u32)>)
     }
     boards.sort_by_key(|c| c.footprint().first);
     let mut notes: Vec<String> = Vec::new();
+    if board_size.is_none() {
+        // A list that names only some squares has its board guessed: say so, and how to give
+        // the real one ("4 of 28 squares on a 7x4 board" puzzles a person who means 8x8).
+        for c in &boards {
+            if let Candidate::Path(p) = c {
+                let (rows, cols) = p.board;
+                if (p.squares.len() as u64) < u64::from(rows) * u64::from(cols) {
+                    notes.push(format!(
+                        "the list at {} names {} squares; its board, {rows}x{cols}, is the \
+                         smallest anchored at a1 holding them all: give --board-size (8x8, \
+                         say) for the board the tour is on",
+                        p.footprint,
+                        p.squares.len()
+                    ));
+                }
+            }
+        }
+    }
     for (at, why) in rejected {
         if !boards.iter().any(|b| overlaps(&b.footprint(), &at)) && !notes.contains(&why) {
             notes.push(why);

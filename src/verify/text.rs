@@ -86,6 +86,9 @@ pub fn render_totals(t: &Totals) -> String {
 /// `  NAME: no-board` for a sheet without one.
 pub fn render_sheet(s: &SheetReport) -> String {
     let mut out = String::new();
+    if s.boards.is_empty() && s.quiet {
+        return out;
+    }
     if s.boards.is_empty() {
         let _ = write!(
             out,
@@ -124,8 +127,20 @@ fn render_board(sheet: &str, b: &BoardReport) -> String {
         let squares = u64::from(b.board.rows) * u64::from(b.board.cols);
         let _ = write!(
             out,
-            " ({} of {squares} squares numbered, no mistake so far)",
-            b.moves
+            " ({} of {squares} squares visited, no mistake so far, {} still empty)",
+            b.moves,
+            super::check::thousands(b.empty_squares)
+        );
+    }
+    if b.verdict == Verdict::Invalid && b.empty_squares > 0 {
+        // Mistakes only: the squares still empty are counted, not listed.
+        let mistakes = b.problems.len() - b.problems_not_listed.len()
+            + b.problems_not_listed.values().sum::<usize>();
+        let _ = write!(
+            out,
+            " ({}, {} still empty)",
+            crate::english::count_usize(mistakes, "mistake"),
+            crate::english::count_usize(b.empty_squares, "square")
         );
     }
     if b.verdict == Verdict::Partial {
@@ -175,7 +190,7 @@ fn render_board(sheet: &str, b: &BoardReport) -> String {
             }
             let _ = write!(
                 out,
-                ", {} numbered",
+                ", {} visited",
                 crate::english::count_usize(b.moves, "square")
             );
         }
@@ -187,10 +202,10 @@ fn render_board(sheet: &str, b: &BoardReport) -> String {
     };
     if let Some(start) = at(b.start, b.start_square) {
         let _ = write!(out, ", start {start}");
-        match b.start_highlighted {
-            Some(true) => out.push_str(" (highlighted)"),
-            Some(false) => out.push_str(" (not highlighted)"),
-            None => {}
+        // Said only when it is: most boards typed by hand have no highlighted start, and
+        // saying so on each is noise (JSON has `start_highlighted` either way).
+        if b.start_highlighted == Some(true) {
+            out.push_str(" (highlighted)");
         }
     }
     if let Some(end) = at(b.end, b.end_square) {

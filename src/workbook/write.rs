@@ -22,15 +22,16 @@
 //!   Everything else on a tour sheet is text (title, file letters above the board, the notes
 //!   panel), so a reader looking for numbers finds exactly the board.
 //! - Optionally (see [`PathDrawing`]) the knight's path is drawn over the board as a
-//!   transparent native scatter chart, and the board gets a colour scale by move number that
+//!   transparent native line chart, and the board gets a colour scale by move number that
 //!   leaves the yellow start square (and the red stuck square) alone.
 //! - `Summary`: the title, the overall result line ("Solved after 3 attempts"), the options and
 //!   seed, then from row [`SUMMARY_HEADER_ROW`] a table with one row per attempt (columns
 //!   [`SUMMARY_COLUMNS`]), whose sheet name links to the attempt's board.
-//! - `Path data` (hidden, only when a path is drawn): the chart's coordinates. Attempt sheet
-//!   number `j` (counting only charted attempts from 0) uses columns `2j` (x) and `2j + 1` (y);
-//!   row 0 holds text headers, rows `1..=k` the centre of move `k`'s square with
-//!   `x = col + 0.5`, `y = rows - row - 0.5` on axes `0..cols` and `0..rows`.
+//! - `Path data` (hidden, only when a path is drawn): the charts' values, one row per chart
+//!   series, each path's rows together, each row's label after its values (`Tour 1 path 3`):
+//!   column `k` holds the height (`rows - row - 0.5` at a square's centre) where the line
+//!   crosses category `k`, half a square from the left edge each; see `chart.rs` for why the
+//!   path is cut into such rows.
 //!
 //! Big boards (at least [`CONSTANT_MEMORY_SQUARES`] squares) are written in rust_xlsxwriter's
 //! constant-memory mode, row by row, so a 1000x1000 tour needs a few megabytes of memory beside
@@ -95,8 +96,8 @@ pub const AUTO_CHART_MAX_SIDE: u32 = 30;
 /// squares; spreadsheet programs get slow evaluating it over millions of cells.
 pub const AUTO_COLOUR_SCALE_MAX_SQUARES: usize = 65_536;
 
-/// At most this many attempts get a path chart: each takes two columns of the hidden
-/// `Path data` sheet, which has 16,384.
+/// At most this many attempts get a path chart (the hidden `Path data` sheet has room for
+/// the rows of many more small boards; this bounds the charts a workbook holds).
 pub const MAX_CHARTED_ATTEMPTS: usize = (SHEET_COLS / 2) as usize;
 
 /// Name of the summary worksheet (always the last visible sheet).
@@ -160,7 +161,10 @@ pub enum PathDrawing {
     Auto,
     /// Never.
     Off,
-    /// Always, whatever the board's size (a chart of a million points opens slowly).
+    /// Whatever the board's size, where the charts fit: Excel draws 255 series a chart and a
+    /// path takes about two for every square of a side, so a path needing more charts
+    /// than there are rows above the board to anchor them (over about 350 squares a side at
+    /// `C3`), or a board over 8,191 columns, is not drawn.
     On,
 }
 
@@ -321,7 +325,6 @@ fn build_workbook(spec: &WorkbookSpec, budget: &WriteBudget<'_>) -> Result<Workb
     validate(spec)?;
     let mut workbook = Workbook::new();
     workbook.set_properties(&properties(spec)?);
-    let charted = chart::charted_attempts(spec);
     let outcomes: Vec<Outcome> = spec
         .attempts
         .iter()
@@ -338,6 +341,13 @@ fn build_workbook(spec: &WorkbookSpec, budget: &WriteBudget<'_>) -> Result<Workb
         .map(|a| a.tour.board().rows())
         .map(u64::from);
     let _stage = budget.stage(Work::Rows, rows.sum());
+    let mut paths = chart::PathData::default();
+    let mut slots: Vec<Option<usize>> = vec![None; spec.attempts.len()];
+    for i in chart::charted_attempts(spec) {
+        let tour = &spec.attempts[i].tour;
+        let rows_above = spec.top_left.row;
+        slots[i] = paths.add(&names[i], tour, chart::Drawing::OverCells, rows_above);
+    }
     let several_hand = spec.attempts.iter().filter(|a| a.steps.is_some()).count() > 1;
     for (i, attempt) in spec.attempts.iter().enumerate() {
         if let Some(built) = &attempt.steps {
@@ -350,17 +360,20 @@ fn build_workbook(spec: &WorkbookSpec, budget: &WriteBudget<'_>) -> Result<Workb
             number: i + 1,
             name: &names[i],
             outcome: outcomes[i],
-            chart_slot: charted.iter().position(|&c| c == i),
+            drawn: slots[i].map(|slot| (&paths, slot)),
         };
         sheet.add_to(&mut workbook, budget)?;
     }
     summary::add_summary(&mut workbook, spec, &names, &outcomes)?;
-    if !charted.is_empty() {
-        let paths: Vec<(&str, &crate::tour::Tour)> = charted
-            .iter()
-            .map(|&i| (names[i].as_str(), &spec.attempts[i].tour))
-            .collect();
-        chart::add_path_data(&mut workbook, &paths)?;
+    // Open on the tour, not on the failed attempts before it (a hand-built tour's workbook
+    // opens on its first step, as it is meant to be read).
+    if let Some(i) = spec.attempts.iter().position(|a| a.solved) {
+        if i > 0 && spec.attempts[..=i].iter().all(|a| a.steps.is_none()) {
+            workbook.worksheet_from_name(&names[i])?.set_active(true);
+        }
+    }
+    if !paths.is_empty() {
+        paths.write(&mut workbook)?;
     }
     Ok(workbook)
 }
@@ -507,7 +520,7 @@ fn distinct_boards(spec: &WorkbookSpec) -> Vec<Board> {
 }
 
 /// Sanity checks on the module's constants against the sheet limits.
-const _: () = assert!(SHEET_ROWS > 0 && MAX_CHARTED_ATTEMPTS * 2 <= SHEET_COLS as usize);
+const _: () = assert!(SHEET_ROWS > 0 && MAX_CHARTED_ATTEMPTS <= SHEET_COLS as usize);
 
 #[cfg(test)]
 mod tests {

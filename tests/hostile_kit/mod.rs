@@ -229,8 +229,23 @@ pub fn run_verify(file: &Path, limit_address_space: bool) -> Run {
     run_verify_within(file, limit_address_space.then_some(512 << 20))
 }
 
+/// The reader process's time for one file in these tests: debug builds on a loaded machine
+/// read many times slower than the release build the 8 s are for. A test of the time limit
+/// sets its own.
+pub const READ_SECONDS: &str = "120";
+
+/// `verify --json FILE` with the reader's limits set by `env` (`KNIGHTS_TOUR_READ_SECONDS`,
+/// `KNIGHTS_TOUR_READ_MEMORY_MB`).
+pub fn run_verify_with(file: &Path, env: &[(&str, &str)]) -> Run {
+    run_verify_env(file, None, env)
+}
+
 /// `verify --json FILE`, under `prlimit --as=BYTES` when given (no backtrace asked for).
 pub fn run_verify_within(file: &Path, address_space: Option<u64>) -> Run {
+    run_verify_env(file, address_space, &[])
+}
+
+fn run_verify_env(file: &Path, address_space: Option<u64>, env: &[(&str, &str)]) -> Run {
     let start = Instant::now();
     let mut cmd = if let Some(bytes) = address_space {
         let mut c = Command::new("prlimit");
@@ -242,6 +257,8 @@ pub fn run_verify_within(file: &Path, address_space: Option<u64>) -> Run {
     };
     let out = cmd
         .env_remove("RUST_BACKTRACE")
+        .env("KNIGHTS_TOUR_READ_SECONDS", READ_SECONDS)
+        .envs(env.iter().copied())
         .args(["verify", "--json"])
         .arg(file)
         .timeout(Duration::from_secs(300))
@@ -287,6 +304,9 @@ pub fn sheet_notes(run: &Run) -> Vec<String> {
         })
         .unwrap_or_default()
 }
+
+/// What the reader process says when a file needs more than its memory (the default 192 MB).
+pub const OUT_OF_MEMORY: &str = "reading it needs more than 192 MB";
 
 /// The file is refused as a whole: exit 2, an error naming the problem.
 pub fn assert_refused(run: &Run, words: &str) {

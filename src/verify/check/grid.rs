@@ -68,7 +68,6 @@ pub(crate) fn check_board(
     detect_ragged: bool,
     base: u8,
     unvisited: Option<i64>,
-    puzzle: bool,
 ) -> Checked {
     let detect_ragged = detect_ragged && unvisited.is_none();
     let range = grid.range;
@@ -211,15 +210,10 @@ pub(crate) fn check_board(
     let partial_shaped = clean && k >= 1 && k < n && missing.len() == 1 && missing[0].1 == n;
     let complete = clean && missing.is_empty();
 
-    if !partial_shaped && !complete {
-        for &i in &blanks {
-            problems.push(sq.problem(
-                ProblemKind::BlankCell,
-                &[i],
-                format!("{} is blank", sq.name(i)),
-            ));
-        }
-        holes.extend(&blanks);
+    // A blank square is still empty, not a mistake: the numbers no square holds then are
+    // those not typed yet (and, beyond them, knock-ons of the mistakes listed: a number typed
+    // twice leaves another out). Only a board without a blank square lists its missing numbers.
+    if !partial_shaped && !complete && blanks.is_empty() {
         holes.sort_unstable();
         let missing_count: u64 = missing.iter().map(|&(a, b)| b - a + 1).sum();
         for &(a, b) in &missing {
@@ -291,11 +285,8 @@ pub(crate) fn check_board(
     }
 
     let present = (1..=n).filter(|&v| pos[v as usize] != NONE).count();
-    let last = (1..=n).rev().find(|&v| pos[v as usize] != NONE);
     let start = (pos.len() > 1 && pos[1] != NONE).then(|| sq.cell_ref(pos[1]));
-    let end = last.map(|v| sq.cell_ref(pos[v as usize]));
     let start_square = (pos.len() > 1 && pos[1] != NONE).then(|| sq.square(pos[1]));
-    let end_square = last.map(|v| sq.square(pos[v as usize]));
     let verdict = if bad_moves == 0 && complete {
         let (first, lastsq) = (at(pos[1]), at(pos[n as usize]));
         if n > 1 && first.is_knight_move(lastsq) {
@@ -305,11 +296,22 @@ pub(crate) fn check_board(
         }
     } else if bad_moves == 0 && partial_shaped {
         Verdict::Partial
-    } else if puzzle && unfinished(clean, bad_moves, &missing) {
+    } else if clean && bad_moves == 0 && !blanks.is_empty() {
         Verdict::Unfinished
     } else {
         Verdict::Invalid
     };
+    // The last move: the highest number present, but on a board still being filled in (empty
+    // squares, not a failed attempt 1..k) only the last number of all: the highest typed so
+    // far ends nothing.
+    let last = match verdict {
+        Verdict::Unfinished | Verdict::Invalid if !blanks.is_empty() => {
+            Some(n).filter(|&v| pos[v as usize] != NONE)
+        }
+        _ => (1..=n).rev().find(|&v| pos[v as usize] != NONE),
+    };
+    let end = last.map(|v| sq.cell_ref(pos[v as usize]));
+    let end_square = last.map(|v| sq.square(pos[v as usize]));
     let tour = match verdict {
         Verdict::Closed | Verdict::Open | Verdict::Partial => Board::new(rows, cols)
             .ok()
@@ -324,17 +326,13 @@ pub(crate) fn check_board(
     let start_highlighted = formats_known
         .then(|| start.map(|s| highlighted(grid, s)))
         .flatten();
-    if verdict == Verdict::Unfinished {
-        // A puzzle being solved: its blanks and missing numbers were listed above before the
-        // knight's moves were checked; they are no mistake.
-        problems = Problems::default();
-    }
     let (problems, not_listed) = problems.finish();
     Checked {
         verdict,
         problems,
         not_listed,
         moves: present,
+        empty: blanks.len(),
         start,
         end,
         start_square,
@@ -365,14 +363,6 @@ fn unbroken(pos: &[u32], dups: &[(u64, Vec<u32>)], cols: u32, rows: u32) -> Opti
     Board::new(rows, cols)
         .ok()
         .map(|board| Tour::from_indices_unchecked(board, path))
-}
-
-/// Whether a board on a puzzle sheet is a puzzle being solved ([`Verdict::Unfinished`]): no
-/// problem but blank squares and their missing numbers (`clean`: no duplicate, nothing out of range or not a
-/// number; no two consecutive numbers present apart by more than a knight's move), some
-/// number missing.
-fn unfinished(clean: bool, bad_moves: usize, missing: &[(u64, u64)]) -> bool {
-    clean && bad_moves == 0 && !missing.is_empty()
 }
 
 /// For each duplicated number keep, in `pos`, the cell that best fits its neighbours' cells

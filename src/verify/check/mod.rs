@@ -32,6 +32,8 @@ pub(crate) struct Checked {
     /// How many problems of each kind were found beyond those listed.
     pub(crate) not_listed: BTreeMap<ProblemKind, usize>,
     pub(crate) moves: usize,
+    /// Squares still empty (blank, or marked unvisited): not mistakes.
+    pub(crate) empty: usize,
     pub(crate) start: Option<CellRef>,
     pub(crate) end: Option<CellRef>,
     pub(crate) start_square: Option<SquareName>,

@@ -164,6 +164,7 @@ pub(crate) fn check_path(path: &PathCandidate, (rows, cols): (u32, u32)) -> Chec
         problems,
         not_listed,
         moves: first_at.len(),
+        empty: (rows as usize * cols as usize).saturating_sub(first_at.len()),
         start: Some(path.cells[0]),
         end: Some(path.cells[last]),
         start_square: Some(squares[0]),

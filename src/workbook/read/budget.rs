@@ -1,14 +1,15 @@
-//! The reading budget: caps that no real board reaches, checked before anything a file
-//! declares is expanded, so that a hostile workbook is refused fast instead of filling memory.
+//! What a sheet may keep: caps no real board reaches, on what is kept of a sheet (its cells,
+//! their text) and, for our own readers of ods and text, on what they scan, so that a sheet is
+//! refused with a reason instead of filling the memory of whoever keeps it.
 //!
-//! A sheet is refused past a per-sheet cap; a workbook past a per-workbook ("run") cap, which
-//! bounds what one file can cost however many sheets it has. The largest board the verifier
-//! checks, 1000 x 1000 squares typed as text, stays well inside every cap.
+//! The largest board the verifier checks, 1000 x 1000 squares typed as text, stays well inside
+//! every cap. Bounding a parser against a hostile file is not done here: the command line reads
+//! in a watched reader process ([`super::watched`]).
 
 use std::io::{self, Read};
 
-use super::cells::{cost_of, CellsBuilder};
-use super::{CellFormat, CellValue, ReadError, SheetCell, SheetCells};
+use super::cells::{cost_of, cost_of_ref, CellsBuilder};
+use super::{CellFormat, CellValue, CellValueRef, CellView, ReadError, SheetCell, SheetCells};
 
 /// The most cells (including formatted empty ones) kept from one worksheet, 16 bytes each
 /// (plus the value of each that is not a whole number from 0 to 2^31 - 1).
@@ -20,16 +21,9 @@ pub const MAX_SHEET_SCANNED_CELLS: u64 = 8 * 1024 * 1024;
 /// The most cell elements scanned over all the sheets of one workbook.
 pub const MAX_RUN_SCANNED_CELLS: u64 = 24 * 1024 * 1024;
 
-/// The most distinct strings a workbook's shared-string table may declare or hold.
-pub const MAX_DISTINCT_STRINGS: u64 = 1024 * 1024;
-
 /// The most bytes of text a workbook may hold (its shared strings), and the most bytes of text
 /// read from one sheet's cells (an ods cell's text counted once per repeated copy).
 pub const MAX_STRING_BYTES: u64 = 32 * 1024 * 1024;
-
-/// The largest rectangle of cells, summed over a workbook's sheets, that a reader holding
-/// sheets densely (calamine for xls, about 56 bytes a cell with formulas) may build.
-pub const MAX_DENSE_CELLS: u64 = 2 * 1024 * 1024;
 
 /// The most uncompressed bytes of XML read from one part of a package (a sheet,
 /// `content.xml`, the shared strings...).
@@ -39,10 +33,6 @@ pub const MAX_PART_BYTES: u64 = 512 * 1024 * 1024;
 /// would be held whole in memory by the XML reader.
 pub const MAX_XML_RUN: u64 = 16 * 1024 * 1024;
 
-/// The most elements in a package part read whole when a workbook opens (styles, workbook,
-/// relationships, theme): a few thousand in real files.
-pub const MAX_PART_ELEMENTS: u64 = 1024 * 1024;
-
 /// How much of a text cell is kept: enough to quote it in a report. Longer text ends in `…`,
 /// so that it can never read as a number.
 pub const MAX_TEXT_KEPT: usize = 200;
@@ -51,65 +41,15 @@ pub const MAX_TEXT_KEPT: usize = 200;
 /// more would take minutes to check, one board after another.
 pub const MAX_SHEETS: usize = 4096;
 
-/// The most cell formats a workbook may define: Excel's own limit (64,000). calamine keeps a
-/// whole style for each.
-pub const MAX_CELL_FORMATS: u64 = 64_000;
-
-/// The most uncompressed bytes of XML read from the parts a reader reads whole when it opens
-/// a workbook (relationships, workbook, shared strings, styles, theme), all together.
-pub const MAX_OPEN_XML_BYTES: u64 = 256 * 1024 * 1024;
-
-/// The most bytes of a worksheet's XML before its cells (`<sheetData>`): column widths,
-/// views, a header; a few KB in real sheets (16,384 column widths take about 1 MB).
-pub const MAX_PRESHEET_BYTES: u64 = 16 * 1024 * 1024;
-
-/// The most elements (cells, values, rows and anything else) in one worksheet's XML.
-pub const MAX_SHEET_ELEMENTS: u64 = 32 * 1024 * 1024;
-
-/// The most uncompressed bytes of sheet data read over all the sheets of one workbook.
-pub const MAX_RUN_SHEET_BYTES: u64 = 1024 * 1024 * 1024;
-
-/// The most bytes a workbook may keep in memory at once: what its readers keep from opening
-/// it (shared strings, styles, names, relationships, its zip directory) plus the cells kept
-/// from the sheet being read. Each is estimated from the counts the pre-scans take, so that
-/// many strings used by many cells are caught, not each count alone.
-pub const MAX_KEPT_BYTES: u64 = 128 * 1024 * 1024;
+/// The most bytes a sheet's cells may take once kept (16 bytes a cell, and the value of each
+/// that is not a whole number with its text): many strings used by many cells are caught,
+/// not each count alone. Half of what the reader process may use (192 MB): a file that makes the
+/// command keep this much leaves the reader little room beside it.
+pub const MAX_KEPT_BYTES: u64 = 96 * 1024 * 1024;
 
 /// The refusal of a cap: the words end a sentence such as "the workbook holds ...".
 fn over(detail: String) -> ReadError {
     ReadError::TooLarge { detail }
-}
-
-/// What opening a workbook keeps in memory, as the pre-scans estimate it before any reader
-/// builds it. Refused past [`MAX_KEPT_BYTES`].
-#[derive(Clone, Debug, Default)]
-pub(crate) struct OpenCost {
-    bytes: u64,
-}
-
-impl OpenCost {
-    /// `bytes` more will be kept for `what` (a phrase such as "its shared strings").
-    pub(crate) fn add(&mut self, bytes: u64, what: &str) -> Result<(), ReadError> {
-        self.bytes = self.bytes.saturating_add(bytes);
-        if self.bytes > MAX_KEPT_BYTES {
-            return Err(over(format!(
-                "what the workbook keeps in memory once open ({what} and all before them) comes to more than {} MB",
-                MAX_KEPT_BYTES / (1024 * 1024)
-            )));
-        }
-        Ok(())
-    }
-
-    /// One member of a zip package: each of two archives (ours and calamine's) and calamine's
-    /// lookup cache keep its name and a few hundred bytes about it.
-    pub(crate) fn add_zip_member(&mut self, name_len: usize) -> Result<(), ReadError> {
-        self.add(512 + 3 * name_len as u64, "the list of its zip members")
-    }
-
-    /// The bytes counted so far.
-    pub(crate) fn bytes(&self) -> u64 {
-        self.bytes
-    }
 }
 
 /// Text as a cell value: `None` when blank, cut to what is kept ([`keep_text`]) otherwise.
@@ -138,53 +78,51 @@ pub fn keep_text(text: &str) -> Box<str> {
 pub(crate) struct RunBudget {
     /// Cell elements scanned so far.
     pub(crate) scanned_cells: u64,
-    /// Bytes of sheet data read so far.
-    pub(crate) sheet_bytes: u64,
-    /// What the workbook keeps from being opened ([`OpenCost`]).
-    pub(crate) kept_at_open: u64,
 }
 
-impl RunBudget {
-    /// A budget for a workbook whose opening keeps `open`.
-    pub(crate) fn new(open: &OpenCost) -> RunBudget {
-        RunBudget {
-            kept_at_open: open.bytes(),
-            ..RunBudget::default()
-        }
-    }
+/// Where a sheet's cells go once counted: kept here, or sent on as they come (the reader
+/// process sends them to its parent, so it never holds a sheet).
+pub(crate) trait CellOut {
+    /// Send one cell on.
+    fn cell(&mut self, cell: &CellView<'_>) -> io::Result<()>;
+}
 
-    /// `n` more bytes of sheet data read.
-    pub(crate) fn sheet_bytes(&mut self, n: u64) -> Result<(), ReadError> {
-        self.sheet_bytes = self.sheet_bytes.saturating_add(n);
-        if self.sheet_bytes > MAX_RUN_SHEET_BYTES {
-            return Err(over(format!(
-                "the workbook holds more than {} MB of sheet data over its sheets",
-                MAX_RUN_SHEET_BYTES / (1024 * 1024)
-            )));
-        }
-        Ok(())
-    }
+/// Kept in memory, or sent on.
+enum Store<'a> {
+    Keep(CellsBuilder),
+    Send(&'a mut dyn CellOut),
 }
 
 /// Counts one sheet's reading against the per-sheet caps (and the workbook's), and keeps its
-/// cells.
+/// cells (or sends them on, [`SheetBudget::sending`]).
 pub(crate) struct SheetBudget<'a> {
     run: &'a mut RunBudget,
     scanned: u64,
     text: u64,
-    /// Bytes the cells kept so far take.
+    /// Cells kept (or sent) so far, and the bytes they take.
+    cells: usize,
     kept: u64,
-    cells: CellsBuilder,
+    store: Store<'a>,
 }
 
 impl<'a> SheetBudget<'a> {
     pub(crate) fn new(run: &'a mut RunBudget) -> SheetBudget<'a> {
+        SheetBudget::with(run, Store::Keep(CellsBuilder::default()))
+    }
+
+    /// Send each cell to `out` instead of keeping it; the caps are the same.
+    pub(crate) fn sending(run: &'a mut RunBudget, out: &'a mut dyn CellOut) -> SheetBudget<'a> {
+        SheetBudget::with(run, Store::Send(out))
+    }
+
+    fn with(run: &'a mut RunBudget, store: Store<'a>) -> SheetBudget<'a> {
         SheetBudget {
             run,
             scanned: 0,
             text: 0,
+            cells: 0,
             kept: 0,
-            cells: CellsBuilder::default(),
+            store,
         }
     }
 
@@ -209,11 +147,6 @@ impl<'a> SheetBudget<'a> {
         Ok(())
     }
 
-    /// `n` more bytes of the sheet's data read (counted against the workbook's cap).
-    pub(crate) fn sheet_bytes(&mut self, n: u64) -> Result<(), ReadError> {
-        self.run.sheet_bytes(n)
-    }
-
     /// `n` more bytes of text read from the sheet's cells.
     pub(crate) fn text(&mut self, n: usize) -> Result<(), ReadError> {
         self.text += n as u64;
@@ -230,8 +163,40 @@ impl<'a> SheetBudget<'a> {
 
     /// Keep a cell (its text already cut by [`keep_text`]).
     pub(crate) fn push(&mut self, cell: SheetCell) -> Result<(), ReadError> {
-        self.room(cost_of(cell.value.as_ref()))?;
-        self.cells.push(cell).map_err(out_of_memory)
+        self.push_view(&CellView {
+            row: cell.row,
+            col: cell.col,
+            value: cell.value.as_ref().map(CellValue::as_value_ref),
+            format: cell.format,
+        })
+    }
+
+    /// Keep a cell whose value is borrowed: its text is cut here to [`MAX_TEXT_KEPT`]
+    /// (marked `…`), blank text is no value, and a cell with neither value nor format is
+    /// not kept.
+    pub(crate) fn push_view(&mut self, cell: &CellView<'_>) -> Result<(), ReadError> {
+        let cut;
+        let value = match cell.value {
+            Some(CellValueRef::Text(t)) if t.trim().is_empty() => None,
+            Some(CellValueRef::Text(t)) if t.len() > MAX_TEXT_KEPT => {
+                cut = keep_text(t);
+                Some(CellValueRef::Text(&cut))
+            }
+            Some(CellValueRef::Error(t)) if t.len() > MAX_TEXT_KEPT => {
+                cut = keep_text(t);
+                Some(CellValueRef::Error(&cut))
+            }
+            v => v,
+        };
+        if value.is_none() && cell.format == CellFormat::default() {
+            return Ok(());
+        }
+        let cell = CellView { value, ..*cell };
+        self.room(cost_of_ref(cell.value))?;
+        match &mut self.store {
+            Store::Keep(cells) => cells.push_view(&cell).map_err(out_of_memory),
+            Store::Send(out) => out.cell(&cell).map_err(sent),
+        }
     }
 
     /// Keep a number without formatting: the hot path of a board.
@@ -243,14 +208,24 @@ impl<'a> SheetBudget<'a> {
         format: CellFormat,
     ) -> Result<(), ReadError> {
         self.room(cost_of(Some(&CellValue::Number(value))))?;
-        self.cells
-            .push_number(row, col, value, format)
-            .map_err(out_of_memory)
+        match &mut self.store {
+            Store::Keep(cells) => cells
+                .push_number(row, col, value, format)
+                .map_err(out_of_memory),
+            Store::Send(out) => out
+                .cell(&CellView {
+                    row,
+                    col,
+                    value: Some(CellValueRef::Number(value)),
+                    format,
+                })
+                .map_err(sent),
+        }
     }
 
     /// Room for one more cell costing `bytes`.
     fn room(&mut self, bytes: u64) -> Result<(), ReadError> {
-        if self.cells.len() >= MAX_SHEET_CELLS {
+        if self.cells >= MAX_SHEET_CELLS {
             return Err(ReadError::TooLarge {
                 detail: format!(
                     "the sheet holds more than {MAX_SHEET_CELLS} filled or formatted cells"
@@ -258,20 +233,30 @@ impl<'a> SheetBudget<'a> {
             });
         }
         self.kept += bytes;
-        if self.run.kept_at_open.saturating_add(self.kept) > MAX_KEPT_BYTES {
+        if self.kept > MAX_KEPT_BYTES {
             return Err(over(format!(
-                "the sheet's {} cells kept so far and what the workbook keeps once open come to more than {} MB in memory",
-                self.cells.len(),
+                "the sheet's {} cells kept so far come to more than {} MB in memory",
+                self.cells,
                 MAX_KEPT_BYTES / (1024 * 1024)
             )));
         }
+        self.cells += 1;
         Ok(())
     }
 
-    /// The sheet's cells; `formats_known` says whether borders and fills were read.
+    /// The sheet's cells (none when they were sent on); `formats_known` says whether borders
+    /// and fills were read.
     pub(crate) fn finish(self, formats_known: bool) -> SheetCells {
-        self.cells.finish(formats_known)
+        match self.store {
+            Store::Keep(cells) => cells.finish(formats_known),
+            Store::Send(_) => SheetCells::default(),
+        }
     }
+}
+
+/// A cell could not be sent on: whoever reads them is gone.
+fn sent(e: io::Error) -> ReadError {
+    ReadError::Io(format!("the cells could not be sent on: {e}"))
 }
 
 fn out_of_memory(e: std::collections::TryReserveError) -> ReadError {
@@ -305,16 +290,6 @@ pub(crate) struct Capped<R> {
 impl<R: Read> Capped<R> {
     pub(crate) fn new(inner: R) -> Capped<R> {
         Capped::with_limit(inner, MAX_PART_BYTES)
-    }
-
-    /// Bytes delivered so far.
-    pub(crate) fn total(&self) -> u64 {
-        self.total
-    }
-
-    /// Whether the total cap (not the run cap) stopped the reading.
-    pub(crate) fn over_total(&self) -> bool {
-        self.over.is_some() && self.total > self.max_total
     }
 
     /// The reader inside, to be used again (an ods pass that starts over).

@@ -74,12 +74,17 @@ enum Other {
 
 /// The bytes a cell costs in the store: its slot, and its value when not a small whole number.
 pub(crate) fn cost_of(value: Option<&CellValue>) -> u64 {
+    cost_of_ref(value.map(CellValue::as_value_ref))
+}
+
+/// [`cost_of`] a borrowed value.
+pub(crate) fn cost_of_ref(value: Option<CellValueRef<'_>>) -> u64 {
     let slot = std::mem::size_of::<Slot>() as u64;
     let other = std::mem::size_of::<Other>() as u64;
     match value {
         None => slot,
-        Some(CellValue::Number(f)) if inline(*f).is_some() => slot,
-        Some(CellValue::Text(t) | CellValue::Error(t)) => slot + other + t.len() as u64,
+        Some(CellValueRef::Number(f)) if inline(f).is_some() => slot,
+        Some(CellValueRef::Text(t) | CellValueRef::Error(t)) => slot + other + t.len() as u64,
         Some(_) => slot + other,
     }
 }
@@ -288,18 +293,26 @@ pub(crate) struct CellsBuilder {
 }
 
 impl CellsBuilder {
-    /// How many cells so far.
-    pub(crate) fn len(&self) -> usize {
-        self.slots.len()
-    }
-
     /// Keep a cell; fails only when memory for it cannot be had.
     pub(crate) fn push(
         &mut self,
         cell: SheetCell,
     ) -> Result<(), std::collections::TryReserveError> {
-        let small = match &cell.value {
-            Some(CellValue::Number(f)) => inline(*f),
+        self.push_view(&CellView {
+            row: cell.row,
+            col: cell.col,
+            value: cell.value.as_ref().map(CellValue::as_value_ref),
+            format: cell.format,
+        })
+    }
+
+    /// Keep a cell whose value is borrowed (its text copied into the sheet's buffer).
+    pub(crate) fn push_view(
+        &mut self,
+        cell: &CellView<'_>,
+    ) -> Result<(), std::collections::TryReserveError> {
+        let small = match cell.value {
+            Some(CellValueRef::Number(f)) => inline(f),
             _ => None,
         };
         let value = match (small, cell.value) {
@@ -307,14 +320,14 @@ impl CellsBuilder {
             (None, None) => 0,
             (None, Some(value)) => {
                 let other = match value {
-                    CellValue::Number(f) => Other::Number(f),
-                    CellValue::Bool(b) => Other::Bool(b),
-                    CellValue::Text(t) => {
-                        let (start, len) = self.keep_text(&t)?;
+                    CellValueRef::Number(f) => Other::Number(f),
+                    CellValueRef::Bool(b) => Other::Bool(b),
+                    CellValueRef::Text(t) => {
+                        let (start, len) = self.keep_text(t)?;
                         Other::Text { start, len }
                     }
-                    CellValue::Error(t) => {
-                        let (start, len) = self.keep_text(&t)?;
+                    CellValueRef::Error(t) => {
+                        let (start, len) = self.keep_text(t)?;
                         Other::Error { start, len }
                     }
                 };

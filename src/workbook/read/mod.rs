@@ -6,29 +6,32 @@
 //! document with an ods mimetype a flat ods; an OLE compound file is xls, or a
 //! password-protected OOXML package when it holds `EncryptionInfo`; text is `generate`'s JSON
 //! or text grid by its first bytes, else CSV/TSV, [`delimited`], [`generated`]).
-//! Cells are **streamed** where the reader allows it (xlsx and xlsm by our own reader, which
-//! finds parts as calamine does; xlsb by calamine; ods by our own reader, [`ods`]), so a tiny
-//! file that declares a huge
-//! used range (one cell at A1, one at row 500000) costs memory for two cells, not for the
-//! rectangle between them. xls is read through calamine's dense ranges, which calamine builds
-//! when the workbook is opened. Every reader call runs under [`std::panic::catch_unwind`] as a
-//! last line of defence: a reader bug on a hostile file becomes an "unreadable" report, never a
-//! crash.
+//!
+//! One parser reads each format: calamine reads xlsx and xlsm (its streaming cell reader, with
+//! each cell's border and fill) and xls; our own readers read ods ([`ods`]: calamine 0.38
+//! cannot read Gnumeric's), xlsb ([`xlsb`]) and the text formats. Every reader is a
+//! `SheetSource`: it lists the sheets and streams one sheet's cells into a sink, so a sheet
+//! declaring a huge range costs memory for the cells it holds, not for the rectangle.
+//!
+//! Nothing here bounds a parser against a hostile file: the command line reads every file in
+//! a watched reader process with capped memory and time ([`watched`]), and a library user
+//! who reads untrusted files in process does the same or accepts calamine's behaviour on them
+//! (`docs/upstream.md`). What is kept of a sheet is still capped ([`budget`]), since the
+//! process keeping it is the caller's. Every reader call runs under
+//! [`std::panic::catch_unwind`]: a reader bug on a damaged file becomes an "unreadable"
+//! report, not a crash.
 
-pub mod biff;
+mod archive;
 pub mod budget;
 mod cells;
 pub mod delimited;
-mod engine;
+mod excel;
 pub mod generated;
 mod guard;
 pub mod ods;
-mod ole;
-mod package;
 mod sniff;
+pub mod watched;
 pub mod xlsb;
-mod xlsx;
-mod xmlpart;
 mod xmlscan;
 
 use std::fmt;
@@ -36,8 +39,7 @@ use std::fs::File;
 use std::io::{BufReader, Cursor, Read, Seek, SeekFrom};
 use std::path::Path;
 
-use budget::RunBudget;
-use engine::{open_inner, read_inner, Inner};
+use budget::{CellOut, RunBudget, SheetBudget, MAX_SHEETS};
 use guard::guarded;
 pub use guard::quiet_guarded_panics;
 use sniff::{classify_text, describe_content, head_and_tail, TextKind};
@@ -108,6 +110,11 @@ impl Format {
             "txt" | "text" => Format::Text,
             _ => return None,
         })
+    }
+
+    /// Whether its reader reads cell formats (borders and fills): only xlsx and xlsm.
+    pub fn formats_read(self) -> bool {
+        matches!(self, Format::Xlsx | Format::Xlsm)
     }
 
     /// Whether two formats are read by the same reader (xlsx and xlsm are).
@@ -207,6 +214,15 @@ pub enum ReadError {
         /// What went past which cap.
         detail: String,
     },
+    /// The child process reading the file was stopped: it needed more memory or time than a
+    /// workbook holding a board ever does, it crashed, or its answer made no sense
+    /// ([`watched`]). `reason` says which, e.g. "reading it needs more than 192 MB". The
+    /// whole file is unreadable then, not just the sheet being read.
+    #[error("{reason}")]
+    ReaderStopped {
+        /// What stopped it, worded for a person.
+        reason: String,
+    },
     /// No sheet of that name.
     #[error("no sheet named '{name}' (the sheets are: {available})")]
     NoSuchSheet {
@@ -227,29 +243,120 @@ impl ReadError {
             _ => None,
         }
     }
+
+    /// Whether the error ends the reading of the whole file (the reader was stopped), not of
+    /// one sheet.
+    pub fn ends_the_file(&self) -> bool {
+        matches!(self, ReadError::ReaderStopped { .. })
+    }
 }
 
-/// An open workbook of any supported format, over any seekable byte source.
-pub struct Workbook<RS: Read + Seek> {
+/// A sheet as its workbook lists it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SheetInfo {
+    /// Its name.
+    pub name: String,
+    /// Whether the workbook hides it from its reader (hidden or very hidden).
+    pub hidden: bool,
+}
+
+/// An open workbook of any supported format: its format, its sheets, and the reader that
+/// reads them (in this process, or in a watched child process, [`watched`]).
+pub struct Workbook<'a> {
     format: Format,
     sheets: Vec<String>,
     /// The sheets the workbook hides.
     hidden: Vec<String>,
-    source: Source<RS>,
+    /// What the workbook's sheets have cost so far.
     run: RunBudget,
+    source: Box<dyn SheetSource + 'a>,
 }
 
-/// The reader behind a workbook.
-enum Source<RS: Read + Seek> {
-    /// xlsx, xlsm (our own reader), xlsb, xls (calamine).
-    Engine(Inner<RS>),
-    /// ods and flat ods: our own reader.
-    Ods(Box<ods::Book<RS>>),
-    /// CSV, TSV, `generate`'s JSON and text grids: one sheet, read from the start each time.
-    Text { reader: RS, kind: TextKind },
+/// A workbook reader, the one interface of every format's reader (and of the watched reader
+/// process that runs them, [`watched`]): opened on a file, it lists the sheets and streams
+/// any sheet's cells, with their formats where the format has them.
+pub(crate) trait SheetSource {
+    /// The sheets in workbook order.
+    fn sheets(&self) -> &[SheetInfo];
+
+    /// Stream the cells of sheet `index` into `sink`, in any order (a later cell at a
+    /// position replaces an earlier one).
+    fn stream(&mut self, index: usize, sink: &mut SheetBudget<'_>) -> Result<(), ReadError>;
 }
 
-impl Workbook<BufReader<File>> {
+/// CSV, TSV, `generate`'s JSON and text grids: one sheet, read from the start each time.
+struct TextSource<RS> {
+    reader: RS,
+    kind: TextKind,
+    sheet: [SheetInfo; 1],
+}
+
+impl<RS: Read + Seek> SheetSource for TextSource<RS> {
+    fn sheets(&self) -> &[SheetInfo] {
+        &self.sheet
+    }
+
+    fn stream(&mut self, _index: usize, sink: &mut SheetBudget<'_>) -> Result<(), ReadError> {
+        match self.kind {
+            TextKind::Delimited(d) => delimited::read(&mut self.reader, d, sink),
+            TextKind::Json => generated::read_json(&mut self.reader, sink),
+            TextKind::TextGrid => generated::read_text_grid(&mut self.reader, sink),
+        }
+    }
+}
+
+/// A reader's calls, each under [`guarded`]: a reader that panics on a hostile file gives an
+/// error, not a crash.
+struct Guarded<S> {
+    format: Format,
+    source: S,
+}
+
+impl<S: SheetSource> SheetSource for Guarded<S> {
+    fn sheets(&self) -> &[SheetInfo] {
+        self.source.sheets()
+    }
+
+    fn stream(&mut self, index: usize, sink: &mut SheetBudget<'_>) -> Result<(), ReadError> {
+        guarded(self.format, || self.source.stream(index, sink))?
+    }
+}
+
+/// Open a workbook format's reader on `reader`.
+fn open_source<'a, RS: Read + Seek + 'a>(
+    format: Format,
+    reader: RS,
+    zipped: bool,
+) -> Result<Box<dyn SheetSource + 'a>, ReadError> {
+    fn boxed<'a, S: SheetSource + 'a>(format: Format, source: S) -> Box<dyn SheetSource + 'a> {
+        Box::new(Guarded { format, source })
+    }
+    let mut reader = reader;
+    if zipped {
+        archive::check_directory(&mut reader)?;
+    }
+    guarded(
+        format,
+        || -> Result<Box<dyn SheetSource + 'a>, ReadError> {
+            Ok(match format {
+                Format::Xlsx | Format::Xlsm => {
+                    boxed(format, excel::XlsxBook::open(reader, format)?)
+                }
+                Format::Xls => boxed(format, excel::XlsBook::open(reader)?),
+                Format::Xlsb => boxed(format, xlsb::Book::open(reader)?),
+                Format::Ods => boxed(format, ods::Book::open(reader, !zipped)?),
+                Format::Csv | Format::Tsv | Format::Json | Format::Text => {
+                    return Err(ReadError::Damaged {
+                        format,
+                        detail: "a text format is not a workbook".into(),
+                    })
+                }
+            })
+        },
+    )?
+}
+
+impl Workbook<'static> {
     /// Open the workbook at `path`, trusting its content over its extension. Returns the
     /// format the content shows (the extension's own name when they agree, so `.xlsm` stays
     /// `xlsm`).
@@ -266,9 +373,15 @@ impl Workbook<BufReader<File>> {
             .map_or_else(|| "Sheet1".into(), |s| s.to_string_lossy());
         Workbook::open_named(BufReader::new(file), Format::from_extension(path), &stem)
     }
+
+    /// Open a workbook whose bytes are handed over (standard input, read whole); a text
+    /// format's one sheet is `sheet`.
+    pub fn from_vec(bytes: Vec<u8>, sheet: &str) -> Result<Self, ReadError> {
+        Workbook::open_named(Cursor::new(bytes), None, sheet)
+    }
 }
 
-impl<'a> Workbook<Cursor<&'a [u8]>> {
+impl<'a> Workbook<'a> {
     /// Open a workbook held in memory (the fuzzer's entry point); a text format's sheet is
     /// `Sheet1`.
     pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, ReadError> {
@@ -280,17 +393,49 @@ impl<'a> Workbook<Cursor<&'a [u8]>> {
     pub fn from_bytes_named(bytes: &'a [u8], sheet: &str) -> Result<Self, ReadError> {
         Workbook::open_named(Cursor::new(bytes), None, sheet)
     }
-}
 
-impl<RS: Read + Seek> Workbook<RS> {
     /// Open a workbook from any seekable reader; `claimed` is the format the file name claims.
     /// A text format's sheet is `Sheet1`.
-    pub fn from_reader(reader: RS, claimed: Option<Format>) -> Result<Self, ReadError> {
+    pub fn from_reader<RS: Read + Seek + 'a>(
+        reader: RS,
+        claimed: Option<Format>,
+    ) -> Result<Self, ReadError> {
         Workbook::open_named(reader, claimed, "Sheet1")
     }
 
+    /// A workbook whose sheets `source` reads; one listing more than [`MAX_SHEETS`] sheets is
+    /// refused (each would be read in turn).
+    pub(crate) fn from_source(
+        format: Format,
+        source: Box<dyn SheetSource + 'a>,
+    ) -> Result<Self, ReadError> {
+        let listed = source.sheets();
+        if listed.len() > MAX_SHEETS {
+            return Err(ReadError::TooLarge {
+                detail: format!("the workbook lists more than {MAX_SHEETS} sheets"),
+            });
+        }
+        let sheets = listed.iter().map(|s| s.name.clone()).collect();
+        let hidden = listed
+            .iter()
+            .filter(|s| s.hidden)
+            .map(|s| s.name.clone())
+            .collect();
+        Ok(Workbook {
+            format,
+            sheets,
+            hidden,
+            run: RunBudget::default(),
+            source,
+        })
+    }
+
     /// Open a workbook; `stem` names the one sheet of a text format.
-    fn open_named(mut reader: RS, claimed: Option<Format>, stem: &str) -> Result<Self, ReadError> {
+    fn open_named<RS: Read + Seek + 'a>(
+        mut reader: RS,
+        claimed: Option<Format>,
+        stem: &str,
+    ) -> Result<Self, ReadError> {
         let (head, tail) = head_and_tail(&mut reader).map_err(|e| ReadError::Io(e.to_string()))?;
         let format = match sniff(&head, &tail) {
             Sniffed::Workbook(found) => match claimed {
@@ -319,42 +464,23 @@ impl<RS: Read + Seek> Workbook<RS> {
                 let Some((format, kind)) = classify_text(&head, claimed) else {
                     return Err(ReadError::NotASpreadsheet(describe_content(&head)));
                 };
-                return Ok(Workbook {
-                    format,
-                    sheets: vec![stem.to_string()],
-                    hidden: Vec::new(),
-                    source: Source::Text { reader, kind },
-                    run: RunBudget::default(),
-                });
+                let source = TextSource {
+                    reader,
+                    kind,
+                    sheet: [SheetInfo {
+                        name: stem.to_string(),
+                        hidden: false,
+                    }],
+                };
+                let source = Box::new(Guarded { format, source });
+                return Workbook::from_source(format, source);
             }
         };
-        if format == Format::Ods {
-            let flat = !head.starts_with(sniff::ZIP_MAGIC);
-            let (book, sheets, hidden) = guarded(format, || ods::Book::open(reader, flat))??;
-            return Ok(Workbook {
-                format,
-                sheets,
-                hidden,
-                source: Source::Ods(Box::new(book)),
-                run: RunBudget::default(),
-            });
-        }
-        if format == Format::Xls {
-            guarded(format, || biff::prescan(&mut reader))??;
-        }
         reader
             .seek(SeekFrom::Start(0))
             .map_err(|e| ReadError::Io(e.to_string()))?;
-        let (inner, cost) = guarded(format, || open_inner(format, reader))??;
-        let sheets = guarded(format, || inner.sheet_names())?;
-        let hidden = guarded(format, || inner.hidden_sheets())?;
-        Ok(Workbook {
-            format,
-            sheets,
-            hidden,
-            source: Source::Engine(inner),
-            run: RunBudget::new(&cost),
-        })
+        let zipped = head.starts_with(sniff::ZIP_MAGIC);
+        Workbook::from_source(format, open_source(format, reader, zipped)?)
     }
 
     /// The format, from the content.
@@ -376,8 +502,35 @@ impl<RS: Read + Seek> Workbook<RS> {
     /// Read one sheet's cells. Streams xlsx, xlsb and ods; refuses sheets beyond
     /// [`MAX_SHEET_CELLS`].
     pub fn read_sheet(&mut self, name: &str) -> Result<SheetCells, ReadError> {
-        let Some(index) = self.sheets.iter().position(|s| s == name) else {
-            return Err(ReadError::NoSuchSheet {
+        let index = self.index_of(name)?;
+        let mut sink = SheetBudget::new(&mut self.run);
+        self.source.stream(index, &mut sink)?;
+        Ok(sink.finish(self.format.formats_read()))
+    }
+
+    /// Stream sheet `index`'s cells to `out` as they are read, under the same caps as
+    /// [`Workbook::read_sheet`] (the reader process sends them to its parent).
+    pub(crate) fn send_sheet(
+        &mut self,
+        index: usize,
+        out: &mut dyn CellOut,
+    ) -> Result<(), ReadError> {
+        if index >= self.sheets.len() {
+            return Err(ReadError::Io(format!(
+                "the workbook has no sheet {}",
+                index + 1
+            )));
+        }
+        let mut sink = SheetBudget::sending(&mut self.run, out);
+        self.source.stream(index, &mut sink)
+    }
+
+    /// Where the sheet `name` is in workbook order.
+    fn index_of(&self, name: &str) -> Result<usize, ReadError> {
+        self.sheets
+            .iter()
+            .position(|s| s == name)
+            .ok_or_else(|| ReadError::NoSuchSheet {
                 name: name.to_string(),
                 available: self
                     .sheets
@@ -385,22 +538,7 @@ impl<RS: Read + Seek> Workbook<RS> {
                     .map(|s| format!("'{s}'"))
                     .collect::<Vec<_>>()
                     .join(", "),
-            });
-        };
-        let (format, run) = (self.format, &mut self.run);
-        match &mut self.source {
-            Source::Ods(book) => guarded(format, || book.read_sheet(index, run))?,
-            Source::Engine(inner) => guarded(format, || read_inner(format, inner, name, run))?,
-            Source::Text { reader, kind } => guarded(format, || {
-                let mut budget = budget::SheetBudget::new(run);
-                match *kind {
-                    TextKind::Delimited(d) => delimited::read(reader, d, &mut budget)?,
-                    TextKind::Json => generated::read_json(reader, &mut budget)?,
-                    TextKind::TextGrid => generated::read_text_grid(reader, &mut budget)?,
-                }
-                Ok(budget.finish(false))
-            })?,
-        }
+            })
     }
 }
 

@@ -30,9 +30,8 @@ use std::io::{self, Read, Seek, SeekFrom, Take};
 use flate2::read::DeflateDecoder;
 
 use super::budget::{text_value, Capped, RunBudget, SheetBudget, MAX_SHEETS, MAX_TEXT_KEPT};
-use super::package::open_archive;
 use super::xmlscan::{attributes, decode_text, ScanError, Scanner, Token};
-use super::{CellValue, Format, ReadError, SheetCell, SheetCells};
+use super::{CellValue, Format, ReadError, SheetCell, SheetCells, SheetInfo, SheetSource};
 
 /// The most bytes of `META-INF/manifest.xml` looked through for `encryption-data`.
 pub const MAX_MANIFEST_BYTES: u64 = 1024 * 1024;
@@ -110,6 +109,7 @@ fn damaged(detail: String) -> ReadError {
 
 /// An open ods workbook.
 pub(super) struct Book<RS: Read + Seek> {
+    sheets: Vec<SheetInfo>,
     layout: Layout,
     /// The pass in progress and the index of the next sheet it will meet.
     pass: Option<(Walk<Capped<Member<RS>>>, usize)>,
@@ -118,14 +118,10 @@ pub(super) struct Book<RS: Read + Seek> {
 }
 
 impl<RS: Read + Seek> Book<RS> {
-    /// Open an ods package (`flat`: a flat ODS document) and list its sheets. The whole of
-    /// `content.xml` is walked once here: a file cut short is refused now.
-    /// Also gives the names of the sheets it hides (`table:display="false"` in their style).
-    #[allow(clippy::type_complexity)]
-    pub(super) fn open(
-        mut reader: RS,
-        flat: bool,
-    ) -> Result<(Book<RS>, Vec<String>, Vec<String>), ReadError> {
+    /// Open an ods package (`flat`: a flat ODS document) and list its sheets, and which of
+    /// them it hides (`table:display="false"` in their style). The whole of `content.xml` is
+    /// walked once here: a file cut short is refused now.
+    pub(super) fn open(mut reader: RS, flat: bool) -> Result<Book<RS>, ReadError> {
         let io = |e: io::Error| ReadError::Io(e.to_string());
         let layout = if flat {
             Layout::Flat {
@@ -135,18 +131,15 @@ impl<RS: Read + Seek> Book<RS> {
             locate_content(&mut reader)?
         };
         let mut walk = Walk::new(Capped::new(Member::open(reader, layout).map_err(io)?));
-        let (mut names, mut hidden) = (Vec::new(), Vec::new());
+        let mut sheets = Vec::new();
         let listed = (|| {
-            while let Some((name, hides)) = walk.next_table()? {
-                if names.len() >= MAX_SHEETS {
+            while let Some((name, hidden)) = walk.next_table()? {
+                if sheets.len() >= MAX_SHEETS {
                     return Err(ReadError::TooLarge {
                         detail: format!("the workbook lists more than {MAX_SHEETS} sheets"),
                     });
                 }
-                if hides {
-                    hidden.push(name.clone());
-                }
-                names.push(name);
+                sheets.push(SheetInfo { name, hidden });
                 walk.table(None)?;
             }
             Ok(())
@@ -158,20 +151,16 @@ impl<RS: Read + Seek> Book<RS> {
                 _ => e,
             });
         }
-        let book = Book {
+        Ok(Book {
+            sheets,
             layout,
             pass: None,
             idle: Some(reader),
-        };
-        Ok((book, names, hidden))
+        })
     }
 
     /// Read the `index`-th sheet (in [`Book::open`]'s list) under the budget.
-    pub(super) fn read_sheet(
-        &mut self,
-        index: usize,
-        run: &mut RunBudget,
-    ) -> Result<SheetCells, ReadError> {
+    fn read_sheet(&mut self, index: usize, budget: &mut SheetBudget<'_>) -> Result<(), ReadError> {
         let io = |e: io::Error| ReadError::Io(e.to_string());
         let (mut walk, mut next) = match self.pass.take() {
             Some((walk, next)) if next <= index => (walk, next),
@@ -195,9 +184,7 @@ impl<RS: Read + Seek> Book<RS> {
             }
             next += 1;
             if next - 1 == index {
-                let mut budget = SheetBudget::new(run);
-                walk.table(Some(&mut budget))?;
-                return Ok(budget.finish(false));
+                return walk.table(Some(&mut *budget));
             }
             walk.table(None)?;
         })();
@@ -209,9 +196,23 @@ impl<RS: Read + Seek> Book<RS> {
     }
 }
 
+impl<RS: Read + Seek> SheetSource for Book<RS> {
+    fn sheets(&self) -> &[SheetInfo] {
+        &self.sheets
+    }
+
+    fn stream(&mut self, index: usize, sink: &mut SheetBudget<'_>) -> Result<(), ReadError> {
+        self.read_sheet(index, sink)
+    }
+}
+
 /// Find `content.xml` in the package.
 fn locate_content<RS: Read + Seek>(reader: &mut RS) -> Result<Layout, ReadError> {
-    let mut zip = open_archive(&mut *reader, Format::Ods)?;
+    reader
+        .seek(SeekFrom::Start(0))
+        .map_err(|e| ReadError::Io(e.to_string()))?;
+    let mut zip =
+        zip::ZipArchive::new(&mut *reader).map_err(|e| damaged(format!("its zip archive: {e}")))?;
     let member = zip
         .by_name("content.xml")
         .map_err(|e| damaged(format!("content.xml: {e}")))?;
@@ -237,7 +238,8 @@ fn locate_content<RS: Read + Seek>(reader: &mut RS) -> Result<Layout, ReadError>
 /// A `content.xml` that is not XML is encrypted when the manifest says so.
 fn encrypted_or<RS: Read + Seek>(mut reader: RS, error: ReadError) -> ReadError {
     let says_encrypted = (|| -> Option<bool> {
-        let mut zip = open_archive(&mut reader, Format::Ods).ok()?;
+        reader.seek(SeekFrom::Start(0)).ok()?;
+        let mut zip = zip::ZipArchive::new(&mut reader).ok()?;
         let manifest = zip.by_name("META-INF/manifest.xml").ok()?;
         let mut xml = Scanner::new(manifest.take(MAX_MANIFEST_BYTES));
         loop {

@@ -1,52 +1,64 @@
-//! xlsb under the reading budget: calamine's own walk over the workbook's binary records, done
-//! first with caps, then calamine.
+//! xlsb (Excel's binary workbook), read by our own walk of its records; calamine reads no xlsb.
 //!
-//! calamine reads an xlsb record by zero-filling a buffer as long as the record claims (up to
-//! 2^28 bytes) before reading it, keeps every shared string and cell format, and skips any
-//! number of non-cell records inside a sheet's data without anyone counting them. So every
-//! part calamine reads is walked here first exactly as calamine walks it (the same record
-//! framing, the same skips, the same reuse of one buffer, even where calamine reads the bytes
-//! of an unknown record as the next record's header), and refused when a record is longer than
-//! [`MAX_RECORD_BYTES`], when a part holds more than [`MAX_PART_RECORDS`] records, when the
-//! shared strings pass [`MAX_DISTINCT_STRINGS`] or [`MAX_STRING_BYTES`], the cell formats
-//! [`MAX_CELL_FORMATS`], the sheets [`MAX_SHEETS`], or when what calamine would keep passes
-//! the workbook's `OpenCost`. Every sheet is walked when the workbook opens (calamine holds
-//! the file from then on), and its verdict kept for when it is read.
+//! calamine 0.38 skips the short cell records of the format (`BrtShortBlank` ..
+//! `BrtShortIsst`, types 0x0C-0x12, whose column is the previous cell's plus one), which
+//! SheetJS and Aspose write for every cell but the first of a row: a whole board arrives as its
+//! first column (`docs/upstream.md`). So this module is the one xlsb parser. It reads the parts
+//! a sheet's values need, at the depth calamine read them: the main part's sheet list
+//! (`BrtBundleSh`: name, relationship, hidden or not), its relationships, the shared strings
+//! (`BrtSSTItem`) and each sheet's records between `BrtBeginSheetData` and `BrtEndSheetData`:
+//! row headers and every cell record of MS-XLSB 2.4 (`BrtCellBlank` .. `BrtShortIsst`,
+//! `BrtCellRString`). A cell record it cannot read is an error naming it, never a silent skip.
+//! Cell formats are not read ([`super::SheetCells::formats_known`] is false); numbers keep
+//! their value (a date is its serial number).
+//!
+//! Record bodies are read as their bytes arrive (a length declared in the file sizes
+//! nothing), and what is not a cell is skipped unread. A file that is large anyway is bounded
+//! from outside, in the reader process ([`super::watched`]).
 
-use std::collections::HashMap;
-use std::io::{BufReader, Read, Seek, SeekFrom};
+use std::io::{self, BufReader, Read, Seek};
 
-use calamine::{open_workbook_from_rs, DataRef, Reader, Xlsb};
 use quick_xml::events::Event;
+use zip::ZipArchive;
 
-use super::budget::text_value;
-use super::budget::{
-    OpenCost, RunBudget, SheetBudget, MAX_CELL_FORMATS, MAX_DISTINCT_STRINGS, MAX_OPEN_XML_BYTES,
-    MAX_PART_BYTES, MAX_RUN_SHEET_BYTES, MAX_SHEETS, MAX_SHEET_ELEMENTS, MAX_STRING_BYTES,
-};
-use super::package::{Metered, Package};
-use super::xmlpart::{decode_attr, get_attrs, XmlPart};
-use super::{CellFormat, CellValue, Format, ReadError, SheetCell, SheetCells};
+use super::budget::{SheetBudget, MAX_TEXT_KEPT};
+use super::{CellFormat, CellValueRef, CellView, Format, ReadError, SheetInfo, SheetSource};
 
-/// The longest record: a cell's text is at most 32,767 characters (64 KB), a shared string
-/// with its runs a few hundred KB.
-pub const MAX_RECORD_BYTES: usize = 4 * 1024 * 1024;
+/// Record types (MS-XLSB 2.3.2).
+mod rt {
+    pub const ROW_HDR: u16 = 0x0000;
+    pub const CELL_RSTRING: u16 = 0x003E;
+    pub const SST_ITEM: u16 = 0x0013;
+    pub const BEGIN_SHEET_DATA: u16 = 0x0091;
+    pub const END_SHEET_DATA: u16 = 0x0092;
+    pub const BUNDLE_SH: u16 = 0x009C;
+    pub const END_BUNDLE_SHS: u16 = 0x0090;
+}
 
-/// The most records read from one part (a sheet's, or the shared strings...).
-pub const MAX_PART_RECORDS: u64 = MAX_SHEET_ELEMENTS;
-
-/// The longest defined-name formula (its tokens): calamine turns each into text, and the text
-/// of one grows with the square of its tokens in the worst case.
-pub const MAX_NAME_FORMULA_BYTES: usize = 2048;
-
-/// The most bytes of defined-name formulas over a workbook.
-pub const MAX_NAME_FORMULAS_BYTES: u64 = 64 * 1024;
-
-/// The longest sheet or defined name, in UTF-16 units (Excel allows 31 and 255).
-pub const MAX_NAME_UNITS: usize = 255;
-
-fn too_large(detail: String) -> ReadError {
-    ReadError::TooLarge { detail }
+/// The name of each cell record type, for messages.
+fn cell_record_name(typ: u16) -> Option<&'static str> {
+    Some(match typ {
+        0x01 => "BrtCellBlank",
+        0x02 => "BrtCellRk",
+        0x03 => "BrtCellError",
+        0x04 => "BrtCellBool",
+        0x05 => "BrtCellReal",
+        0x06 => "BrtCellSt",
+        0x07 => "BrtCellIsst",
+        0x08 => "BrtFmlaString",
+        0x09 => "BrtFmlaNum",
+        0x0A => "BrtFmlaBool",
+        0x0B => "BrtFmlaError",
+        0x0C => "BrtShortBlank",
+        0x0D => "BrtShortRk",
+        0x0E => "BrtShortError",
+        0x0F => "BrtShortBool",
+        0x10 => "BrtShortReal",
+        0x11 => "BrtShortSt",
+        0x12 => "BrtShortIsst",
+        rt::CELL_RSTRING => "BrtCellRString",
+        _ => return None,
+    })
 }
 
 fn damaged(detail: String) -> ReadError {
@@ -56,745 +68,515 @@ fn damaged(detail: String) -> ReadError {
     }
 }
 
-/// How a walk ended short of its goal: where calamine fails too (the part ends, a record is
-/// shorter than calamine indexes), so calamine reads no further either.
-struct Stop;
-
-/// A walk's step: a value, calamine failing there ([`Stop`]), or a cap reached.
-type Step<T> = Result<Result<T, Stop>, ReadError>;
-
-/// Calamine's record iterator, mirrored: one byte at a time for headers, a buffer that grows
-/// to the longest record read and is never shrunk (calamine reads stale bytes from it where a
-/// record is shorter than what it indexes).
+/// A part's records, one at a time.
 struct Records<R> {
     r: R,
     /// The part's name, for messages.
-    name: String,
-    buf: Vec<u8>,
-    records: u64,
-    bytes: u64,
-    max_bytes: u64,
+    part: String,
+    /// The body of the last record read with [`Records::next`] (`keep`).
+    body: Vec<u8>,
 }
 
 impl<R: Read> Records<R> {
-    fn new(r: R, name: &str, max_bytes: u64) -> Records<R> {
+    fn new(r: R, part: &str) -> Records<R> {
         Records {
             r,
-            name: name.to_string(),
-            buf: Vec::new(),
-            records: 0,
-            bytes: 0,
-            max_bytes,
+            part: part.to_string(),
+            body: Vec::new(),
         }
     }
 
-    fn read_exact(&mut self, into: &mut [u8]) -> Step<()> {
-        self.bytes += into.len() as u64;
-        if self.bytes > self.max_bytes {
-            return Err(too_large(format!(
-                "its part {} holds more than {} MB",
-                self.name,
-                self.max_bytes / (1024 * 1024)
-            )));
-        }
-        match self.r.read_exact(into) {
-            Ok(()) => Ok(Ok(())),
-            Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => Ok(Err(Stop)),
-            Err(e) => Err(damaged(format!("{}: {e}", self.name))),
-        }
+    fn cut_short(&self) -> ReadError {
+        damaged(format!(
+            "its part {} ends inside a record (the file was cut short?)",
+            self.part
+        ))
     }
 
-    fn read_u8(&mut self) -> Step<u8> {
-        let mut b = [0u8];
-        Ok(self.read_exact(&mut b)?.map(|()| b[0]))
+    /// A 1-to-`n` byte little-endian number of 7 bits a byte; `None` at the end of the part.
+    fn varint(&mut self, n: usize) -> Result<Option<u32>, ReadError> {
+        let mut value = 0u32;
+        for i in 0..n {
+            let mut b = [0u8];
+            match self.r.read(&mut b) {
+                Ok(0) if i == 0 => return Ok(None),
+                Ok(0) => return Err(self.cut_short()),
+                Ok(_) => {}
+                Err(e) => return Err(damaged(format!("{}: {e}", self.part))),
+            }
+            value |= u32::from(b[0] & 0x7F) << (7 * i);
+            if b[0] & 0x80 == 0 {
+                return Ok(Some(value));
+            }
+        }
+        Ok(Some(value))
     }
 
-    /// A record's type (calamine's `read_type`).
-    fn read_type(&mut self) -> Step<u16> {
-        self.records += 1;
-        if self.records > MAX_PART_RECORDS {
-            return Err(too_large(format!(
-                "its part {} holds more than {MAX_PART_RECORDS} records",
-                self.name
-            )));
-        }
-        let b = match self.read_u8()? {
-            Ok(b) => b,
-            Err(stop) => return Ok(Err(stop)),
+    /// The next record's type, its body read into [`Records::body`] when `keep` says so for
+    /// that type (skipped unread otherwise); `None` at the end of the part.
+    fn next(&mut self, keep: impl Fn(u16) -> bool) -> Result<Option<u16>, ReadError> {
+        let Some(typ) = self.varint(2)? else {
+            return Ok(None);
         };
-        if b & 0x80 == 0 {
-            return Ok(Ok(u16::from(b)));
-        }
-        Ok(self
-            .read_u8()?
-            .map(|hi| u16::from(b & 0x7F) + (u16::from(hi & 0x7F) << 7)))
-    }
-
-    /// A record's body into the buffer (calamine's `fill_buffer`): its length.
-    fn fill_buffer(&mut self) -> Step<usize> {
-        let mut b = match self.read_u8()? {
-            Ok(b) => b,
-            Err(stop) => return Ok(Err(stop)),
+        let typ = typ as u16;
+        let Some(len) = self.varint(4)? else {
+            return Err(self.cut_short());
         };
-        let mut len = usize::from(b & 0x7F);
-        for i in 1..4 {
-            if b & 0x80 == 0 {
-                break;
-            }
-            b = match self.read_u8()? {
-                Ok(b) => b,
-                Err(stop) => return Ok(Err(stop)),
-            };
-            len += usize::from(b & 0x7F) << (7 * i);
+        self.body.clear();
+        let mut body = (&mut self.r).take(u64::from(len));
+        let got = if keep(typ) {
+            body.read_to_end(&mut self.body)
+        } else {
+            io::copy(&mut body, &mut io::sink()).map(|n| n as usize)
         }
-        if len > MAX_RECORD_BYTES {
-            return Err(too_large(format!(
-                "its part {} holds a record of {len} bytes (at most {MAX_RECORD_BYTES})",
-                self.name
-            )));
+        .map_err(|e| match e.kind() {
+            io::ErrorKind::OutOfMemory => ReadError::TooLarge {
+                detail: format!(
+                    "its part {} holds a record of {len} bytes that does not fit in memory",
+                    self.part
+                ),
+            },
+            _ => damaged(format!("{}: {e}", self.part)),
+        })?;
+        if got < len as usize {
+            return Err(self.cut_short());
         }
-        if self.buf.len() < len {
-            self.buf.resize(len, 0);
-        }
-        let mut body = std::mem::take(&mut self.buf);
-        let step = self.read_exact(&mut body[..len]);
-        self.buf = body;
-        Ok(step?.map(|()| len))
-    }
-
-    /// Records up to one of type `wanted`, skipping the blocks `bounds` open and close
-    /// (calamine's `next_skip_blocks`): its length.
-    fn next_skip_blocks(&mut self, wanted: u16, bounds: &[(u16, Option<u16>)]) -> Step<usize> {
-        loop {
-            let typ = match self.read_type()? {
-                Ok(t) => t,
-                Err(stop) => return Ok(Err(stop)),
-            };
-            let len = match self.fill_buffer()? {
-                Ok(len) => len,
-                Err(stop) => return Ok(Err(stop)),
-            };
-            if typ == wanted {
-                return Ok(Ok(len));
-            }
-            if let Some(end) = bounds.iter().find(|b| b.0 == typ).and_then(|b| b.1) {
-                loop {
-                    match self.read_type()? {
-                        Ok(t) if t == end => break,
-                        Ok(_) => {
-                            if let Err(stop) = self.fill_buffer()? {
-                                return Ok(Err(stop));
-                            }
-                        }
-                        Err(stop) => return Ok(Err(stop)),
-                    }
-                }
-                if let Err(stop) = self.fill_buffer()? {
-                    return Ok(Err(stop));
-                }
-            }
-        }
+        Ok(Some(typ))
     }
 }
 
-/// Unwrap a step, or end the walk: `Ok(())` where calamine stops too.
-macro_rules! step {
-    ($e:expr) => {
-        match $e? {
-            Ok(v) => v,
-            Err(Stop) => return Ok(()),
+fn u32_at(b: &[u8], at: usize) -> Option<u32> {
+    Some(u32::from_le_bytes(b.get(at..at + 4)?.try_into().ok()?))
+}
+
+/// An `XLWideString` at `at`: its text (cut a little past [`MAX_TEXT_KEPT`] when `cut`) and
+/// where it ends; `None` when the bytes end first.
+fn wide_string(b: &[u8], at: usize, cut: bool) -> Option<(String, usize)> {
+    let units = u32_at(b, at)? as usize;
+    let end = at.checked_add(4)?.checked_add(units.checked_mul(2)?)?;
+    let bytes = b.get(at + 4..end)?;
+    let mut text = String::new();
+    let words = bytes
+        .chunks_exact(2)
+        .map(|w| u16::from_le_bytes([w[0], w[1]]));
+    for c in char::decode_utf16(words) {
+        if cut && text.len() > MAX_TEXT_KEPT + 4 {
+            break;
         }
+        text.push(c.unwrap_or(char::REPLACEMENT_CHARACTER));
+    }
+    Some((text, end))
+}
+
+/// An `RkNumber` (MS-XLSB 2.5.122): a 30-bit integer or the high bits of a double, maybe
+/// divided by 100.
+fn rk(v: u32) -> f64 {
+    let n = if v & 2 != 0 {
+        f64::from((v as i32) >> 2)
+    } else {
+        f64::from_bits(u64::from(v & !3) << 32)
     };
+    if v & 1 != 0 {
+        n / 100.0
+    } else {
+        n
+    }
 }
 
-fn u32_at(buf: &[u8], at: usize) -> Option<u32> {
-    buf.get(at..at + 4)
-        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+/// The text of an error code (MS-XLSB 2.5.97.2).
+fn error_text(code: u8) -> Option<&'static str> {
+    Some(match code {
+        0x00 => "#NULL!",
+        0x07 => "#DIV/0!",
+        0x0F => "#VALUE!",
+        0x17 => "#REF!",
+        0x1D => "#NAME?",
+        0x24 => "#NUM!",
+        0x2A => "#N/A",
+        0x2B => "#GETTING_DATA",
+        _ => return None,
+    })
 }
 
-/// The length in UTF-16 units of the wide string at the start of `buf` (calamine's
-/// `wide_str`), `None` where calamine fails on it.
-fn wide_len(buf: &[u8]) -> Option<usize> {
-    let len = u32_at(buf, 0)? as usize;
-    (buf.len() >= 4 + len * 2).then_some(len)
-}
-
-/// UTF-16LE text as calamine decodes it (`encoding_rs`, which also honours a byte order mark).
-fn utf16(bytes: &[u8]) -> String {
-    encoding_rs::UTF_16LE.decode(bytes).0.into_owned()
-}
-
-/// What the walk of the parts read at open learnt: enough to walk the sheets.
+/// The shared strings, each kept cut to what a cell keeps: one buffer and where each ends
+/// (twelve million one-letter strings take 60 MB, not 650).
 #[derive(Default)]
-struct Opened {
-    /// Each sheet: its name and its part's path.
-    sheets: Vec<(String, String)>,
-    /// The longest sheet or defined name so far, in bytes of UTF-8.
-    longest_name: usize,
-    /// Bytes of defined-name formulas so far.
-    formula_bytes: u64,
+struct Strings {
+    text: String,
+    ends: Vec<u32>,
 }
 
-/// The shared strings (calamine's `read_shared_strings`).
-fn shared_strings<R: Read>(p: &mut Records<R>, cost: &mut OpenCost) -> Result<(), ReadError> {
-    step!(p.next_skip_blocks(0x009F, &[]));
-    let Some(declared) = u32_at(&p.buf, 4) else {
-        return Ok(());
-    };
-    let (mut count, mut text) = (0u64, 0u64);
-    for _ in 0..declared {
-        step!(p.next_skip_blocks(0x0013, &[(0x0023, Some(0x0024))]));
-        let Some(units) = p.buf.get(1..).and_then(wide_len) else {
-            return Ok(());
-        };
-        count += 1;
-        text += 2 * units as u64;
-        if count > MAX_DISTINCT_STRINGS {
-            return Err(too_large(format!(
-                "its shared strings hold more than {MAX_DISTINCT_STRINGS} distinct strings"
-            )));
-        }
-        if text > MAX_STRING_BYTES {
-            return Err(too_large(format!(
-                "its shared strings hold more than {} MB of text",
-                MAX_STRING_BYTES / (1024 * 1024)
-            )));
-        }
-        // A String each: its header, its heap block, up to 3 bytes a UTF-16 unit.
-        cost.add(40 + 3 * units as u64, "its shared strings")?;
+impl Strings {
+    fn get(&self, i: usize) -> Option<&str> {
+        let end = *self.ends.get(i)? as usize;
+        let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
+        self.text.get(start..end)
     }
-    Ok(())
-}
 
-/// The cell formats (calamine's `read_styles`).
-fn styles<R: Read>(p: &mut Records<R>, cost: &mut OpenCost) -> Result<(), ReadError> {
-    loop {
-        match step!(p.read_type()) {
-            0x0267 => {
-                step!(p.fill_buffer());
-                let Some(n) = u32_at(&p.buf, 0) else {
-                    return Ok(());
-                };
-                for _ in 0..n {
-                    step!(p.next_skip_blocks(0x002C, &[]));
-                    if p.buf.len() < 2 || p.buf.get(2..).and_then(wide_len).is_none() {
-                        return Ok(());
-                    }
-                    cost.add(16, "its number formats")?;
-                }
-            }
-            0x0269 => {
-                step!(p.fill_buffer());
-                let Some(n) = u32_at(&p.buf, 0) else {
-                    return Ok(());
-                };
-                for i in 0..u64::from(n) {
-                    step!(p.next_skip_blocks(0x002F, &[]));
-                    if p.buf.len() < 4 {
-                        return Ok(());
-                    }
-                    if i >= MAX_CELL_FORMATS {
-                        return Err(too_large(format!(
-                            "its styles define more than {MAX_CELL_FORMATS} cell formats (Excel's most)"
-                        )));
-                    }
-                    cost.add(1, "its cell formats")?;
-                }
-                return Ok(());
-            }
-            _ => {}
-        }
-        p.buf.clear();
+    fn push(&mut self, s: &str) -> Option<()> {
+        self.text.push_str(s);
+        self.ends.push(u32::try_from(self.text.len()).ok()?);
+        Some(())
     }
 }
 
-/// The main part's relationships (calamine's `read_relationships` for xlsb): id -> target.
-fn relationships<R: Read>(
-    part: &mut XmlPart<R>,
-    cost: &mut OpenCost,
-) -> Result<HashMap<String, String>, ReadError> {
-    let mut out = HashMap::new();
-    let mut buf = Vec::new();
-    loop {
-        match part.event(&mut buf)? {
-            Event::Start(e) if e.name().as_ref() == "Relationship" => {
-                let [id, target] = get_attrs(&e, ["Id", "Target"]).map_err(|d| part.damaged(d))?;
-                if let (Some(id), Some(target)) = (id, target) {
-                    let target = decode_attr(target).map_err(|d| part.damaged(d))?;
-                    cost.add((id.len() + target.len() + 96) as u64, "its relationships")?;
-                    out.insert(id.to_string(), target);
-                }
-            }
-            Event::Eof => return Ok(out),
-            _ => {}
-        }
-    }
-}
-
-/// The main part (calamine's `read_workbook`): the sheets, then the names.
-fn workbook<R: Read>(
-    p: &mut Records<R>,
-    rels: &HashMap<String, String>,
-    cost: &mut OpenCost,
-    opened: &mut Opened,
-) -> Result<(), ReadError> {
-    loop {
-        match step!(p.read_type()) {
-            0x0099 => {
-                step!(p.fill_buffer());
-                if p.buf.is_empty() {
-                    return Ok(());
-                }
-            }
-            0x009C => {
-                let len = step!(p.fill_buffer());
-                let Some(rel_len) = p.buf.get(8..len).and_then(|b| u32_at(b, 0)) else {
-                    return Ok(());
-                };
-                if rel_len != 0xFFFF_FFFF {
-                    let rel_len = rel_len as usize * 2;
-                    let Some(relid) = p.buf.get(12..12 + rel_len) else {
-                        return Ok(());
-                    };
-                    let relid = utf16(relid);
-                    let Some(target) = rels.get(&relid) else {
-                        return Ok(());
-                    };
-                    let path = format!("xl/{target}");
-                    let known = matches!(
-                        path.split('/').nth(1),
-                        Some("worksheets" | "chartsheets" | "dialogsheets")
-                    );
-                    if u32_at(&p.buf, 0).is_none_or(|v| v > 2) || !known {
-                        return Ok(());
-                    }
-                    let Some((name, units)) = p.buf.get(12 + rel_len..len).and_then(|b| {
-                        let units = wide_len(b)?;
-                        Some((utf16(&b[4..4 + 2 * units]), units))
-                    }) else {
-                        return Ok(());
-                    };
-                    if units > MAX_NAME_UNITS {
-                        return Err(too_large(format!(
-                            "a sheet's name is longer than {MAX_NAME_UNITS} characters"
-                        )));
-                    }
-                    if opened.sheets.len() >= MAX_SHEETS {
-                        return Err(too_large(format!(
-                            "the workbook lists more than {MAX_SHEETS} sheets"
-                        )));
-                    }
-                    cost.add((2 * name.len() + path.len() + 96) as u64, "its sheet list")?;
-                    opened.longest_name = opened.longest_name.max(name.len());
-                    opened.sheets.push((name, path));
-                }
-            }
-            0x0090 => {
-                step!(p.fill_buffer());
-                break;
-            }
-            _ => {
-                step!(p.fill_buffer());
-            }
-        }
-        p.buf.clear();
-    }
-    loop {
-        match step!(p.read_type()) {
-            0x016A => {
-                step!(p.fill_buffer());
-                let Some(cxti) = u32_at(&p.buf, 0) else {
-                    return Ok(());
-                };
-                if cxti < 1_000_000 {
-                    cost.add(24 * u64::from(cxti), "its sheet references")?;
-                }
-                let sheets = &opened.sheets;
-                let mut bytes = 0u64;
-                for xti in p.buf[4..].chunks(12).take(cxti as usize) {
-                    let Some(i) = xti.get(4..8) else {
-                        return Ok(());
-                    };
-                    let i = i32::from_le_bytes([i[0], i[1], i[2], i[3]]);
-                    let name = usize::try_from(i)
-                        .ok()
-                        .and_then(|i| sheets.get(i))
-                        .map_or(18, |(n, _)| n.len());
-                    bytes += 40 + name as u64;
-                }
-                cost.add(bytes, "its sheet references")?;
-            }
-            0x0027 => {
-                let len = step!(p.fill_buffer());
-                let record = &p.buf[..len];
-                let Some(units) = record.get(9..).and_then(wide_len) else {
-                    return Ok(());
-                };
-                if units > MAX_NAME_UNITS {
-                    return Err(too_large(format!(
-                        "a defined name is longer than {MAX_NAME_UNITS} characters"
-                    )));
-                }
-                // The formula's length right after the name, then its tokens.
-                let start = 13 + 4 + 2 * units;
-                let Some(n) = u32_at(record, start - 4).map(|n| n as usize) else {
-                    return Ok(());
-                };
-                if record.get(start..).is_none_or(|r| r.len() < n) {
-                    return Ok(());
-                }
-                if n > MAX_NAME_FORMULA_BYTES {
-                    return Err(too_large(format!(
-                        "a defined name's formula is longer than {MAX_NAME_FORMULA_BYTES} bytes"
-                    )));
-                }
-                opened.formula_bytes += n as u64;
-                if opened.formula_bytes > MAX_NAME_FORMULAS_BYTES {
-                    return Err(too_large(format!(
-                        "its defined names' formulas hold more than {} KB",
-                        MAX_NAME_FORMULAS_BYTES / 1024
-                    )));
-                }
-                opened.longest_name = opened.longest_name.max(3 * units);
-                // Each token writes at most a name and a few characters.
-                let text = n as u64 * (opened.longest_name as u64 + 40);
-                cost.add(text + 3 * units as u64 + 64, "its defined names")?;
-            }
-            0x009D | 0x0225 | 0x018D | 0x0180 | 0x009A | 0x0252 | 0x0229 | 0x009B | 0x0084 => {
-                return Ok(())
-            }
-            _ => {
-                step!(p.fill_buffer());
-            }
-        }
-    }
-}
-
-/// A sheet's records (calamine's `XlsbCellsReader`): up to the dimension, up to the start
-/// of the cells skipping calamine's blocks, then every record to the end of the cells.
-/// Walked whole, with no stop calamine might not make (a bad cell, a row past Excel's).
-fn sheet<R: Read>(p: &mut Records<R>) -> Result<(), ReadError> {
-    step!(p.next_skip_blocks(0x0094, &[(0x0081, None), (0x0093, None)]));
-    if p.buf.len() < 16 {
-        return Ok(());
-    }
-    step!(p.next_skip_blocks(
-        0x0091,
-        &[
-            (0x0085, Some(0x0086)),
-            (0x0025, Some(0x0026)),
-            (0x01E5, None),
-            (0x0186, Some(0x0187)),
-        ],
-    ));
-    loop {
-        let typ = step!(p.read_type());
-        step!(p.fill_buffer());
-        if typ == 0x0092 {
-            return Ok(());
-        }
-    }
-}
-
-/// Walk `bytes` as each kind of xlsb part in turn (the fuzz target's entry point): shared
-/// strings, styles, a main part (with a relationship `rId1` to a worksheet) and a sheet.
-/// Whatever the bytes, this returns (a cap or nothing), never panics, never allocates past
-/// [`MAX_RECORD_BYTES`] a buffer.
-pub fn prescan_parts(bytes: &[u8]) -> Result<(), ReadError> {
-    let max = MAX_PART_BYTES;
-    let mut cost = OpenCost::default();
-    let mut opened = Opened::default();
-    let rels = HashMap::from([("rId1".to_string(), "worksheets/sheet1.bin".to_string())]);
-    let results = [
-        shared_strings(
-            &mut Records::new(bytes, "sharedStrings.bin", max),
-            &mut cost,
-        ),
-        styles(&mut Records::new(bytes, "styles.bin", max), &mut cost),
-        workbook(
-            &mut Records::new(bytes, "workbook.bin", max),
-            &rels,
-            &mut cost,
-            &mut opened,
-        ),
-        sheet(&mut Records::new(bytes, "sheet1.bin", max)),
-    ];
-    results.into_iter().collect()
-}
-
-/// An open xlsb workbook: calamine's reader, and each sheet's walk.
+/// An open xlsb workbook.
 pub(super) struct Book<RS: Read + Seek> {
-    calamine: Xlsb<RS>,
-    /// Each sheet's part walked when the workbook opened: refused when it went past a cap.
-    sheets: HashMap<String, Result<(), ReadError>>,
+    zip: ZipArchive<RS>,
+    sheets: Vec<SheetInfo>,
+    /// Each sheet's part, in the order of `sheets` (`None`: its part is missing).
+    parts: Vec<Option<String>>,
+    strings: Strings,
 }
 
 impl<RS: Read + Seek> Book<RS> {
-    /// Walk every part calamine will read, then open the workbook with calamine.
-    pub(super) fn open(reader: RS) -> Result<(Book<RS>, OpenCost), ReadError> {
-        let mut cost = OpenCost::default();
-        let mut package = Package::open(reader, Format::Xlsb, &mut cost)?;
-        let mut opened = Opened::default();
-        let max = MAX_PART_BYTES;
-        if let Some(i) = package.find("xl/sharedStrings.bin") {
-            let name = package.name(i);
-            shared_strings(
-                &mut Records::new(member(&mut package, i)?, &name, max),
-                &mut cost,
-            )?;
-        }
-        if let Some(i) = package.find("xl/styles.bin") {
-            let name = package.name(i);
-            styles(
-                &mut Records::new(member(&mut package, i)?, &name, max),
-                &mut cost,
-            )?;
-        }
-        let rels = match package.find_exact("xl/_rels/workbook.bin.rels") {
-            Some(i) => {
-                let name = package.name(i);
-                let m = package.open_member(i)?;
-                let mut part = XmlPart::new(m, name, MAX_OPEN_XML_BYTES, Format::Xlsb);
-                relationships(&mut part, &mut cost)?
-            }
-            None => HashMap::new(),
-        };
-        let Some(i) = package.find("xl/workbook.bin") else {
+    /// Open the package: the sheet list, where each sheet is, the shared strings.
+    pub(super) fn open(reader: RS) -> Result<Book<RS>, ReadError> {
+        let mut zip =
+            ZipArchive::new(reader).map_err(|e| damaged(format!("its zip archive: {e}")))?;
+        let rels = relationships(&mut zip)?;
+        let Some(main) = member(&zip, "xl/workbook.bin") else {
             return Err(damaged("its main part xl/workbook.bin is missing".into()));
         };
-        let name = package.name(i);
-        workbook(
-            &mut Records::new(member(&mut package, i)?, &name, max),
-            &rels,
-            &mut cost,
-            &mut opened,
-        )?;
-        let mut sheets = HashMap::new();
-        let mut walked: HashMap<usize, Result<(), ReadError>> = HashMap::new();
-        let mut run_bytes = 0u64;
-        for (name, path) in &opened.sheets {
-            let verdict = match package.find(path) {
-                None => Ok(()),
-                Some(i) => match walked.get(&i) {
-                    Some(v) => v.clone(),
-                    None => {
-                        let left = MAX_RUN_SHEET_BYTES.saturating_sub(run_bytes);
-                        let part = package.name(i);
-                        let mut records =
-                            Records::new(member(&mut package, i)?, &part, left.min(max));
-                        let verdict = sheet(&mut records).map_err(|e| match e {
-                            ReadError::TooLarge { .. } if records.bytes > left => too_large(
-                                format!(
-                                    "the workbook holds more than {} MB of sheet data over its sheets",
-                                    MAX_RUN_SHEET_BYTES / (1024 * 1024)
-                                ),
-                            ),
-                            e => e,
-                        });
-                        run_bytes += records.bytes;
-                        walked.insert(i, verdict.clone());
-                        verdict
-                    }
-                },
-            };
-            sheets.entry(name.clone()).or_insert(verdict);
+        let mut listed = Vec::new();
+        let file = zip
+            .by_name(&main)
+            .map_err(|e| damaged(format!("{main}: {e}")))?;
+        let mut records = Records::new(BufReader::new(file), &main);
+        while let Some(typ) = records.next(|t| t == rt::BUNDLE_SH)? {
+            match typ {
+                rt::BUNDLE_SH => listed.push(bundle_sheet(&records.body).ok_or_else(|| {
+                    damaged(format!("its part {main} lists a sheet it cannot name"))
+                })?),
+                rt::END_BUNDLE_SHS => break,
+                _ => {}
+            }
         }
-        let mut reader = package.into_inner();
-        reader
-            .seek(SeekFrom::Start(0))
-            .map_err(|e| ReadError::Io(e.to_string()))?;
-        let calamine = match open_workbook_from_rs::<Xlsb<RS>, RS>(reader) {
-            Ok(b) => b,
-            Err(calamine::XlsbError::Password) => return Err(ReadError::PasswordProtected),
-            Err(e) => return Err(damaged(e.to_string())),
-        };
-        Ok((Book { calamine, sheets }, cost))
-    }
-
-    /// Sheet names in workbook order.
-    pub(super) fn sheet_names(&self) -> Vec<String> {
-        self.calamine.sheet_names()
-    }
-
-    /// The sheets the workbook hides.
-    pub(super) fn hidden_sheets(&self) -> Vec<String> {
-        self.calamine
-            .sheets_metadata()
+        drop(records);
+        let (sheets, parts) = listed
+            .into_iter()
+            .map(|(info, rel)| {
+                let part = rel
+                    .and_then(|id| rels.iter().find(|(i, _, _)| *i == id))
+                    .and_then(|(_, target, _)| member(&zip, &resolve(target)));
+                (info, part)
+            })
+            .unzip();
+        let sst = rels
             .iter()
-            .filter(|s| s.visible != calamine::SheetVisible::Visible)
-            .map(|s| s.name.clone())
-            .collect()
-    }
-
-    /// Stream one sheet's cells through calamine, once its walk passed.
-    pub(super) fn read_sheet(
-        &mut self,
-        name: &str,
-        run: &mut RunBudget,
-    ) -> Result<SheetCells, ReadError> {
-        match self.sheets.get(name) {
-            Some(Err(e)) => return Err(e.clone()),
-            Some(Ok(())) => {}
-            None => return Err(damaged(format!("the sheet '{name}' was not walked"))),
-        }
-        let damaged = |e: calamine::XlsbError| damaged(e.to_string());
-        let mut budget = SheetBudget::new(run);
-        let mut reader = self
-            .calamine
-            .worksheet_cells_reader(name)
-            .map_err(damaged)?;
-        while let Some(cell) = reader.next_cell().map_err(damaged)? {
-            budget.scan()?;
-            keep(&mut budget, cell.get_position(), cell.get_value())?;
-        }
-        Ok(budget.finish(false))
+            .find(|(_, _, kind)| kind.ends_with("/sharedStrings"))
+            .and_then(|(_, target, _)| member(&zip, &resolve(target)))
+            .or_else(|| member(&zip, "xl/sharedStrings.bin"));
+        let strings = match sst {
+            Some(part) => shared_strings(&mut zip, &part)?,
+            None => Strings::default(),
+        };
+        Ok(Book {
+            zip,
+            sheets,
+            parts,
+            strings,
+        })
     }
 }
 
-fn member<RS: Read + Seek>(
-    package: &mut Package<RS>,
-    index: usize,
-) -> Result<BufReader<zip::read::ZipFile<'_, Metered<RS>>>, ReadError> {
-    Ok(BufReader::new(package.open_member(index)?))
-}
-
-/// Keep a streamed cell if it has a value.
-fn keep(
-    budget: &mut SheetBudget<'_>,
-    (row, col): (u32, u32),
-    data: &DataRef<'_>,
-) -> Result<(), ReadError> {
-    let value = match data {
-        DataRef::String(s) => {
-            budget.text(s.len())?;
-            text_value(s)
-        }
-        DataRef::SharedString(s) => {
-            budget.text(s.len())?;
-            text_value(s)
-        }
-        DataRef::Int(i) => Some(CellValue::Number(*i as f64)),
-        DataRef::Float(f) => Some(CellValue::Number(*f)),
-        DataRef::Bool(b) => Some(CellValue::Bool(*b)),
-        DataRef::DateTime(d) => Some(CellValue::Number(d.as_f64())),
-        DataRef::DateTimeIso(s) | DataRef::DurationIso(s) => text_value(s),
-        DataRef::Error(e) => Some(CellValue::Error(e.to_string().into())),
-        DataRef::Empty => None,
+/// `BrtBundleSh`: the sheet, hidden or not, and its relationship id.
+fn bundle_sheet(b: &[u8]) -> Option<(SheetInfo, Option<String>)> {
+    let state = u32_at(b, 0)?;
+    let rel = if u32_at(b, 8)? == u32::MAX {
+        (None, 12)
+    } else {
+        let (id, end) = wide_string(b, 8, false)?;
+        (Some(id), end)
     };
-    if value.is_none() {
-        return Ok(());
+    let (name, _) = wide_string(b, rel.1, false)?;
+    let info = SheetInfo {
+        name,
+        hidden: state != 0,
+    };
+    Some((info, rel.0))
+}
+
+/// A relationship target as a member name: relative to `xl/`, or absolute.
+fn resolve(target: &str) -> String {
+    match target.strip_prefix('/') {
+        Some(absolute) => absolute.to_string(),
+        None => format!("xl/{target}"),
     }
-    budget.push(SheetCell {
-        row,
-        col,
-        value,
-        format: CellFormat::default(),
+}
+
+/// The member named `name`, or one whose name differs only in letter case or `\`.
+fn member<RS: Read + Seek>(zip: &ZipArchive<RS>, name: &str) -> Option<String> {
+    if zip.index_for_name(name).is_some() {
+        return Some(name.to_string());
+    }
+    let fold = |n: &str| n.replace('\\', "/").to_ascii_lowercase();
+    let wanted = fold(name);
+    zip.file_names()
+        .flatten()
+        .find(|n| fold(n) == wanted)
+        .map(|n| n.into_owned())
+}
+
+/// The main part's relationships: (id, target, type).
+fn relationships<RS: Read + Seek>(
+    zip: &mut ZipArchive<RS>,
+) -> Result<Vec<(String, String, String)>, ReadError> {
+    let Some(name) = member(zip, "xl/_rels/workbook.bin.rels") else {
+        return Ok(Vec::new());
+    };
+    let file = zip
+        .by_name(&name)
+        .map_err(|e| damaged(format!("{name}: {e}")))?;
+    let mut xml = quick_xml::Reader::from_reader(BufReader::new(file));
+    let mut out = Vec::new();
+    let mut buf = Vec::new();
+    loop {
+        let e = match xml.read_event_into(&mut buf) {
+            Ok(Event::Start(e) | Event::Empty(e)) => e,
+            Ok(Event::Eof) => return Ok(out),
+            Ok(_) => {
+                buf.clear();
+                continue;
+            }
+            Err(e) => return Err(damaged(format!("{name}: {e}"))),
+        };
+        if e.local_name().as_ref() == "Relationship" {
+            let (mut id, mut target, mut kind) = (None, None, String::new());
+            for a in e.attributes().flatten() {
+                let value = a
+                    .normalized_value(quick_xml::XmlVersion::Implicit1_0)
+                    .map_err(|e| damaged(format!("{name}: {e}")))?
+                    .into_owned();
+                match a.key.local_name().as_ref() {
+                    "Id" => id = Some(value),
+                    "Target" => target = Some(value),
+                    "Type" => kind = value,
+                    _ => {}
+                }
+            }
+            if let (Some(id), Some(target)) = (id, target) {
+                out.push((id, target, kind));
+            }
+        }
+        buf.clear();
+    }
+}
+
+/// The shared strings (`BrtSSTItem`: flags, then the text).
+fn shared_strings<RS: Read + Seek>(
+    zip: &mut ZipArchive<RS>,
+    part: &str,
+) -> Result<Strings, ReadError> {
+    let file = zip
+        .by_name(part)
+        .map_err(|e| damaged(format!("{part}: {e}")))?;
+    let mut records = Records::new(BufReader::new(file), part);
+    let mut strings = Strings::default();
+    while let Some(typ) = records.next(|t| t == rt::SST_ITEM)? {
+        if typ == rt::SST_ITEM {
+            let (text, _) = wide_string(&records.body, 1, true).ok_or_else(|| {
+                damaged(format!(
+                    "its part {part} holds a shared string (BrtSSTItem) it cannot read"
+                ))
+            })?;
+            strings.push(&text).ok_or_else(|| {
+                damaged(format!(
+                    "its part {part} holds more than 4 GB of shared strings"
+                ))
+            })?;
+        }
+    }
+    Ok(strings)
+}
+
+impl<RS: Read + Seek> SheetSource for Book<RS> {
+    fn sheets(&self) -> &[SheetInfo] {
+        &self.sheets
+    }
+
+    fn stream(&mut self, index: usize, sink: &mut SheetBudget<'_>) -> Result<(), ReadError> {
+        let name = self.sheets.get(index).map_or("", |s| s.name.as_str());
+        let Some(part) = self.parts.get(index).cloned().flatten() else {
+            return Err(damaged(format!("the part of sheet '{name}' is missing")));
+        };
+        let file = self
+            .zip
+            .by_name(&part)
+            .map_err(|e| damaged(format!("{part}: {e}")))?;
+        read_sheet(BufReader::new(file), &part, &self.strings, sink)
+    }
+}
+
+/// Read a sheet part's cells into `sink`.
+fn read_sheet(
+    r: impl Read,
+    part: &str,
+    strings: &Strings,
+    sink: &mut SheetBudget<'_>,
+) -> Result<(), ReadError> {
+    let mut records = Records::new(r, part);
+    // Up to the cells.
+    loop {
+        match records.next(|_| false)? {
+            Some(rt::BEGIN_SHEET_DATA) => break,
+            Some(_) => {}
+            None => return Ok(()),
+        }
+    }
+    let (mut row, mut col) = (0u32, 0u32);
+    let keep = |t: u16| t == rt::ROW_HDR || cell_record_name(t).is_some();
+    loop {
+        let Some(typ) = records.next(keep)? else {
+            return Err(damaged(format!(
+                "its part {part} ends before its cells do (the file was cut short?)"
+            )));
+        };
+        let b = &records.body;
+        match typ {
+            rt::END_SHEET_DATA => return Ok(()),
+            rt::ROW_HDR => {
+                row = u32_at(b, 0).ok_or_else(|| not_understood(part, "BrtRowHdr", typ, row))?;
+                continue;
+            }
+            _ => {}
+        }
+        let Some(record) = cell_record_name(typ) else {
+            continue;
+        };
+        // A short cell (0x0C-0x12) is the next column; the others start with theirs.
+        let short = (0x0C..=0x12).contains(&typ);
+        let (at, c) = if short {
+            (4, col.wrapping_add(1))
+        } else {
+            let c = u32_at(b, 0).ok_or_else(|| not_understood(part, record, typ, row))?;
+            (8, c)
+        };
+        if b.len() < at {
+            return Err(not_understood(part, record, typ, row));
+        }
+        col = c;
+        let value = cell_value(typ, b, at, strings)
+            .ok_or_else(|| not_understood(part, record, typ, row))?;
+        let text;
+        let value = match value {
+            Value::None => None,
+            Value::Number(n) => Some(CellValueRef::Number(n)),
+            Value::Bool(v) => Some(CellValueRef::Bool(v)),
+            Value::Error(e) => Some(CellValueRef::Error(e)),
+            Value::Shared(i) => Some(CellValueRef::Text(strings.get(i).unwrap_or_default())),
+            Value::Text(t) => {
+                text = t;
+                Some(CellValueRef::Text(&text))
+            }
+        };
+        sink.push_view(&CellView {
+            row,
+            col,
+            value,
+            format: CellFormat::default(),
+        })?;
+    }
+}
+
+/// A cell's value as its record holds it.
+enum Value {
+    None,
+    Number(f64),
+    Bool(bool),
+    Error(&'static str),
+    Shared(usize),
+    Text(String),
+}
+
+/// The value of the cell record `typ` whose value starts at `at` in `b`; `None` where the
+/// record does not hold what its type says.
+fn cell_value(typ: u16, b: &[u8], at: usize, strings: &Strings) -> Option<Value> {
+    let f64_at = |at: usize| Some(f64::from_le_bytes(b.get(at..at + 8)?.try_into().ok()?));
+    Some(match typ {
+        0x01 | 0x0C => Value::None,
+        0x02 | 0x0D => Value::Number(rk(u32_at(b, at)?)),
+        0x03 | 0x0B | 0x0E => Value::Error(error_text(*b.get(at)?)?),
+        0x04 | 0x0A | 0x0F => Value::Bool(*b.get(at)? != 0),
+        0x05 | 0x09 | 0x10 => Value::Number(f64_at(at)?),
+        0x06 | 0x08 | 0x11 => Value::Text(wide_string(b, at, true)?.0),
+        // BrtCellRString: flags, then the text.
+        rt::CELL_RSTRING => Value::Text(wide_string(b, at + 1, true)?.0),
+        0x07 | 0x12 => {
+            let i = u32_at(b, at)? as usize;
+            strings.get(i)?;
+            Value::Shared(i)
+        }
+        _ => return None,
     })
+}
+
+/// A cell record that is not what its type says, named.
+fn not_understood(part: &str, record: &str, typ: u16, row: u32) -> ReadError {
+    damaged(format!(
+        "its part {part} holds a cell record {record} (0x{typ:04X}) in row {} that cannot be read",
+        u64::from(row) + 1
+    ))
+}
+
+/// Read a sheet part's bytes as the cells of one sheet, without shared strings (the fuzz
+/// target's entry point): whatever the bytes, an error or cells, never a panic.
+///
+/// ```
+/// // BrtBeginSheetData, a row header (row 0), BrtCellRk 7 at column 1, BrtShortRk 8 at
+/// // column 2, BrtEndSheetData.
+/// let bytes = [
+///     0x91, 0x01, 0x00, 0x00, 0x04, 0, 0, 0, 0, 0x02, 0x0C, 1, 0, 0, 0, 0, 0, 0, 0, 0x1E, 0,
+///     0, 0, 0x0D, 0x08, 0, 0, 0, 0, 0x22, 0, 0, 0, 0x92, 0x01, 0x00,
+/// ];
+/// let cells = knights_tour::workbook::read::xlsb::read_sheet_part(&bytes).unwrap();
+/// assert_eq!(cells.cells().len(), 2);
+/// assert_eq!(cells.find(0, 2).unwrap().value, Some(knights_tour::workbook::read::CellValueRef::Number(8.0)));
+/// ```
+pub fn read_sheet_part(bytes: &[u8]) -> Result<super::SheetCells, ReadError> {
+    let mut run = super::budget::RunBudget::default();
+    let mut sink = SheetBudget::new(&mut run);
+    read_sheet(bytes, "sheet.bin", &Strings::default(), &mut sink)?;
+    Ok(sink.finish(false))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn rec(typ: u16, body: &[u8], length: Option<usize>) -> Vec<u8> {
-        let mut out = if typ < 0x80 {
-            vec![typ as u8]
-        } else {
-            vec![(typ & 0x7F) as u8 | 0x80, (typ >> 7) as u8]
-        };
-        let mut n = length.unwrap_or(body.len());
-        loop {
-            let b = (n & 0x7F) as u8;
-            n >>= 7;
-            out.push(if n > 0 { b | 0x80 } else { b });
-            if n == 0 {
-                break;
-            }
-        }
-        out.extend_from_slice(body);
-        out
-    }
-
-    fn walk(
-        part: fn(&mut Records<&[u8]>, &mut OpenCost) -> Result<(), ReadError>,
-        bytes: &[u8],
-    ) -> Result<(), ReadError> {
-        part(
-            &mut Records::new(bytes, "part", MAX_PART_BYTES),
-            &mut OpenCost::default(),
-        )
+    #[test]
+    fn rk_numbers_are_integers_or_doubles_maybe_hundredths() {
+        assert_eq!(rk((17 << 2) | 2), 17.0);
+        assert_eq!(rk(((-3i32 << 2) as u32) | 2), -3.0);
+        assert_eq!(rk((1234 << 2) | 3), 12.34);
+        let half = (0.5f64.to_bits() >> 32) as u32;
+        assert_eq!(rk(half), 0.5);
     }
 
     #[test]
-    fn a_record_longer_than_the_cap_is_refused_before_it_is_read() {
-        let styles = rec(0x0267, b"", Some((1 << 28) - 1));
-        let err = walk(styles_walk, &styles).unwrap_err();
-        assert!(err.to_string().contains("268435455 bytes"), "{err}");
-        // Calamine reads an unknown style record's body as the next headers: so does the walk.
-        let hidden = [vec![0x05], rec(0x0267, b"", Some(1 << 23))].concat();
-        assert!(walk(styles_walk, &hidden).is_err());
+    fn a_cell_record_too_short_for_its_type_is_an_error_naming_it() {
+        // BrtBeginSheetData, then a BrtShortRk of two bytes.
+        let bytes = [0x91, 0x01, 0x00, 0x0D, 0x02, 0, 0];
+        let err = read_sheet_part(&bytes).unwrap_err().to_string();
+        assert!(err.contains("BrtShortRk (0x000D)"), "{err}");
+        // An unknown error code is not understood either.
+        let bytes = [0x91, 0x01, 0x00, 0x0E, 0x05, 0, 0, 0, 0, 0x55];
+        let err = read_sheet_part(&bytes).unwrap_err().to_string();
+        assert!(err.contains("BrtShortError"), "{err}");
     }
 
     #[test]
-    fn shared_strings_and_cell_formats_are_counted() {
-        let n = (MAX_DISTINCT_STRINGS + 1) as u32;
-        let mut sst = rec(0x009F, &[n.to_le_bytes(), n.to_le_bytes()].concat(), None);
-        let item = rec(0x0013, &[0, 1, 0, 0, 0, b'a', 0], None);
-        sst.extend(item.repeat(n as usize));
-        let err = walk(strings_walk, &sst).unwrap_err();
-        assert!(err.to_string().contains("distinct strings"), "{err}");
-        let mut few = rec(
-            0x009F,
-            &[2u32.to_le_bytes(), 2u32.to_le_bytes()].concat(),
-            None,
-        );
-        few.extend(item.repeat(2));
-        assert!(walk(strings_walk, &few).is_ok());
-
-        let n = MAX_CELL_FORMATS as u32 + 1;
-        let mut styles = rec(0x0269, &n.to_le_bytes(), None);
-        styles.extend(rec(0x002F, &[0; 16], None).repeat(n as usize));
-        let err = walk(styles_walk, &styles).unwrap_err();
-        assert!(err.to_string().contains("cell formats"), "{err}");
-    }
-
-    #[test]
-    fn a_sheet_is_walked_to_the_end_of_its_cells_counting_every_record() {
-        let head = [
-            rec(0x0081, b"", None),
-            rec(0x0094, &[0; 16], None),
-            rec(0x0091, b"", None),
-        ]
-        .concat();
-        let blanks = rec(0x0001, b"", None).repeat(1000);
-        let sheet_bytes = [head.clone(), blanks, rec(0x0092, b"", None), vec![0xFF; 3]].concat();
-        let mut records = Records::new(&sheet_bytes[..], "sheet", MAX_PART_BYTES);
-        sheet(&mut records).unwrap();
-        assert_eq!(records.records, 1004);
-    }
-
-    fn strings_walk(p: &mut Records<&[u8]>, cost: &mut OpenCost) -> Result<(), ReadError> {
-        shared_strings(p, cost)
-    }
-
-    fn styles_walk(p: &mut Records<&[u8]>, cost: &mut OpenCost) -> Result<(), ReadError> {
-        styles(p, cost)
-    }
-
-    #[test]
-    fn any_bytes_walk_without_panicking() {
-        // A fixed pseudo-random stream: every part kind over 600 lengths of bytes.
+    fn any_bytes_give_cells_or_an_error_without_panicking() {
         let mut x = 0x2545_F491_4F6C_DD1Du64;
         for len in 0..600usize {
-            let bytes: Vec<u8> = (0..len)
-                .map(|_| {
-                    x ^= x << 13;
-                    x ^= x >> 7;
-                    x ^= x << 17;
-                    (x >> 24) as u8
-                })
-                .collect();
-            let _ = prescan_parts(&bytes);
+            let mut bytes: Vec<u8> = vec![0x91, 0x01, 0x00];
+            bytes.extend((0..len).map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                (x >> 24) as u8
+            }));
+            let _ = read_sheet_part(&bytes);
         }
     }
 }

@@ -26,8 +26,8 @@ pub(crate) struct TourSheet<'a> {
     pub name: &'a str,
     /// How it ended.
     pub outcome: Outcome,
-    /// Its column pair on the hidden path-data sheet, if its path is drawn.
-    pub chart_slot: Option<usize>,
+    /// The hidden path-data sheet and this path's slot on it, if its path is drawn.
+    pub drawn: Option<(&'a chart::PathData<'a>, usize)>,
 }
 
 /// A board that does not fit was refused before anything was written; should it get here
@@ -60,8 +60,8 @@ impl TourSheet<'_> {
         self.write_cells(sheet, board, look, &texts, budget)?;
         bl.quiet_label_warnings(sheet)?;
         bl.set_print_page(sheet, bl.print_area(&texts), true)?;
-        if let Some(slot) = self.chart_slot {
-            chart::insert_path_chart(sheet, self.spec.top_left, &self.attempt.tour, slot, look)?;
+        if let Some((paths, slot)) = self.drawn {
+            paths.insert(sheet, self.spec.top_left, slot, look, look.row_px)?;
         }
         if chart::colour_scale_wanted(self.spec, self.attempt) {
             chart::add_colour_scale(sheet, self.spec.top_left, self.attempt)?;
@@ -145,11 +145,11 @@ impl TourSheet<'_> {
         match self.outcome {
             Outcome::Solved => format!("Solved: a complete {shape} tour of {}", all_squares(n)),
             Outcome::Stuck => format!(
-                "Stuck after {k} of {n} squares: every square a knight's move from {end} (red) is taken"
+                "Stuck after visiting {k} of {n} squares: every square a knight's move from {end} (red) is taken"
             ),
             Outcome::Stopped if k == 0 => "Stopped before the first move".to_string(),
             Outcome::Stopped => format!(
-                "Stopped after {k} of {n} squares at {end} (red): the search gave up"
+                "Stopped after visiting {k} of {n} squares, at {end} (red): the search gave up"
             ),
             Outcome::NotClosed => format!(
                 "Not closed: {} visited, but {end} is not a knight's move from the start",
@@ -171,11 +171,18 @@ impl TourSheet<'_> {
             } else {
                 "red"
             };
+            // Moves are the knight's jumps: a closed tour's last one goes back to the start.
+            let moves = match tour.is_closed() {
+                true => format!(
+                    "{}, the last back to the start",
+                    count_usize(tour.len(), "move")
+                ),
+                false => count_usize(tour.len().saturating_sub(1), "move"),
+            };
             lines.push(format!(
-                "Start {} (yellow), end {} ({end_colour}), {}",
+                "Start {} (yellow), end {} ({end_colour}), {moves}",
                 board.algebraic(s),
                 board.algebraic(e),
-                count_usize(tour.len().saturating_sub(1), "move")
             ));
         }
         let mut method = format!("Method: {}", self.attempt.method.name());
@@ -196,7 +203,7 @@ impl TourSheet<'_> {
             ));
         }
         let mut legend = "Numbers are move numbers".to_string();
-        if self.chart_slot.is_some() {
+        if self.drawn.is_some() {
             legend.push_str("; the line is the knight's path");
             if self.attempt.tour.is_closed() {
                 legend.push_str(", back to the start at the end");

@@ -1,13 +1,27 @@
-//! Drawing the knight's path: a transparent scatter chart laid exactly over the board, its
-//! coordinates on the hidden `Path data` sheet, and a colour scale by move number.
+//! Drawing the knight's path: transparent line charts laid exactly over the board, their
+//! values on the hidden `Path data` sheet, and a colour scale by move number.
 //!
-//! The chart's axes run `0..cols` and `0..rows` and its plot area fills the whole chart, which
-//! is exactly as big as the board's cells, so the point `(col + 0.5, rows - row - 0.5)` lands
-//! on the centre of square `(row, col)`.
+//! A path is naturally a scatter chart, but rust_xlsxwriter (0.102) writes a scatter series'
+//! marker before its shape properties whenever both are set, out of the schema's order
+//! (`docs/upstream.md`), and a formatted line without markers needs both. A line chart's
+//! series are written in order, and a knight's path fits one: every move changes column, so the
+//! path splits into *runs* whose columns only grow or only shrink, and a run is a function of
+//! the column. The category axis has `2 * cols + 1` categories on its tick marks, from the
+//! board's left edge to its right: category `2c + 1` is the centre of column `c`, a move to the
+//! next column spans two categories and one over two columns four, each category between
+//! holding the height the move passes at. Runs share a series (a row of `Path data`) when a
+//! blank category keeps them apart, since a blank is a gap in the line.
+//!
+//! The value axis runs `0..rows` and the plot area fills the whole chart, which is exactly as
+//! big as the board's cells, so square `(row, col)` is drawn at category `2 * col + 1`, height
+//! `rows - row - 0.5`.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 
 use rust_xlsxwriter::{
-    Chart, ChartAxis, ChartFormat, ChartLayout, ChartLine, ChartMarker, ChartType,
-    ConditionalFormat2ColorScale, Workbook, Worksheet, XlsxError,
+    Chart, ChartFormat, ChartLayout, ChartLine, ChartMarker, ChartMarkerType, ChartSolidFill,
+    ChartType, ConditionalFormat2ColorScale, Workbook, Worksheet, XlsxError,
 };
 
 use super::layout::{col16, Look};
@@ -18,21 +32,35 @@ use super::{
 };
 use crate::board::{Board, Square};
 use crate::solve::Attempt;
-use crate::workbook::cellref::CellRef;
+use crate::tour::Tour;
+use crate::workbook::cellref::{CellRef, SHEET_COLS, SHEET_ROWS};
 
-/// Path-data sheets with more points than this are written in constant-memory mode (the charts
+/// Path-data sheets with more values than this are written in constant-memory mode (the charts
 /// then carry no cached values; Excel and LibreOffice read the cells when opening).
-const IN_MEMORY_POINTS: usize = 200_000;
+const IN_MEMORY_VALUES: usize = 200_000;
+
+/// Series in one chart: Excel draws at most 255; a path with more lanes gets several charts,
+/// laid over one another.
+const MAX_SERIES: usize = 255;
+
+/// The widest board whose path is drawn: `2 * cols + 1` categories and a label fill a row of
+/// the sheet's 16,384 columns.
+pub(crate) const MAX_DRAWN_COLS: u32 = (SHEET_COLS - 2) / 2;
 
 /// Indices of the attempts whose path is drawn, in order.
 pub(crate) fn charted_attempts(spec: &WorkbookSpec) -> Vec<usize> {
     spec.attempts
         .iter()
         .enumerate()
-        .filter(|(_, a)| !a.tour.is_empty() && wanted(spec.draw_path, chart_auto(a.tour.board())))
+        .filter(|(_, a)| drawable(&a.tour) && wanted(spec.draw_path, chart_auto(a.tour.board())))
         .map(|(i, _)| i)
         .take(MAX_CHARTED_ATTEMPTS)
         .collect()
+}
+
+/// Whether `tour` has a line to draw on a board the sheet can chart.
+pub(crate) fn drawable(tour: &Tour) -> bool {
+    path_points(tour) >= 2 && tour.board().cols() <= MAX_DRAWN_COLS
 }
 
 fn chart_auto(board: Board) -> bool {
@@ -53,170 +81,414 @@ pub(crate) fn colour_scale_wanted(spec: &WorkbookSpec, attempt: &Attempt) -> boo
     attempt.tour.len() >= 2 && wanted(spec.colour_scale, auto)
 }
 
-/// The centre of `sq` in chart coordinates: `(col + 0.5, rows - row - 0.5)`.
-pub(crate) fn centre(board: Board, sq: Square) -> (f64, f64) {
+/// Points of the drawn path: every square in move order, and for a closed tour the start once
+/// more, so the line draws the closing move.
+pub(crate) fn path_points(tour: &Tour) -> usize {
+    tour.len() + usize::from(tour.is_closed())
+}
+
+/// How a path is drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Drawing {
+    /// Transparent, over the board's own cells.
+    OverCells,
+    /// On a board of its own: the squares' grid, and a dot on each square visited (a tour
+    /// written as a list has no board on the sheet).
+    Picture,
+}
+
+/// Point `k` of the drawn path as (category, height).
+fn point(tour: &Tour, k: usize) -> (u32, f64) {
+    let indices = tour.indices();
+    let idx = indices.get(k).or(indices.first()).copied().unwrap_or(0);
+    let sq = tour.board().square_at(idx);
     (
-        f64::from(sq.col) + 0.5,
-        f64::from(board.rows() - sq.row) - 0.5,
+        2 * sq.col + 1,
+        f64::from(tour.board().rows() - sq.row) - 0.5,
     )
 }
 
-/// Add the hidden `Path data` sheet for `paths` (each a label and a path): path `j`'s x in
-/// column `2j` and y in column `2j + 1`, move `k` in row `k`; row 0 holds text headers.
-pub(crate) fn add_path_data(
-    workbook: &mut Workbook,
-    paths: &[(&str, &crate::tour::Tour)],
-) -> Result<(), XlsxError> {
-    let total: usize = paths.iter().map(|(_, t)| t.len()).sum();
-    let sheet = if total > IN_MEMORY_POINTS {
-        workbook.add_worksheet_with_constant_memory()?
-    } else {
-        workbook.add_worksheet()
-    };
-    sheet.set_name(PATH_DATA_SHEET)?;
-    sheet.set_hidden(true);
-    for (j, (name, _)) in paths.iter().enumerate() {
-        let col = (2 * j) as u16;
-        sheet.write_string(0, col, format!("{name} x"))?;
-        sheet.write_string(0, col + 1, format!("{name} y"))?;
-    }
-    let longest = paths.iter().map(|(_, t)| path_points(t)).max().unwrap_or(0);
-    for k in 0..longest {
-        for (j, (_, tour)) in paths.iter().enumerate() {
-            // A closed tour's point after the last is the start again (the closing move).
-            let idx = tour
-                .indices()
-                .get(k)
-                .or_else(|| tour.indices().first().filter(|_| k < path_points(tour)));
-            if let Some(&idx) = idx {
-                let (x, y) = centre(tour.board(), tour.board().square_at(idx));
-                let col = (2 * j) as u16;
-                sheet.write_number(k as u32 + 1, col, x)?;
-                sheet.write_number(k as u32 + 1, col + 1, y)?;
-            }
+/// A run: points `from..=to` of the path, whose categories only grow or only shrink.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Run {
+    from: usize,
+    to: usize,
+}
+
+/// The path cut into runs at every change of direction (neighbouring runs share a point).
+fn runs(tour: &Tour) -> Vec<Run> {
+    let n = path_points(tour);
+    let mut out = Vec::new();
+    let mut from = 0;
+    for k in 1..n.saturating_sub(1) {
+        let (a, b, c) = (point(tour, k - 1).0, point(tour, k).0, point(tour, k + 1).0);
+        if (b > a) != (c > b) {
+            out.push(Run { from, to: k });
+            from = k;
         }
     }
-    Ok(())
+    if n >= 2 {
+        out.push(Run { from, to: n - 1 });
+    }
+    out
 }
 
-/// Lay the chart of `tour` (coordinates in column pair `slot` of `Path data`) over its board
-/// at `top_left`.
-pub(crate) fn insert_path_chart(
-    sheet: &mut Worksheet,
-    top_left: CellRef,
-    tour: &crate::tour::Tour,
-    slot: usize,
-    look: Look,
-) -> Result<(), XlsxError> {
-    let chart = path_chart(tour, slot, look, false);
-    sheet.insert_chart(top_left.row, top_left.col as u16, &chart)?;
-    Ok(())
+/// The categories `run` spans, `(lowest, highest)`.
+fn span(tour: &Tour, run: Run) -> (u32, u32) {
+    let (a, b) = (point(tour, run.from).0, point(tour, run.to).0);
+    (a.min(b), a.max(b))
 }
 
-/// Draw the path of `tour` (coordinates in column pair `slot` of `Path data`) on a board of
-/// its own, a grid of `look`-sized squares, with its top-left corner at `at`: a picture of
-/// a tour written as a list, which has no board on the sheet.
-pub(crate) fn insert_board_picture(
-    sheet: &mut Worksheet,
-    at: CellRef,
-    tour: &crate::tour::Tour,
-    slot: usize,
-    look: Look,
-) -> Result<(), XlsxError> {
-    let chart = path_chart(tour, slot, look, true);
-    sheet.insert_chart(at.row, at.col as u16, &chart)?;
-    Ok(())
+/// The runs packed into lanes (one series each), fewest lanes first: runs sorted by their
+/// lowest category go to the lane that ended longest ago when a blank category is left between
+/// (interval partitioning, which needs as many lanes as runs overlap at worst).
+fn lanes(tour: &Tour) -> Vec<Vec<Run>> {
+    let mut all = runs(tour);
+    all.sort_by_key(|&r| (span(tour, r).0, r.from));
+    let mut lanes: Vec<Vec<Run>> = Vec::new();
+    let mut ends: BinaryHeap<Reverse<(u32, usize)>> = BinaryHeap::new();
+    for run in all {
+        let (lo, hi) = span(tour, run);
+        let lane = match ends.peek() {
+            Some(&Reverse((end, lane))) if end + 2 <= lo => {
+                ends.pop();
+                lane
+            }
+            _ => {
+                lanes.push(Vec::new());
+                lanes.len() - 1
+            }
+        };
+        lanes[lane].push(run);
+        ends.push(Reverse((hi, lane)));
+    }
+    lanes
 }
 
-/// The chart of the path: transparent over a board, or (`squares`) drawing the squares'
-/// grid and the board's outline itself.
-fn path_chart(tour: &crate::tour::Tour, slot: usize, look: Look, squares: bool) -> Chart {
-    let board = tour.board();
-    let points = path_points(tour) as u32;
-    let (xc, yc) = ((2 * slot) as u16, (2 * slot + 1) as u16);
-    let mut chart = Chart::new(ChartType::ScatterStraight);
+/// The values of one lane, `(category, height)` in category order: every category its runs
+/// span, the heights between two points on the straight line joining them.
+fn lane_values(tour: &Tour, lane: &[Run]) -> Vec<(u32, f64)> {
+    let mut out = Vec::new();
+    for &run in lane {
+        let mut points: Vec<(u32, f64)> = (run.from..=run.to).map(|k| point(tour, k)).collect();
+        if points.first().map(|p| p.0) > points.last().map(|p| p.0) {
+            points.reverse();
+        }
+        for pair in points.windows(2) {
+            let ((c1, y1), (c2, y2)) = (pair[0], pair[1]);
+            for c in c1..c2 {
+                out.push((c, y1 + (y2 - y1) * f64::from(c - c1) / f64::from(c2 - c1)));
+            }
+        }
+        out.extend(points.last().copied());
+    }
+    out
+}
+
+/// One path's rows on the hidden sheet.
+struct Planned<'a> {
+    label: &'a str,
+    tour: &'a Tour,
+    drawing: Drawing,
+    first_row: u32,
+    lanes: Vec<Vec<Run>>,
+}
+
+impl Planned<'_> {
+    /// The board rows holding a square of the path, for the dots of a picture.
+    fn dot_rows(&self) -> Vec<u32> {
+        if self.drawing != Drawing::Picture {
+            return Vec::new();
+        }
+        let mut rows: Vec<u32> = self.tour.squares().map(|s| s.row).collect();
+        rows.sort_unstable();
+        rows.dedup();
+        rows
+    }
+
+    /// Rows this path takes: its frame, its lanes, and for a picture one row of dots per
+    /// board row visited and one for the grid.
+    fn row_count(&self) -> usize {
+        let extra = match self.drawing {
+            Drawing::OverCells => 0,
+            Drawing::Picture => self.dot_rows().len() + 1,
+        };
+        1 + self.lanes.len() + extra
+    }
+
+    /// The series of the path's line charts, in the order of its rows.
+    fn series(&self) -> Vec<Series> {
+        let mut series = vec![Series::Frame];
+        series.extend(self.lanes.iter().map(|_| Series::Line));
+        if self.drawing == Drawing::Picture {
+            series.extend(self.dot_rows().iter().map(|_| Series::Dots));
+        }
+        series
+    }
+
+    /// Charts drawing the path: its series [`MAX_SERIES`] a chart, and a picture's grid.
+    fn charts(&self) -> usize {
+        let grid = usize::from(self.drawing == Drawing::Picture);
+        self.series().len().div_ceil(MAX_SERIES) + grid
+    }
+}
+
+/// The hidden `Path data` sheet, planned before the sheets that draw from it are written (each
+/// chart names its rows). Each row is one series, its value for category `k` in column `k`
+/// (blank where it has none), then a label.
+#[derive(Default)]
+pub(crate) struct PathData<'a> {
+    paths: Vec<Planned<'a>>,
+    rows: usize,
+    values: usize,
+}
+
+impl<'a> PathData<'a> {
+    /// Plan `tour`'s rows under `label`, to be drawn at a cell with `rows_above` rows above
+    /// it; its slot, or `None` when it cannot be drawn (fewer than two points, a board wider
+    /// than [`MAX_DRAWN_COLS`], more charts than rows above to anchor them, or the sheet's rows
+    /// used up).
+    pub(crate) fn add(
+        &mut self,
+        label: &'a str,
+        tour: &'a Tour,
+        drawing: Drawing,
+        rows_above: u32,
+    ) -> Option<usize> {
+        if !drawable(tour) {
+            return None;
+        }
+        let lanes = lanes(tour);
+        let planned = Planned {
+            label,
+            tour,
+            drawing,
+            first_row: self.rows as u32,
+            lanes,
+        };
+        let rows = planned.row_count();
+        if self.rows + rows > SHEET_ROWS as usize || planned.charts() > rows_above as usize + 1 {
+            return None;
+        }
+        self.rows += rows;
+        self.values += path_points(tour) * 3;
+        self.paths.push(planned);
+        Some(self.paths.len() - 1)
+    }
+
+    /// Whether no path is planned.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.paths.is_empty()
+    }
+
+    /// Lay the charts of path `slot` with their top-left corner at `at`, each square `look`
+    /// big: over the board's cells, or as a picture of a board of its own. The rows above
+    /// `at` are `row_px` high: a sheet keeps one chart per anchor cell, so the second chart is
+    /// anchored a row higher and moved down a row, and so on.
+    pub(crate) fn insert(
+        &self,
+        sheet: &mut Worksheet,
+        at: CellRef,
+        slot: usize,
+        look: Look,
+        row_px: u32,
+    ) -> Result<(), XlsxError> {
+        let Some(path) = self.paths.get(slot) else {
+            return Ok(());
+        };
+        let board = path.tour.board();
+        let last_col = 2 * board.cols();
+        let crowded = board.rows().max(board.cols()) > 12;
+        let line = ChartFormat::new()
+            .set_line(
+                ChartLine::new()
+                    .set_color(PATH_LINE)
+                    .set_width(if crowded { 0.5 } else { 0.75 })
+                    .set_transparency(30),
+            )
+            .clone();
+        let mut anchors = (0..=at.row).map(|k| (at.row - k, k * row_px));
+        let mut put = |sheet: &mut Worksheet, chart: &Chart| match anchors.next() {
+            Some((r, y)) => sheet
+                .insert_chart_with_offset(r, at.col as u16, chart, 0, y)
+                .map(|_| ()),
+            None => Ok(()),
+        };
+        let mut row = path.first_row;
+        if path.drawing == Drawing::Picture {
+            put(sheet, &grid_chart(board, look, row))?;
+            row += 1;
+        }
+        for chunk in path.series().chunks(MAX_SERIES) {
+            let mut chart = board_chart(board, look);
+            for kind in chunk {
+                let s =
+                    chart
+                        .add_series()
+                        .set_values((PATH_DATA_SHEET, row, 0, row, last_col as u16));
+                row += 1;
+                match kind {
+                    Series::Frame => {}
+                    Series::Line => {
+                        s.set_format(&mut line.clone());
+                    }
+                    Series::Dots => {
+                        s.set_format(ChartFormat::new().set_no_line()).set_marker(
+                            ChartMarker::new()
+                                .set_type(ChartMarkerType::Circle)
+                                .set_size(3)
+                                .set_format(
+                                    ChartFormat::new()
+                                        .set_solid_fill(ChartSolidFill::new().set_color(PATH_LINE))
+                                        .set_border(ChartLine::new().set_color(PATH_LINE)),
+                                ),
+                        );
+                    }
+                }
+            }
+            put(sheet, &chart)?;
+        }
+        Ok(())
+    }
+
+    /// Add the hidden sheet holding every planned path's values.
+    pub(crate) fn write(&self, workbook: &mut Workbook) -> Result<(), XlsxError> {
+        let sheet = if self.values > IN_MEMORY_VALUES {
+            workbook.add_worksheet_with_constant_memory()?
+        } else {
+            workbook.add_worksheet()
+        };
+        sheet.set_name(PATH_DATA_SHEET)?;
+        sheet.set_hidden(true);
+        for path in &self.paths {
+            let mut row = path.first_row;
+            let label_col = (2 * path.tour.board().cols() + 1) as u16;
+            let mut put = |sheet: &mut Worksheet, label: String, values: &[(u32, f64)]| {
+                for &(c, y) in values {
+                    sheet.write_number(row, c as u16, y)?;
+                }
+                sheet.write_string(row, label_col, label)?;
+                row += 1;
+                Ok::<(), XlsxError>(())
+            };
+            if path.drawing == Drawing::Picture {
+                let columns = path.tour.board().cols();
+                let full: Vec<(u32, f64)> = (0..columns)
+                    .map(|c| (c, f64::from(path.tour.board().rows())))
+                    .collect();
+                put(sheet, format!("{} grid", path.label), &full)?;
+            }
+            // Two lone points on the board's edges, which draw nothing: Gnumeric spreads the
+            // categories only as far as the longest series' last value, and no lane has one
+            // on the right edge.
+            let edges = [(0, 0.0), (2 * path.tour.board().cols(), 0.0)];
+            put(sheet, format!("{} frame", path.label), &edges)?;
+            for (i, lane) in path.lanes.iter().enumerate() {
+                let label = format!("{} path {}", path.label, i + 1);
+                put(sheet, label, &lane_values(path.tour, lane))?;
+            }
+            if path.drawing == Drawing::Picture {
+                let board = path.tour.board();
+                for r in path.dot_rows() {
+                    let mut cols: Vec<u32> = path
+                        .tour
+                        .squares()
+                        .filter(|s| s.row == r)
+                        .map(|s| s.col)
+                        .collect();
+                    cols.sort_unstable();
+                    let y = f64::from(board.rows() - r) - 0.5;
+                    let values: Vec<(u32, f64)> = cols.iter().map(|&c| (2 * c + 1, y)).collect();
+                    put(sheet, format!("{} squares", path.label), &values)?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// What a series of a path's chart draws.
+#[derive(Clone, Copy)]
+enum Series {
+    /// Two lone points on the board's left and right edges.
+    Frame,
+    /// A lane of the path.
+    Line,
+    /// The squares of one board row visited.
+    Dots,
+}
+
+fn grid_line() -> ChartLine {
+    ChartLine::new().set_color(0xA6A6A6).set_width(0.5).clone()
+}
+
+/// A chart exactly over `board`'s cells: transparent, no axes, title or legend shown.
+fn overlay(chart_type: ChartType, board: Board, look: Look) -> Chart {
+    let mut chart = Chart::new(chart_type);
     chart
         .set_name("Knight's path")
         .set_alt_text("The knight's path over the board, from the yellow start square")
         .set_width(board.cols() * look.cell_px)
         .set_height(board.rows() * look.row_px)
         .show_hidden_data();
-    // A thin line, lighter on crowded boards, and no markers: the numbers under it stay
-    // readable (the start and end squares are marked by their cells' styles instead).
-    let crowded = board.rows().max(board.cols()) > 12;
-    let line_width = if crowded { 0.5 } else { 0.75 };
-    let series = chart
-        .add_series()
-        .set_name("Path")
-        .set_categories((PATH_DATA_SHEET, 1, xc, points, xc))
-        .set_values((PATH_DATA_SHEET, 1, yc, points, yc))
-        .set_format(
-            ChartFormat::new().set_line(
-                ChartLine::new()
-                    .set_color(PATH_LINE)
-                    .set_width(line_width)
-                    .set_transparency(30),
-            ),
-        );
-    if squares {
-        // With no numbers under it, a dot on each square shows the moves, a bigger one the start.
-        series.set_marker(
-            ChartMarker::new()
-                .set_type(rust_xlsxwriter::ChartMarkerType::Circle)
-                .set_size(3)
-                .set_format(
-                    ChartFormat::new().set_solid_fill(
-                        rust_xlsxwriter::ChartSolidFill::new().set_color(PATH_LINE),
-                    ),
-                ),
-        );
-    } else {
-        series.set_marker(ChartMarker::new().set_none());
-    }
-    hide_axis(chart.x_axis(), board.cols());
-    hide_axis(chart.y_axis(), board.rows());
-    if squares {
-        let mut grid = ChartLine::new();
-        grid.set_color(0xA6A6A6).set_width(0.5);
-        for x in [true, false] {
-            let axis = if x { chart.x_axis() } else { chart.y_axis() };
-            axis.set_major_unit(1)
-                .set_major_gridlines(true)
-                .set_major_gridlines_line(&grid);
-        }
-    }
+    chart
+        .x_axis()
+        .set_hidden(true)
+        .set_major_gridlines(false)
+        .set_minor_gridlines(false);
+    chart
+        .y_axis()
+        .set_min(0)
+        .set_max(board.rows())
+        .set_hidden(true)
+        .set_major_gridlines(false)
+        .set_minor_gridlines(false);
     chart.title().set_hidden();
     chart.legend().set_hidden();
     let transparent = ChartFormat::new().set_no_fill().set_no_border().clone();
     chart.chart_area().set_format(&mut transparent.clone());
-    let mut plot = match squares {
-        true => ChartFormat::new()
-            .set_no_fill()
-            .set_border(ChartLine::new().set_color(0x000000).set_width(1.5))
-            .clone(),
-        false => transparent.clone(),
-    };
-    chart.plot_area().set_format(&mut plot).set_layout(
-        &ChartLayout::new()
-            .set_offset(0.0, 0.0)
-            .set_dimensions(1.0, 1.0),
-    );
+    chart
+        .plot_area()
+        .set_format(&mut transparent.clone())
+        .set_layout(
+            &ChartLayout::new()
+                .set_offset(0.0, 0.0)
+                .set_dimensions(1.0, 1.0),
+        );
     chart
 }
 
-/// An axis from 0 to `max`, not shown.
-fn hide_axis(axis: &mut ChartAxis, max: u32) {
-    axis.set_min(0)
-        .set_max(max)
-        .set_hidden(true)
-        .set_major_gridlines(false)
-        .set_minor_gridlines(false);
+/// The line chart a path's series go in: categories on the tick marks, so category 0 is the
+/// board's left edge.
+fn board_chart(board: Board, look: Look) -> Chart {
+    let mut chart = overlay(ChartType::Line, board, look);
+    chart.x_axis().set_position_between_ticks(false);
+    chart
 }
 
-/// Points of the drawn path: every square in move order, and for a closed tour the start once
-/// more, so the line draws the closing move.
-pub(crate) fn path_points(tour: &crate::tour::Tour) -> usize {
-    tour.len() + usize::from(tour.is_closed())
+/// The squares of a picture: a column chart of one column per board column, each as high as
+/// the board, outlined and not filled, side by side (their outlines are the grid's vertical
+/// lines), with the value axis' gridlines for the horizontal ones. Error bars, drop lines and
+/// category gridlines would do the same in Excel, but LibreOffice or Gnumeric do not draw them.
+/// Its values are path-data row `row`.
+fn grid_chart(board: Board, look: Look, row: u32) -> Chart {
+    let mut chart = overlay(ChartType::Column, board, look);
+    chart
+        .y_axis()
+        .set_major_unit(1)
+        .set_major_gridlines(true)
+        .set_major_gridlines_line(&grid_line());
+    chart.plot_area().set_format(
+        ChartFormat::new()
+            .set_no_fill()
+            .set_border(ChartLine::new().set_color(0x000000).set_width(1.5)),
+    );
+    chart
+        .add_series()
+        .set_values((PATH_DATA_SHEET, row, 0, row, (board.cols() - 1) as u16))
+        .set_gap(0)
+        .set_format(ChartFormat::new().set_no_fill().set_line(&grid_line()));
+    chart
 }
 
 /// Colour the board by move number with a 2-colour scale over the board minus the start
@@ -303,6 +575,7 @@ pub(crate) fn rectangles_without(board: Board, excluded: &[Square]) -> Vec<(u32,
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::solve::{construct, warnsdorff, Tiebreak};
 
     fn covered(board: Board, rects: &[(u32, u32, u32, u32)]) -> Vec<u32> {
         let mut count = vec![0u32; board.len()];
@@ -345,10 +618,83 @@ mod tests {
         assert_eq!(board_range(c3, 1, 1, 1, 1), "D4");
     }
 
+    /// The moves a lane's values draw, each as a pair of squares (lowest first): the
+    /// stretches of neighbouring categories, cut at the square centres they pass (odd
+    /// categories at a height ending in .5).
+    fn drawn_moves(board: Board, values: &[(u32, f64)]) -> Vec<(Square, Square)> {
+        let mut out = Vec::new();
+        let mut last: Option<(u32, Square)> = None;
+        for &(c, y) in values {
+            if last.is_some_and(|(lc, _)| lc + 1 != c) {
+                last = None;
+            }
+            let centre = c % 2 == 1 && (y - 0.5).fract() == 0.0;
+            if centre {
+                let sq = Square::new(board.rows() - (y + 0.5) as u32, c / 2);
+                if let Some((_, from)) = last {
+                    out.push((from.min(sq), from.max(sq)));
+                }
+                last = Some((c, sq));
+            } else if let Some((_, from)) = last {
+                last = Some((c, from));
+            }
+        }
+        out
+    }
+
+    fn moves_of(tour: &Tour) -> Vec<(Square, Square)> {
+        let board = tour.board();
+        let mut out: Vec<(Square, Square)> = (1..path_points(tour))
+            .map(|k| {
+                let a = board.square_at(tour.indices()[k - 1]);
+                let b = board.square_at(tour.indices()[k % tour.len()]);
+                (a.min(b), a.max(b))
+            })
+            .collect();
+        out.sort();
+        out
+    }
+
     #[test]
-    fn centres_put_row_zero_at_the_top() {
-        let board = Board::new(8, 5).unwrap();
-        assert_eq!(centre(board, Square::new(0, 0)), (0.5, 7.5));
-        assert_eq!(centre(board, Square::new(7, 4)), (4.5, 0.5));
+    fn lanes_draw_every_move_once_and_keep_their_runs_apart() {
+        for (rows, cols, seed) in [(8, 8, 1), (5, 6, 2), (3, 4, 3), (12, 9, 4), (1, 1, 5)] {
+            let board = Board::new(rows, cols).unwrap();
+            let mut rng = crate::solve::rng_from_seed(seed);
+            let walk = warnsdorff::attempt(board, Square::new(0, 0), Tiebreak::Random, &mut rng);
+            let lanes = lanes(&walk);
+            let mut drawn = Vec::new();
+            for lane in &lanes {
+                let values = lane_values(&walk, lane);
+                assert!(values.windows(2).all(|w| w[0].0 < w[1].0), "{values:?}");
+                drawn.extend(drawn_moves(board, &values));
+            }
+            drawn.sort();
+            assert_eq!(drawn, moves_of(&walk), "{rows}x{cols}");
+        }
+    }
+
+    #[test]
+    fn a_closed_tour_draws_its_closing_move() {
+        let open = crate::tour::tests::tour_3x4();
+        let closed = construct::closed_tour(Board::new(6, 6).unwrap()).unwrap();
+        assert!(closed.is_closed());
+        for t in [open, closed] {
+            let mut drawn: Vec<_> = lanes(&t)
+                .iter()
+                .flat_map(|l| drawn_moves(t.board(), &lane_values(&t, l)))
+                .collect();
+            drawn.sort();
+            assert_eq!(drawn, moves_of(&t));
+            assert_eq!(drawn.len(), t.len() - 1 + usize::from(t.is_closed()));
+        }
+    }
+
+    #[test]
+    fn an_8x8_tour_takes_a_few_lanes() {
+        let board = Board::new(8, 8).unwrap();
+        let mut rng = crate::solve::rng_from_seed(7);
+        let walk = warnsdorff::attempt(board, Square::new(0, 0), Tiebreak::Random, &mut rng);
+        let n = lanes(&walk).len();
+        assert!((2..40).contains(&n), "{n} lanes");
     }
 }

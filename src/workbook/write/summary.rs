@@ -15,7 +15,7 @@ pub const SUMMARY_COLUMNS: [&str; 11] = [
     "Board",
     "Start",
     "End",
-    "Moves",
+    "Squares visited",
     "Result",
     "Path",
     "Method",

@@ -63,8 +63,8 @@ pub(super) struct MarkedSheet<'a> {
     pub sheet: &'a str,
     /// This sheet's name.
     pub name: &'a str,
-    /// Its column pair on the hidden path-data sheet, if its path is drawn.
-    pub chart_slot: Option<usize>,
+    /// The hidden path-data sheet and this path's slot on it, if its path is drawn.
+    pub drawn: Option<(&'a super::super::chart::PathData<'a>, usize)>,
 }
 
 impl MarkedSheet<'_> {
@@ -79,7 +79,7 @@ impl MarkedSheet<'_> {
         let back = Url::new(link_to(RESULTS_SHEET, "A1")).set_text("<< Results");
         sheet.write_url(0, 0, back)?;
         let f = TextFormats::new();
-        let path = self.chart_slot.map(|_| match self.board.verdict {
+        let path = self.drawn.map(|_| match self.board.verdict {
             Verdict::Partial => "the knight's path",
             _ => "the knight's path, up to the first break",
         });
@@ -145,8 +145,8 @@ impl MarkedSheet<'_> {
         })?;
         bl.quiet_label_warnings(sheet)?;
         bl.set_print_page(sheet, bl.print_area(&texts), true)?;
-        if let (Some(slot), Some(path)) = (self.chart_slot, drawn_path(self.board)) {
-            super::super::chart::insert_path_chart(sheet, TOP_LEFT, path, slot, bl.look)?;
+        if let Some((paths, slot)) = self.drawn {
+            paths.insert(sheet, TOP_LEFT, slot, bl.look, bl.look.row_px)?;
         }
         Ok(())
     }
@@ -198,9 +198,9 @@ impl MarkedSheet<'_> {
             .map(|t| t.text.chars().count() as u32 * 7)
             .max();
         let mut panel_px = (line_px.unwrap_or(0), below.row * layout::DEFAULT_ROW_PX);
-        if let (Some(slot), Some(path)) = (self.chart_slot, drawn_path(self.board)) {
+        if let (Some((paths, slot)), Some(path)) = (self.drawn, drawn_path(self.board)) {
             let look = layout::look(path.board());
-            super::super::chart::insert_board_picture(sheet, below, path, slot, look)?;
+            paths.insert(sheet, below, slot, look, layout::DEFAULT_ROW_PX)?;
             panel_px.0 = panel_px.0.max(path.board().cols() * look.cell_px);
             panel_px.1 += path.board().rows() * look.row_px;
         }

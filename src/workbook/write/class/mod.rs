@@ -15,7 +15,7 @@
 //!   cells filled by kind with a note in plain words, the path drawn up to the first break,
 //!   and a failed attempt's reachable squares. The only numbers on a marked sheet are the
 //!   board's, so it verifies with the verdict of the original.
-//! - `Path data` (hidden, when a path is drawn): the charts' coordinates, as `generate` writes
+//! - `Path data` (hidden, when a path is drawn): the charts' values, as `generate` writes
 //!   them.
 //!
 //! Bounded: a report with more rows, marked sheets or marked cells than a workbook should hold
@@ -53,7 +53,7 @@ pub const RESULTS_COLUMNS: [&str; 13] = [
     "Notation",
     "Verdict",
     "Magic",
-    "Moves",
+    "Squares visited",
     "Start",
     "End",
     "Problems",
@@ -64,11 +64,8 @@ pub const RESULTS_COLUMNS: [&str; 13] = [
 /// Column of the totals table (right of the results table, one column apart).
 const TOTALS_COL: u16 = RESULTS_COLUMNS.len() as u16 + 1;
 
-/// Widths of the gap column and the columns the totals and their chart take (characters).
-const TOTALS_WIDTHS: [f64; 7] = [8.43, 12.0, 8.43, 8.43, 8.43, 8.43, 8.43];
-
-/// Rows below the header where the chart ends.
-const CHART_BOTTOM: u32 = 23;
+/// Width of the totals' verdict column (characters).
+const TOTALS_WIDTH: f64 = 12.0;
 
 /// At most this many rows in the results table.
 pub const MAX_RESULT_ROWS: usize = 20_000;
@@ -176,23 +173,30 @@ pub fn write_class_report<W: Write + Send>(
             .set_creation_datetime(&created),
     );
     add_results(&mut workbook, report, &rows, &marked)?;
-    let mut paths = Vec::new();
-    for m in &marked {
-        let slot = marked::drawn_path(m.board).map(|tour| {
-            paths.push((m.name.as_str(), tour));
-            paths.len() - 1
-        });
+    let mut paths = super::chart::PathData::default();
+    let slots: Vec<Option<usize>> = marked
+        .iter()
+        .map(|m| {
+            let drawing = match m.board.notation {
+                crate::verify::Notation::List => super::chart::Drawing::Picture,
+                crate::verify::Notation::Grid => super::chart::Drawing::OverCells,
+            };
+            marked::drawn_path(m.board)
+                .and_then(|tour| paths.add(&m.name, tour, drawing, marked::TOP_LEFT.row))
+        })
+        .collect();
+    for (m, slot) in marked.iter().zip(slots) {
         let sheet = marked::MarkedSheet {
             board: m.board,
             file: m.file,
             sheet: m.sheet,
             name: &m.name,
-            chart_slot: slot,
+            drawn: slot.map(|slot| (&paths, slot)),
         };
         sheet.add_to(&mut workbook)?;
     }
     if !paths.is_empty() {
-        super::chart::add_path_data(&mut workbook, &paths)?;
+        paths.write(&mut workbook)?;
     }
     workbook.save_to_writer(out)?;
     Ok(())
@@ -291,12 +295,20 @@ fn add_results(
         for (c, cell) in cells.iter().enumerate() {
             widths[c] = widths[c].max(cell.width());
             cell.write(sheet, r, c as u16)?;
+            // Wrapped text gets the lines it needs: Gnumeric (and Excel until edited) keep
+            // a row's stored height, cutting the rest off.
+            if let ResultCell::Wrapped(t) = cell {
+                let lines = t.chars().count().div_ceil(WRAPPED_WIDTH - 3).max(1);
+                if lines > 1 {
+                    sheet.set_row_height(r, 15.0 * lines as f64)?;
+                }
+            }
         }
     }
     let widths: Vec<f64> = widths
         .iter()
         .enumerate()
-        .map(|(c, &w)| w.min(if c == 11 { 80 } else { 40 }) as f64 + 1.0)
+        .map(|(c, &w)| w.min(if c == 11 { WRAPPED_WIDTH } else { 40 }) as f64 + 1.0)
         .collect();
     for (c, &w) in widths.iter().enumerate() {
         sheet.set_column_width(c as u16, w)?;
@@ -310,11 +322,10 @@ fn add_results(
         RESULTS_COLUMNS.len() as u16 - 1,
     )?;
     add_totals(sheet, &totals)?;
-    // The page shows the totals and their chart beside the table.
-    let mut printed = widths;
-    printed.extend(TOTALS_WIDTHS);
-    let last = last.max(RESULTS_HEADER_ROW + CHART_BOTTOM);
-    super::layout::set_table_print_page(sheet, &printed, last, RESULTS_HEADER_ROW)?;
+    // The page prints the table alone, one page wide, at a size to read: the totals and their
+    // chart beside it are for the screen (the line above the table says the totals too), and
+    // fitting them in shrank the whole page to a few points.
+    super::layout::set_table_print_page(sheet, &widths, last, RESULTS_HEADER_ROW)?;
     Ok(())
 }
 
@@ -334,8 +345,14 @@ fn files_line(files: &[FileReport]) -> String {
     line
 }
 
+/// The first problem's column is this many characters wide, its text wrapped: at 80 the
+/// table printed at half size.
+const WRAPPED_WIDTH: usize = 45;
+
 /// One cell of the results table.
 enum ResultCell {
+    /// Text wrapped within [`WRAPPED_WIDTH`] characters (the first problem, often long).
+    Wrapped(String),
     Text(String),
     Number(f64),
     Verdict(&'static str),
@@ -348,6 +365,7 @@ impl ResultCell {
     fn width(&self) -> usize {
         match self {
             ResultCell::Text(t) | ResultCell::Link(t) => t.chars().count(),
+            ResultCell::Wrapped(t) => t.chars().count().min(WRAPPED_WIDTH),
             ResultCell::Verdict(v) => v.len(),
             ResultCell::Number(n) => n.to_string().len(),
             ResultCell::Blank => 0,
@@ -357,6 +375,12 @@ impl ResultCell {
     fn write(&self, sheet: &mut Worksheet, row: u32, col: u16) -> Result<(), XlsxError> {
         match self {
             ResultCell::Text(t) => sheet.write_string(row, col, t).map(drop),
+            ResultCell::Wrapped(t) => {
+                let wrap = Format::new()
+                    .set_text_wrap()
+                    .set_align(rust_xlsxwriter::FormatAlign::Top);
+                sheet.write_string_with_format(row, col, t, &wrap).map(drop)
+            }
             ResultCell::Number(n) => {
                 let centred = Format::new().set_align(rust_xlsxwriter::FormatAlign::Center);
                 sheet
@@ -406,7 +430,7 @@ fn result_cells(row: &ResultRow<'_>, marked: Option<&str>) -> Vec<ResultCell> {
         text(b.and_then(|b| b.start_square.map(|s| s.to_string()))),
         text(b.and_then(|b| b.end_square.map(|s| s.to_string()))),
         b.map_or(Blank, |b| Number(b.problems.len() as f64)),
-        Text(row.first_problem()),
+        ResultCell::Wrapped(row.first_problem()),
         marked_cell,
     ]
 }
@@ -439,7 +463,7 @@ fn add_totals(sheet: &mut Worksheet, t: &Totals) -> Result<(), XlsxError> {
         TOTALS_COL,
         "(boards; no-board and unreadable count files)",
     )?;
-    sheet.set_column_width(TOTALS_COL, TOTALS_WIDTHS[1])?;
+    sheet.set_column_width(TOTALS_COL, TOTALS_WIDTH)?;
     let (first, last) = (top + 1, top + items.len() as u32);
     let mut chart = Chart::new(ChartType::Column);
     chart.title().set_name("Boards by verdict");
@@ -462,6 +486,18 @@ fn add_totals(sheet: &mut Worksheet, t: &Totals) -> Result<(), XlsxError> {
                 })
                 .collect::<Vec<_>>(),
         );
+    // Whole boards: steps of 1 (or of a round number for a big class), never 0.2.
+    let most = items.iter().map(|(_, n)| *n).max().unwrap_or(0).max(1);
+    let step = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000]
+        .into_iter()
+        .find(|s| most / s <= 8)
+        .unwrap_or(10_000);
+    chart
+        .y_axis()
+        .set_min(0)
+        .set_max((most.div_ceil(step) * step) as f64)
+        .set_major_unit(step as f64)
+        .set_num_format("0");
     chart.set_width(420).set_height(260);
     sheet.insert_chart(top + items.len() as u32 + 3, TOTALS_COL, &chart)?;
     Ok(())
@@ -489,6 +525,7 @@ mod tests {
         assert!(is_marked(&one));
         let sheet = SheetReport::from_boards("Sheet1", 0, vec![one; boards], None);
         FileReport {
+            written_by_verify: false,
             file: name.into(),
             format: Some("xlsx".into()),
             readable: true,

@@ -1,0 +1,163 @@
+//! The reader process: the hidden subcommand that opens the files the parent names, one after
+//! another, and streams their sheets back ([`super::protocol`]).
+//!
+//! It keeps serving files while it stays small: before each file it checks how far its
+//! address space has grown since it started, and past [`REUSE_GROWTH`] it asks the parent for
+//! a fresh process (`R`) instead, so that what one file left behind never counts against the
+//! next file's memory cap. Its processor-time limit is moved on by the per-file limit before
+//! each file.
+
+use std::io::{self, BufReader, BufWriter, Read, Write};
+use std::path::Path;
+use std::time::Duration;
+
+use super::super::{quiet_guarded_panics, Workbook};
+use super::protocol::{self, Fault, Writer, MAGIC};
+
+/// How much the reader's address space may grow over its start before it is replaced.
+const REUSE_GROWTH: u64 = 32 * 1024 * 1024;
+
+/// Serve requests on standard input until it ends; `time` is the per-file processor-time
+/// limit. Returns the exit code.
+pub fn serve(time: Duration) -> u8 {
+    quiet_guarded_panics();
+    let input = BufReader::new(io::stdin().lock());
+    let output = BufWriter::with_capacity(64 * 1024, io::stdout().lock());
+    match run(input, output, time) {
+        Ok(()) => 0,
+        Err(_) => 2,
+    }
+}
+
+fn run(input: impl Read, output: impl Write, time: Duration) -> Result<(), Fault> {
+    let mut input = protocol::Reader(input);
+    let mut out = Writer(output);
+    out.0.write_all(MAGIC)?;
+    out.0.flush()?;
+    let start = address_space();
+    let mut served = 0u64;
+    let mut book: Option<Workbook<'static>> = None;
+    loop {
+        let tag = match input.u8() {
+            Ok(tag) => tag,
+            Err(Fault::Io(e)) if e.kind() == io::ErrorKind::UnexpectedEof => return Ok(()),
+            Err(e) => return Err(e),
+        };
+        match tag {
+            protocol::OPEN_PATH | protocol::OPEN_BYTES => {
+                book = None;
+                let request = if tag == protocol::OPEN_PATH {
+                    Open::Path(input.bytes(u32::MAX)?)
+                } else {
+                    let sheet = input.string()?;
+                    let len = input.u64()?;
+                    let mut bytes = Vec::new();
+                    (&mut input.0).take(len).read_to_end(&mut bytes)?;
+                    Open::Bytes(bytes, sheet)
+                };
+                if served > 0 && !reusable(start) {
+                    out.u8(protocol::RESTART)?;
+                    out.0.flush()?;
+                    return Ok(());
+                }
+                served += 1;
+                allow_processor_time(time);
+                match request.open() {
+                    Ok(b) => {
+                        out.opened(b.format(), b.sheet_names(), |n| b.is_hidden(n))?;
+                        book = Some(b);
+                    }
+                    Err(e) => out.failed(&e)?,
+                }
+            }
+            protocol::READ_SHEET => {
+                let index = input.u32()? as usize;
+                let Some(b) = book.as_mut() else {
+                    return Err(Fault::Breach("a sheet asked for before a file".into()));
+                };
+                match b.send_sheet(index, &mut out) {
+                    Ok(()) => out.u8(protocol::DONE)?,
+                    Err(e) => out.failed(&e)?,
+                }
+            }
+            other => return Err(Fault::Breach(format!("request {other}"))),
+        }
+        out.0.flush()?;
+    }
+}
+
+/// What the parent asked to open.
+enum Open {
+    /// A path, as the bytes of an `OsStr`.
+    Path(Vec<u8>),
+    /// Bytes handed over, and the name of a text format's one sheet.
+    Bytes(Vec<u8>, String),
+}
+
+impl Open {
+    fn open(self) -> Result<Workbook<'static>, super::super::ReadError> {
+        match self {
+            Open::Path(p) => Workbook::open(&path_of(p)),
+            Open::Bytes(bytes, sheet) => Workbook::from_vec(bytes, &sheet),
+        }
+    }
+}
+
+#[cfg(unix)]
+fn path_of(bytes: Vec<u8>) -> std::path::PathBuf {
+    use std::os::unix::ffi::OsStringExt;
+    std::ffi::OsString::from_vec(bytes).into()
+}
+
+#[cfg(not(unix))]
+fn path_of(bytes: Vec<u8>) -> std::path::PathBuf {
+    String::from_utf8_lossy(&bytes).into_owned().into()
+}
+
+/// The process's address space now, in bytes, where the system says (Linux).
+fn address_space() -> Option<u64> {
+    let statm = std::fs::read_to_string(Path::new("/proc/self/statm")).ok()?;
+    let pages: u64 = statm.split_whitespace().next()?.parse().ok()?;
+    // SAFETY: sysconf only reads a system constant.
+    #[cfg(unix)]
+    let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) }.max(1) as u64;
+    #[cfg(not(unix))]
+    let page = 4096;
+    Some(pages * page)
+}
+
+/// Whether the process is still small enough to read another file (always false where its
+/// size cannot be known).
+fn reusable(start: Option<u64>) -> bool {
+    match (start, address_space()) {
+        (Some(start), Some(now)) => now <= start + REUSE_GROWTH,
+        _ => false,
+    }
+}
+
+/// Move the processor-time limit to `time` (and a second of grace) past what was used so far.
+#[cfg(unix)]
+fn allow_processor_time(time: Duration) {
+    // SAFETY: getrusage and getrlimit/setrlimit only write the structs handed to them.
+    unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        if libc::getrusage(libc::RUSAGE_SELF, &mut usage) != 0 {
+            return;
+        }
+        let used = (usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) as u64 + 1;
+        let mut limit: libc::rlimit = std::mem::zeroed();
+        if libc::getrlimit(libc::RLIMIT_CPU, &mut limit) != 0 {
+            return;
+        }
+        let wanted = used + time.as_secs() + 1;
+        limit.rlim_cur = if limit.rlim_max == libc::RLIM_INFINITY {
+            wanted as libc::rlim_t
+        } else {
+            limit.rlim_max.min(wanted as libc::rlim_t)
+        };
+        libc::setrlimit(libc::RLIMIT_CPU, &limit);
+    }
+}
+
+#[cfg(not(unix))]
+fn allow_processor_time(_time: Duration) {}
