@@ -179,6 +179,7 @@ fn a_hundred_seeds_on_8x8_each_a_closed_tour_every_step_as_described_and_read_ba
                 (STEP_SHEETS[1].to_string(), cycle, l),
                 (STEP_SHEETS[2].to_string(), Verdict::Closed, 64),
                 ("Tour 1".to_string(), Verdict::Closed, 64),
+                ("Summary".to_string(), Verdict::NoBoard, 0),
             ],
             "seed {seed}"
         );
@@ -403,6 +404,7 @@ fn the_command_writes_every_format_and_verify_reads_it_back() {
             (STEP_SHEETS[1], Verdict::Partial),
             (STEP_SHEETS[2], Verdict::Closed),
             ("Tour 1", Verdict::Closed),
+            ("Summary", Verdict::NoBoard),
         ]
     );
     assert!(report.sheets[2]

@@ -202,10 +202,11 @@ pub struct SheetCompletion {
 
 /// Complete every `partial` board of a verified file. Every sheet gets at least one entry, in
 /// order: boards that are not failed attempts (and sheets without a board) are
-/// [`Completion::NotApplicable`] saying what they are, so the summary accounts for every one.
+/// [`Completion::NotApplicable`] saying what they are, so the summary accounts for every one
+/// (but a program's own quiet table, `generate`'s Summary).
 pub fn complete_file(report: &FileReport, budget: &Budget) -> Vec<SheetCompletion> {
     let mut out = Vec::new();
-    for s in &report.sheets {
+    for s in report.sheets.iter().filter(|s| !s.quiet) {
         if s.boards.is_empty() {
             out.push(SheetCompletion {
                 file: report.file.clone(),
