@@ -15,6 +15,10 @@
 //!   typed twice, one square blank and one holding text, so detection takes its general path
 //!   and the check lists problems.
 //!
+//! - `text` against `csv`: the plain tour as space-separated text (`8 1 10 13 ...` a line,
+//!   read as one cell a line and laid out by the text layer) and as CSV (cells from the
+//!   reader): the text layer's cost on a big printed grid, as the ratio of the two.
+//!
 //! The run ends by printing, for each file, the ratio timed in alternation (the median of seven
 //! calamine/ours pairs, each pair under the same load, as the machine may be shared) for
 //! `verify_path` in process and for verifying through the reader process as the CLI does, the
@@ -370,13 +374,19 @@ fn ours(path: &Path) -> knights_tour::verify::FileReport {
     verify_path(path, &VerifyOptions::default())
 }
 
-/// Ours (`ours`) over calamine's, timed in alternation (calamine, ours, calamine, ...)
-/// `PAIRS` times: the median of the pairs' ratios and the two median times in ms. On a shared
-/// machine the load drifts between criterion's blocks of one function and the next; a pair
-/// sees the same load.
+/// Ours (`ours`) over calamine's, timed in alternation.
 fn paired_ratio(file: File, ours: &mut dyn FnMut(&Path)) -> (f64, f64, f64) {
-    const PAIRS: usize = 7;
     let path = file.path();
+    alternate(&mut || ours(&path), &mut || {
+        black_box(calamine_range(&path, file.sheet()));
+    })
+}
+
+/// `a`'s time over `b`'s, timed in alternation (b, a, b, a, ...) `PAIRS` times: the median of
+/// the pairs' ratios and the two median times in ms. On a shared machine the load drifts
+/// between criterion's blocks of one function and the next; a pair sees the same load.
+fn alternate(a: &mut dyn FnMut(), b: &mut dyn FnMut()) -> (f64, f64, f64) {
+    const PAIRS: usize = 7;
     let time = |f: &mut dyn FnMut()| {
         let t = Instant::now();
         f();
@@ -384,21 +394,48 @@ fn paired_ratio(file: File, ours: &mut dyn FnMut(&Path)) -> (f64, f64, f64) {
     };
     let mut pairs: Vec<(f64, f64)> = (0..PAIRS)
         .map(|_| {
-            let floor = time(&mut || {
-                black_box(calamine_range(&path, file.sheet()));
-            });
-            let ours = time(&mut || ours(&path));
-            (ours, floor)
+            let second = time(b);
+            (time(a), second)
         })
         .collect();
     let median = |v: &mut Vec<f64>| {
         v.sort_by(f64::total_cmp);
         v[v.len() / 2]
     };
-    let mut ratios: Vec<f64> = pairs.iter().map(|(o, f)| o / f).collect();
-    let mut o: Vec<f64> = pairs.iter().map(|p| p.0).collect();
-    let mut f: Vec<f64> = pairs.drain(..).map(|p| p.1).collect();
-    (median(&mut ratios), median(&mut o), median(&mut f))
+    let mut ratios: Vec<f64> = pairs.iter().map(|(x, y)| x / y).collect();
+    let mut x: Vec<f64> = pairs.iter().map(|p| p.0).collect();
+    let mut y: Vec<f64> = pairs.drain(..).map(|p| p.1).collect();
+    (median(&mut ratios), median(&mut x), median(&mut y))
+}
+
+/// The plain tour as text: `.csv` (comma-separated) or `.txt` (space-separated).
+fn text_path(ext: &str) -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("bench-verify-plain-1000x1000.{ext}"))
+}
+
+/// Write the plain tour as CSV and as space-separated text (once), and check both read.
+fn prepare_text() -> (PathBuf, PathBuf) {
+    let (csv, txt) = (text_path("csv"), text_path("txt"));
+    if !csv.exists() || !txt.exists() {
+        let numbers = tour_numbers();
+        for (path, sep) in [(&csv, ","), (&txt, " ")] {
+            let mut out = String::with_capacity(numbers.len() * 7);
+            for row in numbers.chunks(SIDE as usize) {
+                let cells: Vec<String> = row.iter().map(u32::to_string).collect();
+                out.push_str(&cells.join(sep));
+                out.push('\n');
+            }
+            std::fs::write(path, out).unwrap();
+        }
+    }
+    for path in [&csv, &txt] {
+        let report = verify_path(path, &VerifyOptions::default());
+        let b = &report.sheets[0].boards;
+        assert_eq!(b.len(), 1, "{}", path.display());
+        assert!(b[0].verdict.is_complete_tour(), "{}", path.display());
+        assert_eq!((b[0].board.rows, b[0].board.cols), (SIDE, SIDE));
+    }
+    (csv, txt)
 }
 
 fn bench(c: &mut Criterion) {
@@ -431,6 +468,14 @@ fn bench(c: &mut Criterion) {
         });
         group.finish();
     }
+    let (csv, txt) = prepare_text();
+    let mut group = c.benchmark_group("verify_1000x1000_text");
+    group.sample_size(10);
+    group.sampling_mode(SamplingMode::Flat);
+    group.measurement_time(Duration::from_secs(10));
+    group.bench_function("csv", |b| b.iter(|| black_box(ours(&csv))));
+    group.bench_function("txt", |b| b.iter(|| black_box(ours(&txt))));
+    group.finish();
     println!(
         "verify (in process; through the reader process as the CLI reads) / calamine_worksheet_range on each file, measured in this run (target <= 1.0x, CLI peak < 50 MB for the command and its reader together):"
     );
@@ -467,6 +512,31 @@ fn bench(c: &mut Criterion) {
             means[1],
         );
     }
+    let (ratio, t, c) = alternate(
+        &mut || {
+            black_box(ours(&txt));
+        },
+        &mut || {
+            black_box(ours(&csv));
+        },
+    );
+    let means = match (
+        mean_ns("verify_1000x1000_text", "txt"),
+        mean_ns("verify_1000x1000_text", "csv"),
+    ) {
+        (Some(t), Some(c)) => format!("{:.2}x", t / c),
+        _ => "not found".to_string(),
+    };
+    let peak = |path: &Path| {
+        cli_peak_kb(path).map_or("not measured".to_string(), |kb| {
+            format!("{:.1} MB", kb as f64 / 1000.0)
+        })
+    };
+    println!(
+        "  the plain tour as space-separated text over CSV (target: about 1x): {ratio:.2}x in process ({t:.0} ms / {c:.0} ms); criterion means {means}; CLI peak (command + reader) txt {}, csv {}",
+        peak(&txt),
+        peak(&csv)
+    );
     // A class's folder: 500 small workbooks into a class report (target: 30 s, 200 MB).
     let class = class_folder(500);
     let report = Path::new(env!("CARGO_TARGET_TMPDIR")).join("bench-verify-class-report.xlsx");

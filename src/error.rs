@@ -39,10 +39,9 @@ pub enum Error {
     /// made (standard output got only its beginning). Exits with
     /// [`crate::exit_codes::FAILURE`], like any run `--timeout` stopped.
     #[error(
-        "{output}: {}: the time limit (--timeout) came while {} it, at {}",
+        "{output}: {}: the time limit (--timeout) {}",
         if *.file { "not written" } else { "cut short" },
-        cause.verb(),
-        cause.at()
+        cause.ending("it")
     )]
     TimedOut {
         /// The output, as messages name it.

@@ -500,10 +500,8 @@ fn unwritten(job: &Job, tours: u64, attempts: u64, cause: &TimedOut) -> Report {
         _ => "",
     };
     let message = format!(
-        "{head}: the time limit (--timeout) came while {} it, at {} ({found}); allow more \
-         time{quicker}",
-        cause.verb(),
-        cause.at()
+        "{head}: the time limit (--timeout) {} ({found}); allow more time{quicker}",
+        cause.ending("it")
     );
     let mut summary = summary_head(job, false, message, attempts as usize, tours as usize);
     summary.timed_out = true;

@@ -70,6 +70,16 @@ const SHOW_AFTER: Duration = Duration::from_millis(250);
 /// The time left is shown once a stage has run this long (before, the rate means little).
 const ETA_AFTER: Duration = Duration::from_millis(500);
 
+/// A stage is judged against the deadline once it has run this long: long enough for its
+/// rate to mean something, short enough that a write that cannot fit says so at once rather
+/// than at the deadline (a 5000x5000 workbook under `--timeout 10` stopped after 8 s of rows).
+const JUDGE_AFTER: Duration = Duration::from_secs(1);
+
+/// A stage whose rate says the rest needs this many times the time left stops at once (a
+/// margin: the first rows of a workbook are not slower than the last, but a loaded machine
+/// varies).
+const CLEARLY_OVER: f64 = 1.5;
+
 /// What a stage counts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Work {
@@ -233,7 +243,12 @@ impl<'a> WriteBudget<'a> {
                 verb: stage.work.verb(),
                 name: self.name.clone(),
                 at: stage.work.fraction(stage.done, stage.total),
+                projected: None,
             };
+            state.fired = Some(fired.clone());
+            return Err(fired);
+        }
+        if let Some(fired) = limit.and_then(|l| self.wont_fit(stage, now, l)) {
             state.fired = Some(fired.clone());
             return Err(fired);
         }
@@ -249,6 +264,28 @@ impl<'a> WriteBudget<'a> {
 
     /// `bytes` more bytes went to the output: counted when the stage counts bytes, else only
     /// the deadline is checked.
+    /// The stop a stage's rate calls for: once it has run [`JUDGE_AFTER`], a counted stage
+    /// (not an estimate of bytes) whose rest needs [`CLEARLY_OVER`] times the time left.
+    fn wont_fit(&self, stage: &Stage, now: Instant, limit: Instant) -> Option<TimedOut> {
+        let elapsed = now.duration_since(stage.started);
+        if stage.work.estimated() || elapsed < JUDGE_AFTER || stage.done == 0 {
+            return None;
+        }
+        let rest = stage.total.saturating_sub(stage.done);
+        let needed = elapsed.mul_f64(rest as f64 / stage.done as f64);
+        let left = limit.saturating_duration_since(now);
+        (needed.as_secs_f64() > left.as_secs_f64() * CLEARLY_OVER).then(|| TimedOut {
+            verb: stage.work.verb(),
+            name: self.name.clone(),
+            at: stage.work.fraction(stage.done, stage.total),
+            projected: Some(Box::new(Projection {
+                elapsed,
+                needed,
+                left,
+            })),
+        })
+    }
+
     fn wrote(&self, bytes: usize) -> Result<(), TimedOut> {
         let counts_bytes = self
             .state()
@@ -327,13 +364,24 @@ impl<W: Write> Write for Watched<'_, '_, W> {
     }
 }
 
-/// The deadline came while writing: the writer stops, and the output is not made.
+/// The deadline came while writing, or the write's rate showed it would: the writer stops,
+/// and the output is not made.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("the time limit came while {verb} {name}, at {at}")]
+#[error("the time limit {}", self.ending(&self.name))]
 pub struct TimedOut {
     verb: &'static str,
     name: String,
     at: String,
+    /// Boxed: errors carrying it stay small.
+    projected: Option<Box<Projection>>,
+}
+
+/// Why a write stopped before its deadline: at its rate, the rest needed more than was left.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Projection {
+    elapsed: Duration,
+    needed: Duration,
+    left: Duration,
 }
 
 impl TimedOut {
@@ -345,6 +393,25 @@ impl TimedOut {
     /// What the write was doing: "writing", "compressing", "drawing".
     pub fn verb(&self) -> &'static str {
         self.verb
+    }
+
+    /// What happened, after "the time limit ", naming the output `it`: "came while writing
+    /// it, at 2 of 3,000 rows", or, when the rate showed at once that the rest could not fit,
+    /// "would come while writing it: 120 of 3,000 rows took 1.0 s, the rest needs about 25 s
+    /// and 8 s are left".
+    pub fn ending(&self, it: &str) -> String {
+        let (verb, at) = (self.verb, &self.at);
+        match self.projected.as_deref() {
+            None => format!("came while {verb} {it}, at {at}"),
+            Some(p) => format!(
+                "would come while {verb} {it}: {at} took {:.1} s, the rest needs about {} s and \
+                 {} s {} left",
+                p.elapsed.as_secs_f64(),
+                p.needed.as_secs().max(1),
+                p.left.as_secs(),
+                if p.left.as_secs() == 1 { "is" } else { "are" }
+            ),
+        }
     }
 
     /// As an I/O error, for writers that speak `io::Result`.
@@ -443,5 +510,35 @@ mod tests {
         let mut sink = Vec::new();
         assert!(budget.watch(&mut sink).write(b"late").is_err());
         assert!(sink.is_empty());
+    }
+
+    #[test]
+    fn a_stage_whose_rate_cannot_fit_stops_at_once_and_one_that_fits_goes_on() {
+        let now = Instant::now();
+        let ago = |secs| now.checked_sub(Duration::from_secs(secs)).unwrap();
+        // 20 of 1,000 rows in 2 s: the rest needs 98 s, 10 s are left.
+        let budget = WriteBudget::new("big.xlsx", Some(now + Duration::from_secs(10)), None);
+        let _stage = budget.stage(Work::Rows, 1000);
+        budget.state().stage.as_mut().unwrap().started = ago(2);
+        let err = budget.step(20).unwrap_err();
+        let text = err.to_string();
+        assert!(
+            text.starts_with(
+                "the time limit would come while writing big.xlsx: 20 of 1,000 rows took 2."
+            ),
+            "{text}"
+        );
+        assert!(text.contains("the rest needs about 98 s and "), "{text}");
+        assert_eq!(budget.fired(), Some(err));
+        // 500 of 1,000 rows in 2 s: the rest needs 2 s of the 10 left.
+        let budget = WriteBudget::new("ok.xlsx", Some(now + Duration::from_secs(10)), None);
+        let _stage = budget.stage(Work::Rows, 1000);
+        budget.state().stage.as_mut().unwrap().started = ago(2);
+        assert!(budget.step(500).is_ok());
+        // An estimate of bytes is never judged by its rate.
+        let budget = WriteBudget::new("z.xlsx", Some(now + Duration::from_secs(10)), None);
+        let _stage = budget.stage(Work::Compressed, 1_000_000);
+        budget.state().stage.as_mut().unwrap().started = ago(2);
+        assert!(budget.step(1).is_ok());
     }
 }

@@ -540,9 +540,10 @@ fn a_class_report_marks_every_mistake_and_verifies_back() {
         .map(|w| (w.4.clone(), w.2.clone()))
         .collect();
     assert_eq!(back, expected);
-    assert!(sheets
-        .iter()
-        .all(|s| s["boards"].as_array().unwrap().len() == 1));
+    for s in sheets {
+        let boards = s["boards"].as_array().unwrap();
+        assert_eq!(boards.len(), 1, "{}: {boards:#?}", s["sheet"]);
+    }
     // ... with the moves and the kinds of problem of the original too.
     let original = cmd()
         .current_dir(dir.path())

@@ -182,3 +182,43 @@ fn a_long_write_shows_its_progress_as_a_fraction() {
     // Cleared before the report.
     assert!(!seen.screen.contains(" rows ("), "{}", seen.screen);
 }
+
+/// Issue 44, finding 10: a write whose rate shows, a second in, that it cannot fit the time
+/// left says so then, not at the deadline.
+#[test]
+fn a_write_that_cannot_fit_the_time_left_says_so_at_once() {
+    let wd = WorkDir::new();
+    let started = Instant::now();
+    let (size, timeout) = (side(2000, 4000), side(6, 3));
+    let out = wd
+        .generate(&[
+            "--size",
+            &size,
+            "--seed",
+            "1",
+            "--timeout",
+            &timeout,
+            "--json",
+            "-o",
+            "big.xlsx",
+        ])
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let took = started.elapsed();
+    bounded_and_clean(&wd, started, Duration::from_secs(6));
+    let v: Value = serde_json::from_slice(&out).unwrap();
+    let msg = v["message"].as_str().unwrap();
+    assert!(
+        msg.starts_with(
+            "Nothing written to big.xlsx: the time limit (--timeout) would come while writing it: "
+        ),
+        "{msg}"
+    );
+    assert!(msg.contains(" rows took 1."), "{msg}");
+    // Stopped about a second into the rows, well before the deadline.
+    let deadline: u64 = timeout.parse().unwrap();
+    assert!(took < Duration::from_secs(deadline), "took {took:?}");
+}

@@ -37,6 +37,7 @@ pub mod check;
 pub mod complete;
 pub mod csv;
 pub mod inputs;
+mod layout;
 mod magic;
 pub mod marks;
 pub mod notation;
@@ -44,6 +45,7 @@ pub mod report;
 pub mod select;
 pub mod square;
 pub mod text;
+mod tokens;
 mod value;
 
 use std::path::Path;
@@ -57,13 +59,14 @@ use crate::error::{Error, Result};
 use crate::tour::Tour;
 use crate::workbook::cellref::{CellRange, CellRef};
 use crate::workbook::read::watched::Opener;
-use crate::workbook::read::{CellValue, CellValueRef, Format, SheetCells, Workbook};
+use crate::workbook::read::{CellValueRef, Format, SheetCells, Workbook};
 use crate::workbook::write::{PATH_DATA_SHEET, SUMMARY_COLUMNS, SUMMARY_HEADER_ROW};
 
 use block::BlockGrid;
 pub use block::MAX_BOARD_SQUARES;
 use check::Checked;
 use notation::{Candidate, GridCandidate, PathCandidate};
+use value::owned;
 
 /// What to check.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -260,6 +263,9 @@ pub fn verify_grid(
     cells: &SheetCells,
     options: &VerifyOptions,
 ) -> SheetReport {
+    // Text holding the rows of a table (pasted lines, a text file) is read as its cells.
+    let laid_out = layout::lay_out(cells);
+    let cells: &SheetCells = &laid_out.cells;
     let selection = match options.range {
         // A range given for every sheet (no --sheet) that holds no number on this one marks
         // no board here: a notes or summary sheet is not an invalid board of text cells.
@@ -276,7 +282,8 @@ pub fn verify_grid(
         None => select::select(notation::propose(cells), options.board_size),
     };
     let mut boards = Vec::new();
-    let mut notes = selection.notes;
+    let mut notes: Vec<String> = laid_out.note.into_iter().collect();
+    notes.extend(selection.notes);
     for candidate in selection.boards {
         match candidate {
             Candidate::Grid(g) => {
@@ -378,15 +385,6 @@ fn typed(grid: &BlockGrid<'_>) -> Option<TypedCells> {
     Some(TypedCells { range, values })
 }
 
-fn owned(value: CellValueRef<'_>) -> CellValue {
-    match value {
-        CellValueRef::Number(f) => CellValue::Number(f),
-        CellValueRef::Text(t) => CellValue::Text(t.into()),
-        CellValueRef::Bool(b) => CellValue::Bool(b),
-        CellValueRef::Error(e) => CellValue::Error(e.into()),
-    }
-}
-
 /// Judge one tour written entry by entry, on the board the selection gave it.
 fn path_report(cells: &SheetCells, p: &PathCandidate, options: &VerifyOptions) -> BoardReport {
     let checked = check::path::check_path(p, p.board);
@@ -398,6 +396,7 @@ fn path_report(cells: &SheetCells, p: &PathCandidate, options: &VerifyOptions) -
     let mut report = board_report(checked, position, Notation::List, p.footprint);
     report.list_form = Some(p.form);
     report.coordinates = p.reading;
+    report.entries = Some(p.squares.len());
     let area = u64::from(p.footprint.rows()) * u64::from(p.footprint.cols());
     if options.keep_typed && !report.verdict.is_complete_tour() && area <= KEEP_TYPED_MAX_CELLS {
         report.typed = typed(&BlockGrid::new(cells, p.footprint));
@@ -435,6 +434,7 @@ fn board_report(
         coordinates: None,
         unvisited: None,
         magic,
+        entries: None,
         tour: checked.tour,
         unbroken: checked.unbroken,
         typed: None,

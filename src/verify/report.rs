@@ -208,6 +208,9 @@ pub struct BoardReport {
     /// both long diagonals do too (see [`Magic`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub magic: Option<Magic>,
+    /// For a list, how many moves it writes (a cell may write several); not serialised.
+    #[serde(skip)]
+    pub entries: Option<usize>,
     /// The path in move order, for complete tours and failed attempts; not serialised.
     #[serde(skip)]
     pub tour: Option<Tour>,

@@ -88,7 +88,7 @@ pub fn parse(text: &str) -> Option<SquareName> {
 }
 
 /// The readings of one written move, in a list or a one-cell tour.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Readings {
     /// The square as written: `nd6` is file `nd`, rank 6.
     pub plain: Option<SquareName>,

@@ -163,11 +163,14 @@ fn render_board(sheet: &str, b: &BoardReport) -> String {
     let on_board = crate::english::with_article(&format!("{}x{} board", p.rows, p.cols));
     match (b.notation, b.cells) {
         (Notation::List, Some(cells)) => {
-            let entries = cells.rows().max(cells.cols());
+            let entries = b
+                .entries
+                .unwrap_or_else(|| cells.rows().max(cells.cols()) as usize);
             let _ = match (b.list_form, b.coordinates) {
                 (Some(ListForm::OneCell), reading) => write!(
                     out,
-                    ", tour in one cell at {cells}{} on {on_board}",
+                    ", tour in one cell at {}{} on {on_board}",
+                    cells.first,
                     reading
                         .map(|r| format!(" (coordinates {})", r.describe()))
                         .unwrap_or_default()

@@ -1,6 +1,6 @@
 //! What a cell's value means for a board: a move number, a non-integer, text, or blank.
 
-use crate::workbook::read::CellValueRef;
+use crate::workbook::read::{CellValue, CellValueRef, SheetCells};
 
 /// A cell's value as the verifier sees it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -60,6 +60,32 @@ fn text(t: &str) -> Kind {
         }
     }
     Kind::Text
+}
+
+/// The text cells of a sheet, `(row, col, text)` in row-major order; the whole numbers a
+/// board is made of are passed over without looking at them.
+pub(crate) fn texts(sheet: &SheetCells) -> impl Iterator<Item = (u32, u32, &str)> + '_ {
+    let cells = sheet.cells();
+    (0..cells.len()).filter_map(move |i| {
+        if cells.small_whole_number(i).is_some() {
+            return None;
+        }
+        let c = cells.get(i)?;
+        match c.value {
+            Some(CellValueRef::Text(t)) => Some((c.row, c.col, t)),
+            _ => None,
+        }
+    })
+}
+
+/// A value borrowed from a sheet, owned (to keep it, or to write it into another sheet).
+pub(crate) fn owned(value: CellValueRef<'_>) -> CellValue {
+    match value {
+        CellValueRef::Number(f) => CellValue::Number(f),
+        CellValueRef::Text(t) => CellValue::Text(t.into()),
+        CellValueRef::Bool(b) => CellValue::Bool(b),
+        CellValueRef::Error(e) => CellValue::Error(e.into()),
+    }
 }
 
 /// How a value reads in a message: `12.5`, `'x'`, `TRUE`, `#REF!`.

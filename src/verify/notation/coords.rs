@@ -5,8 +5,11 @@
 //!   `1, 2, 3, ...` down the block, as a program's `step` or pandas' index), then the two
 //!   coordinates. A header row above may name them: `row`/`r`/`y`/`rank` first means row then
 //!   column; anything else (`x, y`, or no header) means `x` (the column) then `y` (the row).
-//! - **Pairs.** `(x,y)` (or `[x,y]`) text, one pair a cell, down a column or along a row (a
-//!   program's console line split into cells).
+//! - **Pairs.** `(x,y)` (or `[x,y]`) text, one pair a cell down a column or along a row (a
+//!   program's console line split into cells), several a cell (`(7,6) (5,7) (6,5) ...`, a
+//!   C# program's console line in one cell, or its lines pasted one a cell), or a JSON or
+//!   Python list of them (`[[0,0],[1,2],...]`): read by the text layer (`entries.rs`), one list for the
+//!   whole run of cells, with one reading.
 //!
 //! Both count from 0 when any coordinate is 0 and from 1 otherwise; rows are counted from the
 //! top, as programs index arrays ([`super::CoordReading`]; the mirror reading would give the
@@ -25,6 +28,7 @@ use crate::workbook::read::{CellValueRef, SheetCells};
 
 use super::super::square::SquareName;
 use super::super::value::{classify, Kind};
+use super::entries::{lists, Entries};
 use super::{CoordOrder, CoordReading, ListForm, PathCandidate};
 
 /// The fewest rows a block of numeric coordinates needs.
@@ -33,13 +37,14 @@ pub const MIN_ROWS: usize = 5;
 /// The widest block read: two step or index columns and the two coordinates.
 const MAX_WIDTH: u32 = 4;
 
-/// Every coordinate list on the sheet that reads as a tour attempt.
-pub(crate) fn propose(sheet: &SheetCells) -> Vec<PathCandidate> {
+/// Every coordinate list on the sheet that reads as a tour attempt: numeric columns, and runs
+/// of the cells in `entries` that hold pairs.
+pub(crate) fn propose(sheet: &SheetCells, entries: &[Entries]) -> Vec<PathCandidate> {
     let mut out: Vec<PathCandidate> = blocks(sheet)
         .into_iter()
         .filter_map(|b| read_block(sheet, &b))
         .collect();
-    out.extend(pair_runs(sheet));
+    out.extend(pair_runs(entries));
     out
 }
 
@@ -246,91 +251,28 @@ pub(crate) fn from_pairs(
     path.reads_as_tour().then_some(path)
 }
 
-/// Parse one `(x,y)` or `[x,y]` pair.
-pub(crate) fn parse_pair(text: &str) -> Option<(i64, i64)> {
-    let t = text.trim();
-    let inner = t
-        .strip_prefix('(')
-        .and_then(|t| t.strip_suffix(')'))
-        .or_else(|| t.strip_prefix('[').and_then(|t| t.strip_suffix(']')))?;
-    let (a, b) = inner.split_once([',', ';'])?;
-    let num = |s: &str| -> Option<i64> {
-        let s = s.trim();
-        (!s.is_empty() && s.len() <= 9 && s.bytes().all(|b| b.is_ascii_digit()))
-            .then(|| s.parse().ok())
-            .flatten()
-    };
-    Some((num(a)?, num(b)?))
-}
-
-/// Runs of `(x,y)` pairs, one a cell, down a column or along a row.
-fn pair_runs(sheet: &SheetCells) -> Vec<PathCandidate> {
-    let pairs: Vec<(u32, u32, (i64, i64))> = sheet
-        .cells()
-        .iter()
-        .filter_map(|c| match c.value {
-            Some(CellValueRef::Text(t)) if t.len() <= 24 => {
-                parse_pair(t).map(|p| (c.row, c.col, p))
-            }
-            _ => None,
-        })
-        .collect();
-    if pairs.len() < super::MIN_PATH {
-        return Vec::new();
-    }
-    let mut out = Vec::new();
-    let mut taken: HashSet<CellRef> = HashSet::new();
-    let mut by_col = pairs.clone();
-    by_col.sort_by_key(|&(r, c, _)| (c, r));
-    let along = runs(pairs.iter().map(|&(r, c, p)| (r, c, p)), false);
-    let down = runs(by_col.iter().map(|&(r, c, p)| (c, r, p)), true);
-    let mut all: Vec<Vec<(CellRef, (i64, i64))>> = along.into_iter().chain(down).collect();
-    all.sort_by_key(|r| std::cmp::Reverse(r.len()));
-    for run in all {
-        if run.iter().any(|(c, _)| taken.contains(c)) {
-            continue;
-        }
-        let cells: Vec<CellRef> = run.iter().map(|(c, _)| *c).collect();
-        let values: Vec<(i64, i64)> = run.iter().map(|(_, p)| *p).collect();
-        let footprint = CellRange::new(cells[0], cells[cells.len() - 1]);
-        if let Some(path) = from_pairs(
-            &values,
-            CoordOrder::Xy,
-            cells,
-            footprint,
-            ListForm::Coordinates,
-        ) {
-            taken.extend(run.iter().map(|(c, _)| *c));
-            out.push(path);
-        }
-    }
-    out
-}
-
-/// Split `(line, pos, pair)` triples sorted by line then position into runs of consecutive
-/// positions.
-fn runs(
-    items: impl Iterator<Item = (u32, u32, (i64, i64))>,
-    vertical: bool,
-) -> Vec<Vec<(CellRef, (i64, i64))>> {
-    let mut out: Vec<Vec<(CellRef, (i64, i64))>> = Vec::new();
-    let mut last: Option<(u32, u32)> = None;
-    for (line, pos, p) in items {
-        let cell = if vertical {
-            CellRef::new(pos, line)
-        } else {
-            CellRef::new(line, pos)
-        };
-        match out.last_mut() {
-            Some(run) if last.is_some_and(|(l, q)| l == line && q + 1 == pos) => {
-                run.push((cell, p))
-            }
-            _ => out.push(vec![(cell, p)]),
-        }
-        last = Some((line, pos));
-    }
-    out.retain(|r| r.len() >= super::MIN_PATH);
-    out
+/// Runs of cells holding `(x,y)` pairs, down a column or along a row, each read as one list.
+fn pair_runs(entries: &[Entries]) -> Vec<PathCandidate> {
+    lists(
+        entries,
+        |e| &e.pairs[..],
+        |list| {
+            let form = if list.one_cell {
+                ListForm::OneCell
+            } else {
+                ListForm::Coordinates
+            };
+            from_pairs(
+                &list.moves,
+                CoordOrder::Xy,
+                list.cells,
+                list.footprint,
+                form,
+            )
+            .into_iter()
+            .collect()
+        },
+    )
 }
 
 #[cfg(test)]
@@ -387,7 +329,7 @@ mod tests {
             .enumerate()
             .map(|(i, &(x, y))| vec![i as i64 + 1, x, y])
             .collect();
-        let found = propose(&columns(&["step", "x", "y"], &rows));
+        let found = propose(&columns(&["step", "x", "y"], &rows), &[]);
         assert_eq!(found.len(), 1, "{found:?}");
         let p = &found[0];
         assert_eq!(p.board, (5, 5));
@@ -406,7 +348,7 @@ mod tests {
     #[test]
     fn row_col_headers_from_1_swap_the_order() {
         let rows: Vec<Vec<i64>> = TOUR_5X5.iter().map(|&(x, y)| vec![y + 1, x + 1]).collect();
-        let found = propose(&columns(&["row", "col"], &rows));
+        let found = propose(&columns(&["row", "col"], &rows), &[]);
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].squares[0].to_string(), "a5");
         assert_eq!(found[0].reading.unwrap().from, 1);
@@ -417,30 +359,53 @@ mod tests {
     fn chart_data_and_counters_are_not_coordinates() {
         // 1 2 3 / 2 4 6 / ...: the first column counts, and (2,3) -> (4,6) is no knight's move.
         let rows: Vec<Vec<i64>> = (1..=6).map(|i| vec![i, 2 * i, 3 * i]).collect();
-        assert!(propose(&columns(&["a", "b", "c"], &rows)).is_empty());
+        assert!(propose(&columns(&["a", "b", "c"], &rows), &[]).is_empty());
         // Two columns stepping (1, 2) each row: knight's moves, all in one direction.
         let rows: Vec<Vec<i64>> = (1..=6).map(|i| vec![i + 3, 2 * i]).collect();
-        assert!(propose(&columns(&["a", "b"], &rows)).is_empty());
+        assert!(propose(&columns(&["a", "b"], &rows), &[]).is_empty());
         // Five columns wide: a table, not coordinates.
         let rows: Vec<Vec<i64>> = TOUR_5X5.iter().map(|&(x, y)| vec![7, 8, 9, x, y]).collect();
-        assert!(propose(&columns(&[], &rows)).is_empty());
+        assert!(propose(&columns(&[], &rows), &[]).is_empty());
     }
 
     #[test]
-    fn pairs_one_a_cell_and_their_parser() {
-        assert_eq!(parse_pair("(0,2)"), Some((0, 2)));
-        assert_eq!(parse_pair(" [ 3 , 4 ] "), Some((3, 4)));
-        assert_eq!(parse_pair("(1,-2)"), None);
-        assert_eq!(parse_pair("0,5"), None);
-        let s = SheetCells::from_values(
+    fn pairs_one_a_cell_several_a_cell_and_lines_of_them() {
+        let text = |cells: Vec<(u32, u32, String)>| {
+            SheetCells::from_values(
+                cells
+                    .into_iter()
+                    .map(|(r, c, t)| (r, c, CellValue::Text(t.into()))),
+            )
+        };
+        let found = |s: &SheetCells| propose(s, &super::super::entries::of_sheet(s));
+        let one = text(
             TOUR_5X5
                 .iter()
                 .enumerate()
-                .map(|(i, &(x, y))| (2, i as u32, CellValue::Text(format!("({x},{y})").into()))),
+                .map(|(i, &(x, y))| (2, i as u32, format!("({x},{y})")))
+                .collect(),
         );
-        let found = propose(&s);
-        assert_eq!(found.len(), 1);
-        assert_eq!(found[0].squares.len(), 25);
-        assert_eq!(found[0].footprint.to_string(), "A3:Y3");
+        let got = found(&one);
+        assert_eq!(got.len(), 1);
+        assert_eq!(got[0].squares.len(), 25);
+        assert_eq!(got[0].footprint.to_string(), "A3:Y3");
+        // A console line wrapped five pairs a line, pasted one line a cell: one list, one
+        // reading (the lines from 1 would each read as from 1 on their own).
+        let lines: Vec<(u32, u32, String)> = TOUR_5X5
+            .chunks(5)
+            .enumerate()
+            .map(|(i, c)| {
+                let line: Vec<String> = c.iter().map(|&(x, y)| format!("({x},{y})")).collect();
+                (i as u32, 0, line.join(" "))
+            })
+            .collect();
+        let got = found(&text(lines));
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert_eq!((got[0].squares.len(), got[0].board), (25, (5, 5)));
+        assert_eq!(got[0].reading.unwrap().from, 0);
+        assert_eq!(got[0].form, ListForm::Coordinates);
+        // Negative coordinates are no board.
+        let neg = text(vec![(0, 0, "(1,-2) (3,-1) (5,0)".into())]);
+        assert!(found(&neg).is_empty());
     }
 }

@@ -2,11 +2,14 @@
 //! number of them per sheet, each found by evidence.
 //!
 //! The rule, in order:
-//! 1. **Labels.** Rows of file letters `a b c ...` and lines of consecutive numbers `1 2 3 ...`,
-//!    `8 7 ... 1` or `0 1 2 ...` (as numbers or as text) with no number on one side are labels
-//!    (`labels.rs`): a knight never moves to the next cell, so such a line is never part
-//!    of a tour. A header row and an index column counting `0..n-1` (pandas `to_excel`) are
-//!    labels too. Numeric labels are set aside before anything else.
+//! 1. **Labels.** Lines of file letters `a b c ...` (rows, or columns for ranks written as
+//!    letters) and lines of consecutive numbers `1 2 3 ...`, `8 7 ... 1` or `0 1 2 ...` (as
+//!    numbers or as text) are labels (`labels.rs`) when no number is on one side of them,
+//!    when two of them frame a board (a row along its top and a column down its side meeting
+//!    at a corner, which is no square whatever number it holds), or when the numbers beside
+//!    one are a knight's path it spans: a knight never moves to the next cell, so such a line
+//!    is never part of a tour. A header row and an index column counting `0..n-1` (pandas
+//!    `to_excel`) are labels too. Numeric labels are set aside before anything else.
 //! 2. **Pieces.** The remaining numbers (whole or not) are grouped into pieces of touching
 //!    cells (neighbours, diagonals included). Blank rows and columns and text separate
 //!    pieces, so boards one blank column apart stay apart.
@@ -22,7 +25,8 @@
 //!    permutation.
 //! 5. **Unvisited marks.** A block holding `0` (or `-1`) on two or more squares, its other
 //!    numbers positive, marks its unvisited squares with it (programs print failed attempts
-//!    so): those squares count as blank.
+//!    so): those squares count as blank. Not when its largest number is N - 1: that is a tour
+//!    numbered from 0 with a mistake.
 //! 6. **Evidence.** A block is a tour attempt, not a table of numbers, when whole numbers (and
 //!    insertion labels such as `5a`, the hand method's Step 3) fill at least half of its
 //!    non-blank cells and
@@ -33,7 +37,10 @@
 //!      table unless labels frame it); or
 //!    - file letters (`a b c ...`) and rank numbers frame it and at least 3/4 of its whole
 //!      numbers are distinct and within 1..N (a board frame with a few moves typed in; one
-//!      move is enough).
+//!      move is enough); or
+//!    - numbers frame it on two sides (`1..n` along the top, `1..m` down the side, perhaps
+//!      another number in the corner where they meet) and it holds moves 1..k (k >= 2), each
+//!      a knight's move from the one before: an attempt begun.
 //!
 //!    A block with a side under 3, or a 1..N where no tour exists, is a board only in a
 //!    frame of file and rank labels (a 1x1 board's are one cell each: see `labels.rs`). Tables of statistics, chart
@@ -71,7 +78,7 @@ use super::{Candidate, GridCandidate};
 pub(crate) fn propose(sheet: &SheetCells) -> Vec<Candidate> {
     let labels = labels::find_labels(sheet);
     // The common big case: one dense rectangle of numbers and nothing else.
-    if labels.numeric_cells.is_empty() {
+    if labels.lines.is_empty() {
         if let Some(rect) = dense_rectangle(sheet) {
             return judge(sheet, &labels, rect, None, rect_ints(rect))
                 .into_iter()
@@ -232,7 +239,14 @@ fn evidence(grid: &BlockGrid<'_>, ext: Option<Extent>) -> Option<Evidence> {
     let permutation = distinct as u64 == n && ints as u64 == n;
     let tour_exists = Board::new(rows, cols).is_ok_and(|b| existence::open_tour(b).is_ok());
     let chessboard = frame && ext.is_some_and(|e| e.letters) && distinct * 4 >= ints * 3;
-    (knight_path || (permutation && (tour_exists || frame)) || chessboard).then_some(found)
+    // In a frame of numbers, the first moves of an attempt: 1..k (k >= 2), each a knight's
+    // move from the one before.
+    let begun = frame
+        && ints >= 2
+        && distinct == ints
+        && knights as usize + 1 == ints
+        && pos.iter().take(ints).all(|&p| unique(p));
+    (knight_path || (permutation && (tour_exists || frame)) || chessboard || begun).then_some(found)
 }
 
 /// Grow `rect` over an adjacent numeric label line that spans it exactly when the grown block
@@ -317,10 +331,14 @@ pub(crate) fn given(sheet: &SheetCells, range: CellRange) -> Candidate {
 }
 
 /// The number marking unvisited squares (rule 5): 0 or -1 on two or more squares, no other
-/// number below 1 (a single 0 is the first move of a tour numbered from 0).
+/// number below 1 (a single 0 is the first move of a tour numbered from 0). Zeros beside a
+/// largest number of N - 1 are moves of a tour numbered from 0 with a mistake (`0` typed
+/// twice), not marks: moves 1..N-1 leave no room for two unvisited squares.
 fn unvisited_mark(grid: &BlockGrid<'_>) -> Option<i64> {
-    let (mut zeros, mut minus_ones) = (0usize, 0usize);
+    let n = i64::from(grid.range.rows()) * i64::from(grid.range.cols());
+    let (mut zeros, mut minus_ones, mut max) = (0usize, 0usize, i64::MIN);
     for (v, _) in grid.ints() {
+        max = max.max(v);
         match v {
             0 => zeros += 1,
             -1 => minus_ones += 1,
@@ -329,7 +347,7 @@ fn unvisited_mark(grid: &BlockGrid<'_>) -> Option<i64> {
         }
     }
     match (zeros, minus_ones) {
-        (z, 0) if z >= 2 => Some(0),
+        (z, 0) if z >= 2 && max != n - 1 => Some(0),
         (0, m) if m >= 2 => Some(-1),
         _ => None,
     }
@@ -430,7 +448,7 @@ fn pieces(sheet: &SheetCells, labels: &Labels) -> Vec<Piece> {
     for (row, col, k) in numbers(sheet, labels) {
         let int = u32::from(matches!(k, Kind::Int(_)));
         match runs.last_mut() {
-            Some(r) if r.row == row && r.last + 1 == col => {
+            Some(r) if r.row == row && r.last + 1 == col && !labels.cuts_col(col) => {
                 r.last = col;
                 r.ints += int;
             }
@@ -443,7 +461,7 @@ fn pieces(sheet: &SheetCells, labels: &Labels) -> Vec<Piece> {
         }
     }
     let mut uf = UnionFind::new(runs.len());
-    link_neighbours(&runs, &mut uf);
+    link_neighbours(&runs, labels, &mut uf);
     merge_continuations(sheet, labels, &runs, &mut uf);
     // Pieces by root, in the order their first run appears.
     let mut slot_of_root: HashMap<usize, usize> = HashMap::new();
@@ -471,9 +489,10 @@ fn pieces(sheet: &SheetCells, labels: &Labels) -> Vec<Piece> {
 }
 
 /// Union runs that touch (diagonals included): runs of the same row never do, runs of
-/// consecutive rows do when their columns overlap or meet at a corner. `runs` is in
-/// row-major order.
-fn link_neighbours(runs: &[Run], uf: &mut UnionFind) {
+/// consecutive rows do when their columns overlap or meet at a corner, unless labels start
+/// again between them (`Labels::row_cuts`, `Labels::col_cuts`). `runs` is in row-major
+/// order.
+fn link_neighbours(runs: &[Run], labels: &Labels, uf: &mut UnionFind) {
     // Where each row's runs start.
     let mut rows: Vec<(u32, usize, usize)> = Vec::new();
     for (i, r) in runs.iter().enumerate() {
@@ -484,7 +503,7 @@ fn link_neighbours(runs: &[Run], uf: &mut UnionFind) {
     }
     for w in rows.windows(2) {
         let ((above, pstart, pend), (row, start, end)) = (w[0], w[1]);
-        if row != above + 1 {
+        if row != above + 1 || labels.cuts_row(row) {
             continue;
         }
         let mut lo = pstart;
@@ -495,7 +514,12 @@ fn link_neighbours(runs: &[Run], uf: &mut UnionFind) {
             }
             let mut j = lo;
             while j < pend && runs[j].first <= last + 1 {
-                uf.union(i, j);
+                // Runs meeting only at a corner across a restart of file labels stay apart.
+                let corner_cut = (runs[j].first == last + 1 && labels.cuts_col(runs[j].first))
+                    || (runs[j].last + 1 == first && labels.cuts_col(first));
+                if !corner_cut {
+                    uf.union(i, j);
+                }
                 j += 1;
             }
         }
@@ -854,6 +878,16 @@ mod tests {
         };
         assert_eq!(g.unvisited, Some(0));
         assert_eq!(g.base, 1);
+        // A tour numbered from 0 with 0 typed twice (11 the last move of 3x4): no marks.
+        let s = sheet(&[
+            (0, 0, &["11", "8", "5", "0"]),
+            (1, 0, &["0", "3", "10", "7"]),
+            (2, 0, &["9", "6", "1", "4"]),
+        ]);
+        let Some(Candidate::Grid(g)) = propose(&s).into_iter().next() else {
+            panic!("a board");
+        };
+        assert_eq!(g.unvisited, None);
     }
 
     #[test]
@@ -865,6 +899,105 @@ mod tests {
             (3, 0, &["2", "3", "6", "11", "8"]),
         ]);
         assert_eq!(board(&s), "B2:E4");
+    }
+
+    /// An open tour of 5x5, rows of move numbers.
+    const T5: [[i64; 5]; 5] = [
+        [1, 6, 15, 10, 21],
+        [14, 9, 20, 5, 16],
+        [19, 2, 7, 22, 11],
+        [8, 13, 24, 17, 4],
+        [25, 18, 3, 12, 23],
+    ];
+
+    /// Boards stacked down a sheet from row 0, each as `(corner, moves shown)`: `None` corner
+    /// for no frame but a left label column, a frame of 1..5 along the top and down the left
+    /// otherwise; `gap` blank rows between.
+    fn stacked(boards: &[(Option<i64>, i64)], top: bool, gap: u32) -> SheetCells {
+        let mut v = Vec::new();
+        let mut row = 0u32;
+        for &(corner, moves) in boards {
+            if top {
+                if let Some(c) = corner {
+                    v.push((row, 0, CellValue::Number(c as f64)));
+                }
+                for c in 1..=5u32 {
+                    v.push((row, c, CellValue::Number(f64::from(c))));
+                }
+                row += 1;
+            }
+            for (r, line) in T5.iter().enumerate() {
+                if corner.is_some() || !top {
+                    v.push((row, 0, CellValue::Number(r as f64 + 1.0)));
+                }
+                for (c, &m) in line.iter().enumerate() {
+                    if m <= moves {
+                        v.push((row, c as u32 + 1, CellValue::Number(m as f64)));
+                    }
+                }
+                row += 1;
+            }
+            row += gap;
+        }
+        SheetCells::from_values(v)
+    }
+
+    fn boards(s: &SheetCells) -> Vec<String> {
+        propose(s)
+            .iter()
+            .map(|c| match c {
+                Candidate::Grid(g) => g.range.to_string(),
+                other => format!("{other:?}"),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn frames_with_a_number_in_the_corner_stack_without_blank_rows() {
+        // Moves 1..5 inside each board too, a partial attempt with blanks below the first.
+        let s = stacked(&[(Some(1), 25), (Some(2), 9), (Some(7), 25)], true, 0);
+        assert_eq!(boards(&s), ["B2:F6", "B8:F12", "B14:F18"]);
+        let gap = stacked(&[(Some(64), 25), (Some(0), 4)], true, 1);
+        assert_eq!(boards(&gap), ["B2:F6", "B9:F13"]);
+    }
+
+    #[test]
+    fn a_label_line_over_a_knights_path_is_a_label_with_numbers_on_both_sides() {
+        // Only file labels, boards one under the other: each label row has a board above.
+        let mut v = Vec::new();
+        for (b, row0) in [(25, 0u32), (25, 6)] {
+            for c in 0..5u32 {
+                v.push((row0, c, CellValue::Number(f64::from(c + 1))));
+            }
+            for (r, line) in T5.iter().enumerate() {
+                for (c, &m) in line.iter().enumerate() {
+                    if m <= b {
+                        v.push((row0 + 1 + r as u32, c as u32, CellValue::Number(m as f64)));
+                    }
+                }
+            }
+        }
+        assert_eq!(boards(&SheetCells::from_values(v)), ["A2:E6", "A8:E12"]);
+    }
+
+    #[test]
+    fn rank_labels_starting_again_part_boards_stacked_without_a_gap() {
+        let s = stacked(&[(None, 25), (None, 20)], false, 0);
+        assert_eq!(boards(&s), ["B1:F5", "B6:F10"]);
+    }
+
+    #[test]
+    fn a_framed_table_is_no_board() {
+        // A multiplication table: 1..9 along the top and down the side.
+        let mut v = vec![(0, 0, CellValue::Text("x".into()))];
+        for i in 1..=9u32 {
+            v.push((0, i, CellValue::Number(f64::from(i))));
+            v.push((i, 0, CellValue::Number(f64::from(i))));
+            for j in 1..=9u32 {
+                v.push((i, j, CellValue::Number(f64::from(i * j))));
+            }
+        }
+        assert!(boards(&SheetCells::from_values(v)).is_empty());
     }
 
     #[test]

@@ -1,11 +1,21 @@
-//! File and rank labels around boards: rows of letters `a b c ...`, lines of numbers
-//! `1 2 3 ...`, `8 7 ... 1` or `0 1 2 ...` (stored as numbers or as text), on any side: the
-//! labels people type and the header row and index column pandas writes.
+//! File and rank labels around boards: lines of letters `a b c ...` (along a row, or down a
+//! column for ranks written as letters), lines of numbers `1 2 3 ...`, `8 7 ... 1` or
+//! `0 1 2 ...` (stored as numbers or as text), on any side: the labels people type and the
+//! header row and index column pandas writes.
 //!
-//! A knight never moves to the next cell of a row or column, so consecutive numbers in
-//! consecutive cells of a line are never part of a tour: a line of 1..R (or 0..R-1) is a label
-//! when one of its sides has no number next to it (the side away from the board). Labels are
-//! taken out before boards are looked for, and then give a board its extent (see
+//! The knight's structure decides: consecutive move numbers sit a knight's move apart, label
+//! sequences a king's step apart along a line, so consecutive numbers in consecutive cells of
+//! a line are never part of a tour. A line of 1..R (or 0..R-1) is a label when
+//! - one of its sides has no number next to it (the side away from the board); or
+//! - it frames a board with a line across it: files along the top (or bottom) and ranks
+//!   down the side meeting at a corner, where a lone number (the attempt's number, a count)
+//!   is no square either; so boards stacked on one sheet, each in its frame, read apart
+//!   even with no blank row between them and moves 1..8 inside them too; or
+//! - the numbers on one side of it, within its span and as deep as it is long, are a
+//!   knight's path (three or more consecutive numbers a knight's move apart, more than those
+//!   a king's step apart) with nothing just past the line's ends.
+//!
+//! Labels are taken out before boards are looked for, and then give a board its extent (see
 //! [`super::grid`]).
 
 use std::collections::HashSet;
@@ -57,9 +67,25 @@ pub(crate) struct Labels {
     /// The cells of the numeric lines, `(row, col)`, in row-major order (as a sheet's cells
     /// are, so a pass over the sheet can walk them alongside), each once.
     pub(crate) numeric_cells: Vec<(u32, u32)>,
+    /// Rows where a column of rank labels starts again right under another (boards stacked
+    /// with no blank row between): no board spans the boundary above such a row. Sorted.
+    pub(crate) row_cuts: Vec<u32>,
+    /// Columns where a row of file labels starts again right after another (boards side by
+    /// side with no blank column between). Sorted.
+    pub(crate) col_cuts: Vec<u32>,
 }
 
 impl Labels {
+    /// Whether a label line starts again at row `row` (vertical) or column `col`.
+    pub(crate) fn cuts_row(&self, row: u32) -> bool {
+        self.row_cuts.binary_search(&row).is_ok()
+    }
+
+    /// Whether a row of file labels starts again at column `col`.
+    pub(crate) fn cuts_col(&self, col: u32) -> bool {
+        self.col_cuts.binary_search(&col).is_ok()
+    }
+
     /// Whether the cell at `(row, col)` belongs to a numeric label line.
     pub(crate) fn is_numeric_label(&self, row: u32, col: u32) -> bool {
         self.numeric_cells.binary_search(&(row, col)).is_ok()
@@ -105,7 +131,11 @@ pub(crate) fn find_labels(sheet: &SheetCells) -> Labels {
         }
         if let Some(CellValueRef::Text(t)) = cell.value {
             if t.trim().eq_ignore_ascii_case("a") {
-                match letter_line(sheet, cell.row, cell.col) {
+                // Ranks as letters too (`A` to `H` down the left, letters on both axes).
+                if let Some(line) = letter_line(sheet, cell.row, cell.col, true) {
+                    lines.push(line);
+                }
+                match letter_line(sheet, cell.row, cell.col, false) {
                     Some(line) => lines.push(line),
                     None => lines.extend(
                         one_square_frame(sheet, cell.row, cell.col)
@@ -116,16 +146,24 @@ pub(crate) fn find_labels(sheet: &SheetCells) -> Labels {
             }
         }
     }
-    // A numeric line is a label only when one side is free of other numbers.
+    // A numeric line is a label when one side is free of other numbers, when it frames a
+    // board with a line across it (files along the top, ranks down the side, meeting at a
+    // corner), or when the numbers beside it are a knight's path and it spans them.
     let number = |r: u32, c: u32| {
         sheet
             .find(r, c)
             .is_some_and(|x| classify(x.value).is_numeric())
     };
+    let framed: Vec<Option<(u32, u32)>> = lines
+        .iter()
+        .map(|l| lines.iter().find_map(|m| corner(l, m)))
+        .collect();
     let mut numeric_cells = Vec::new();
-    lines.retain(|l| {
+    let mut keep = Vec::with_capacity(lines.len());
+    for (l, frame) in lines.iter().zip(&framed) {
         if !l.numeric {
-            return true;
+            keep.push(true);
+            continue;
         }
         let own: HashSet<(u32, u32)> = l.cells().collect();
         let side_free = |delta: i64| {
@@ -138,15 +176,50 @@ pub(crate) fn find_labels(sheet: &SheetCells) -> Labels {
                 r < 0 || c < 0 || own.contains(&(r as u32, c as u32)) || !number(r as u32, c as u32)
             })
         };
-        let keep = side_free(-1) || side_free(1);
-        if keep {
+        let label = side_free(-1)
+            || side_free(1)
+            || frame.is_some()
+            || knights_beside(sheet, l, -1)
+            || knights_beside(sheet, l, 1);
+        if label {
             numeric_cells.extend(own);
         }
-        keep
-    });
+        keep.push(label);
+    }
+    // The corner where a frame's two lines meet is no square, whatever number it holds (the
+    // attempt's number, a count).
+    for ((frame, &label), l) in framed.iter().zip(&keep).zip(&lines) {
+        if let (Some((r, c)), true) = (frame, label || !l.numeric) {
+            if number(*r, *c) {
+                numeric_cells.push((*r, *c));
+            }
+        }
+    }
+    let mut kept = keep.iter();
+    lines.retain(|_| kept.next().copied().unwrap_or(false));
     numeric_cells.sort_unstable();
     numeric_cells.dedup();
+    let cuts = |vertical: bool| {
+        let mut out: Vec<u32> = lines
+            .iter()
+            .filter(|a| a.vertical == vertical)
+            .filter(|a| {
+                lines.iter().any(|b| {
+                    b.vertical == vertical
+                        && b.fixed == a.fixed
+                        && b.last.checked_add(1) == Some(a.first)
+                })
+            })
+            .map(|a| a.first)
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    };
+    let (row_cuts, col_cuts) = (cuts(true), cuts(false));
     Labels {
+        row_cuts,
+        col_cuts,
         lines,
         numeric_cells,
     }
@@ -205,10 +278,18 @@ fn number_line(
     best
 }
 
-/// From a cell holding `a`: the run `a b c ...` to its right.
-fn letter_line(sheet: &SheetCells, row: u32, col: u32) -> Option<Line> {
+/// From a cell holding `a`: the run `a b c ...` to its right (or down, for ranks written as
+/// letters).
+fn letter_line(sheet: &SheetCells, row: u32, col: u32, vertical: bool) -> Option<Line> {
+    let at = |k: u32| {
+        if vertical {
+            sheet.find(row.checked_add(k)?, col)
+        } else {
+            sheet.find(row, col.checked_add(k)?)
+        }
+    };
     let mut len = 1u32;
-    while let Some(cell) = sheet.find(row, col + len) {
+    while let Some(cell) = at(len) {
         match cell.value {
             Some(CellValueRef::Text(t)) if t.trim().eq_ignore_ascii_case(&file_letters(len)) => {
                 len += 1;
@@ -216,13 +297,83 @@ fn letter_line(sheet: &SheetCells, row: u32, col: u32) -> Option<Line> {
             _ => break,
         }
     }
+    let (fixed, first) = if vertical { (col, row) } else { (row, col) };
     (len >= MIN_LETTERS).then_some(Line {
-        vertical: false,
-        fixed: row,
-        first: col,
-        last: col + len - 1,
+        vertical,
+        fixed,
+        first,
+        last: first + len - 1,
         numeric: false,
     })
+}
+
+/// The corner where `a` and a line `b` across it meet, when they frame a board: `b` starts
+/// or ends right beside the end of `a`, level with the cell just before or after `a`.
+fn corner(a: &Line, b: &Line) -> Option<(u32, u32)> {
+    if a.vertical == b.vertical {
+        return None;
+    }
+    let outside = |x: u32, first: u32, last: u32| {
+        x.checked_add(1) == Some(first) || last.checked_add(1) == Some(x)
+    };
+    // `a`'s fixed line is just outside `b`'s span and `b`'s just outside `a`'s.
+    let at = if a.vertical {
+        (b.fixed, a.fixed)
+    } else {
+        (a.fixed, b.fixed)
+    };
+    (outside(a.fixed, b.first, b.last) && outside(b.fixed, a.first, a.last)).then_some(at)
+}
+
+/// Whether the numbers beside `l` on one side (`delta` -1: above or left, 1: below or right),
+/// within its span and as deep as it is long, are a knight's path that the line spans: three
+/// or more consecutive numbers a knight's move apart, more than those a king's step apart,
+/// and no number just past the line's ends. A line counting `1 2 3 ...` in adjacent cells is
+/// then no part of them (stacked boards with only a top label line, no blank row between).
+fn knights_beside(sheet: &SheetCells, l: &Line, delta: i64) -> bool {
+    let len = i64::from(l.last - l.first + 1);
+    // (along, across) from the line's first cell to a sheet cell.
+    let cell = |along: i64, across: i64| -> Option<(u32, u32)> {
+        let (a, b) = (
+            i64::from(l.first) + along,
+            i64::from(l.fixed) + across * delta,
+        );
+        let (r, c) = if l.vertical { (a, b) } else { (b, a) };
+        Some((u32::try_from(r).ok()?, u32::try_from(c).ok()?))
+    };
+    let int = |at: Option<(u32, u32)>| match at.and_then(|(r, c)| sheet.find(r, c)) {
+        Some(x) => match classify(x.value) {
+            Kind::Int(v) => Some(v),
+            _ => None,
+        },
+        None => None,
+    };
+    let mut seen: std::collections::HashMap<i64, Option<(i64, i64)>> = Default::default();
+    for across in 1..=len {
+        if int(cell(-1, across)).is_some() || int(cell(len, across)).is_some() {
+            return false;
+        }
+        for along in 0..len {
+            if let Some(v) = int(cell(along, across)) {
+                seen.entry(v)
+                    .and_modify(|p| *p = None)
+                    .or_insert(Some((along, across)));
+            }
+        }
+    }
+    let (mut knights, mut kings) = (0u32, 0u32);
+    for (v, p) in &seen {
+        let (Some(a), Some(Some(b))) = (p, seen.get(&(v + 1))) else {
+            continue;
+        };
+        let (d1, d2) = ((a.0 - b.0).abs(), (a.1 - b.1).abs());
+        if (d1 == 1 && d2 == 2) || (d1 == 2 && d2 == 1) {
+            knights += 1;
+        } else if d1 <= 1 && d2 <= 1 {
+            kings += 1;
+        }
+    }
+    knights >= 3 && knights > 2 * kings
 }
 
 /// The labels of a board of one square, as `generate --size 1` writes it: the file letter `a`

@@ -7,13 +7,17 @@
 //!   file labels around it (`a b c`, `8 7 6`, or a header row and index column counting `0..n-1`
 //!   or `1..n`, as pandas writes them) giving its extent. `0` or `-1` on many squares marks
 //!   unvisited squares when the other numbers are a knight's path.
-//! - [`squares`]: square names in move order, one a cell, down a column or along a row (`e4`,
-//!   `Nf3` with the knight's letter), optionally beside move numbers.
+//! - [`squares`]: square names in move order, down a column or along a row (`e4`, `Nf3` with
+//!   the knight's letter, words around them), optionally beside move numbers; or a whole tour
+//!   in one cell: `e4 f6 g8 ...`, `c1-b3-a1-...`, `1. Nf3 2. Ng5`.
 //! - [`coords`]: coordinates from programs: two numeric columns (`x, y` or `row, col`), with
 //!   step or index columns before them, a header row optional, counted from 0 or from 1; or
-//!   `(x,y)` pairs, one a cell.
-//! - [`one_cell`]: a whole tour in one cell: `e4 f6 g8 ...`, `c1-b3-a1-...`, `1. Nf3 2. Ng5`,
-//!   or `(0,0) (1,2) (2,4) ...`.
+//!   `(x,y)` pairs, one or several a cell (`(0,0) (1,2) (2,4) ...`).
+//!
+//! Text is read through the text layer first: lines holding the rows of a table are laid out
+//! as cells (`super::layout`), and what a cell's text names is read by one tokeniser
+//! (`entries`), so a notation reads a printed grid or a pasted list exactly as it reads one
+//! typed into cells.
 //!
 //! A candidate written as squares or coordinates is a path candidate: its entries in move
 //! order and the board its reading needs. Coordinates are read as `x` (the file, from the
@@ -23,9 +27,9 @@
 //! reading is, so the verdict does not depend on the choice; only the square names do.
 
 pub mod coords;
+mod entries;
 pub mod grid;
 mod labels;
-pub mod one_cell;
 pub mod squares;
 
 use serde::{Deserialize, Serialize};
@@ -218,9 +222,13 @@ impl PathCandidate {
 
 /// Every candidate board on a sheet, from every notation, in no particular order.
 pub(crate) fn propose(sheet: &SheetCells) -> Vec<Candidate> {
+    let entries = entries::of_sheet(sheet);
     let mut out = grid::propose(sheet);
-    out.extend(squares::propose(sheet).into_iter().map(Candidate::Path));
-    out.extend(coords::propose(sheet).into_iter().map(Candidate::Path));
-    out.extend(one_cell::propose(sheet).into_iter().map(Candidate::Path));
+    out.extend(squares::propose(&entries).into_iter().map(Candidate::Path));
+    out.extend(
+        coords::propose(sheet, &entries)
+            .into_iter()
+            .map(Candidate::Path),
+    );
     out
 }

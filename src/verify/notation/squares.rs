@@ -1,114 +1,57 @@
-//! Tours written as square names, one a cell: `e4`, `f6`, ... (a1 bottom-left, upper or lower
-//! case, perhaps with the knight's letter `Nf3` or a move number `12. e4`) down a column or
-//! along a row, optionally beside move numbers.
+//! Tours written as square names: `e4`, `f6`, ... (a1 bottom-left, upper or lower case,
+//! perhaps with the knight's letter `Nf3`, a move number `12. e4` or words around them
+//! `Move 12: Knight to E4`) one a cell down a column or along a row, optionally beside move
+//! numbers; a whole tour in one cell (`e4 f6 g8 ...`, `c1-b3-a1-...`, `1. Nf3 2. Ng5 ...`);
+//! or anything between, such as lines of a list pasted one a cell, several squares each, or
+//! steps `a1 -> b3` one a cell. What each cell names is read by the text layer (`entries.rs`).
 //!
-//! A run is a maximal line of consecutive cells that each hold a square name. It is a
-//! candidate when it reads as a tour attempt: at least [`MIN_PATH`](super::MIN_PATH) entries,
-//! at least half of the steps knight's moves, so a row of cell names (`A1`, `B1`, ...) or a
-//! column of labels is not. Entries that start with the
-//! knight's letter have two readings (`Nd6` is the knight on d6, or file `nd`): both are
-//! proposed, and the selection keeps the one whose board is not absurd.
+//! A run is a maximal line of consecutive cells that each name a square; its moves are those
+//! of its cells in order (the runs naming more first, each cell in one run). It is a
+//! candidate when it reads as a tour attempt: at least
+//! [`MIN_PATH`](super::MIN_PATH) moves, at least half of the steps knight's moves, so a row of
+//! cell names (`A1`, `B1`, ...) or a column of labels is not. A run of one cell is a tour in
+//! one cell ([`ListForm::OneCell`]). Entries that start with the knight's letter have two
+//! readings (`Nd6` is the knight on d6, or file `nd`): both are proposed, and the selection
+//! keeps the one whose board is not absurd.
 
-use std::collections::HashSet;
-
-use crate::workbook::cellref::{CellRange, CellRef};
-use crate::workbook::read::{CellValueRef, SheetCells};
-
-use super::super::square::{readings, Readings};
+use super::super::square::Readings;
+use super::entries::{lists, Entries, List};
 use super::{ListForm, PathCandidate};
 
 /// Every run of square names on the sheet that reads as a tour attempt, each in every reading.
-pub(crate) fn propose(sheet: &SheetCells) -> Vec<PathCandidate> {
-    let named: Vec<(u32, u32, Readings)> = sheet
-        .cells()
-        .iter()
-        .filter_map(|c| match c.value {
-            Some(CellValueRef::Text(t)) if t.len() <= 24 => {
-                let r = readings(t);
-                r.any().then_some((c.row, c.col, r))
-            }
-            _ => None,
-        })
-        .collect();
-    if named.len() < super::MIN_PATH {
-        return Vec::new();
-    }
-    let mut runs: Vec<Vec<(CellRef, Readings)>> = Vec::new();
-    // Along rows: `named` is in row-major order.
-    runs.extend(split_runs(named.iter().map(|&(r, c, s)| (r, c, s)), false));
-    // Down columns.
-    let mut by_col = named;
-    by_col.sort_by_key(|&(r, c, _)| (c, r));
-    runs.extend(split_runs(by_col.iter().map(|&(r, c, s)| (c, r, s)), true));
-    // A cell belongs to at most one run: the longer one wins.
-    runs.sort_by_key(|r| std::cmp::Reverse(r.len()));
-    let mut taken: HashSet<CellRef> = HashSet::new();
-    let mut out = Vec::new();
-    for run in runs {
-        if run.iter().any(|(c, _)| taken.contains(c)) {
-            continue;
-        }
-        let before = out.len();
-        out.extend(read_run(&run));
-        if out.len() > before {
-            taken.extend(run.iter().map(|(c, _)| *c));
-        }
-    }
-    out
+pub(crate) fn propose(entries: &[Entries]) -> Vec<PathCandidate> {
+    lists(entries, |e| &e.squares[..], read)
 }
 
-/// The candidates one run gives: as written, and with the knight's letter read as a piece.
-fn read_run(run: &[(CellRef, Readings)]) -> Vec<PathCandidate> {
-    let cells: Vec<CellRef> = run.iter().map(|(c, _)| *c).collect();
-    let footprint = CellRange::new(cells[0], cells[cells.len() - 1]);
-    let plain: Option<Vec<_>> = run.iter().map(|(_, r)| r.plain).collect();
-    let pieces = run.iter().any(|(_, r)| r.piece.is_some());
+/// The candidates one list gives: as written, and with the knight's letter read as a piece.
+fn read(list: List<Readings>) -> Vec<PathCandidate> {
+    let form = if list.one_cell {
+        ListForm::OneCell
+    } else {
+        ListForm::Squares
+    };
+    let moves = &list.moves;
+    let plain: Option<Vec<_>> = moves.iter().map(|r| r.plain).collect();
+    let pieces = moves.iter().any(|r| r.piece.is_some());
     let piece: Option<Vec<_>> = pieces
-        .then(|| run.iter().map(|(_, r)| r.piece.or(r.plain)).collect())
+        .then(|| moves.iter().map(|r| r.piece.or(r.plain)).collect())
         .flatten();
     [piece, plain]
         .into_iter()
         .flatten()
-        .map(|squares| PathCandidate::new(ListForm::Squares, cells.clone(), squares, footprint))
+        .map(|squares| PathCandidate::new(form, list.cells.clone(), squares, list.footprint))
         .filter(PathCandidate::reads_as_tour)
         .collect()
-}
-
-/// Split `(line, pos, readings)` triples sorted by line then position into runs of
-/// consecutive positions of at least [`MIN_PATH`](super::MIN_PATH) cells.
-fn split_runs(
-    items: impl Iterator<Item = (u32, u32, Readings)>,
-    vertical: bool,
-) -> Vec<Vec<(CellRef, Readings)>> {
-    let cell = |line: u32, pos: u32| {
-        if vertical {
-            CellRef::new(pos, line)
-        } else {
-            CellRef::new(line, pos)
-        }
-    };
-    let mut out: Vec<Vec<(CellRef, Readings)>> = Vec::new();
-    let mut cur: Vec<(CellRef, Readings)> = Vec::new();
-    let mut last: Option<(u32, u32)> = None;
-    for (line, pos, r) in items {
-        let continues = last.is_some_and(|(l, p)| l == line && p + 1 == pos);
-        if !continues && !cur.is_empty() {
-            out.push(std::mem::take(&mut cur));
-        }
-        cur.push((cell(line, pos), r));
-        last = Some((line, pos));
-    }
-    if !cur.is_empty() {
-        out.push(cur);
-    }
-    out.retain(|r| r.len() >= super::MIN_PATH);
-    out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::workbook::read::CellValue;
+    use crate::workbook::read::{CellValue, SheetCells};
+
+    fn propose(s: &SheetCells) -> Vec<PathCandidate> {
+        super::propose(&super::super::entries::of_sheet(s))
+    }
 
     fn sheet_col(col: u32, first_row: u32, squares: &[&str]) -> SheetCells {
         SheetCells::from_values(
@@ -155,5 +98,50 @@ mod tests {
         assert_eq!(found[0].squares[0].to_string(), "c2");
         assert_eq!(found[0].board, (5, 3));
         assert_eq!(found[1].squares[0].to_string(), "nc2");
+    }
+
+    #[test]
+    fn a_tour_in_one_cell_with_any_separator_and_move_numbers() {
+        let one = |text: &str| propose(&sheet_col(0, 1, &[text]));
+        let spaces = &one("Tour: a1 b3 c1 a2 c3")[0];
+        assert_eq!((spaces.squares.len(), spaces.board), (5, (3, 3)));
+        assert_eq!(spaces.form, ListForm::OneCell);
+        assert_eq!(one("c3-a2-c1-e2-f4")[0].squares[4].to_string(), "f4");
+        assert_eq!(one("1. Nf3 2. Ng5 3. Ne4")[0].squares[0].to_string(), "f3");
+        assert!(one("the knight starts on a1 and goes to b3 then c1").is_empty());
+        assert!(one("a1 b3").is_empty());
+        assert!(one("a1 a2 a3 a4 a5").is_empty());
+    }
+
+    #[test]
+    fn lines_of_a_list_one_a_cell_are_one_list() {
+        // Moves with words around them, and a wrapped list, one line a cell.
+        let s = sheet_col(
+            0,
+            0,
+            &[
+                "Move 1: Knight to A3",
+                "Move 2: Knight to C2",
+                "Move 3: Knight to A1",
+            ],
+        );
+        let found = propose(&s);
+        assert_eq!((found.len(), found[0].form), (1, ListForm::Squares));
+        let s = sheet_col(0, 0, &["a3 c2 a1 b3", "d2 b1 c3 d1", "b2 d3 c1 a2"]);
+        let found = propose(&s);
+        assert_eq!(found.len(), 1);
+        assert_eq!((found[0].squares.len(), found[0].board), (12, (3, 4)));
+        assert_eq!(found[0].footprint.to_string(), "A1:A3");
+    }
+
+    #[test]
+    fn whole_tours_one_a_row_stay_apart() {
+        // Two tours of 3x4 one a cell down a column, as `pairs -o p.csv` writes them.
+        let tour = "a3 c2 a1 b3 d2 b1 c3 d1 b2 d3 c1 a2";
+        let back: Vec<&str> = tour.split(' ').rev().collect();
+        let s = sheet_col(4, 1, &[tour, &back.join(" ")]);
+        let found = propose(&s);
+        assert_eq!(found.len(), 2, "{found:?}");
+        assert!(found.iter().all(|p| p.form == ListForm::OneCell));
     }
 }

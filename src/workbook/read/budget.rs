@@ -33,9 +33,10 @@ pub const MAX_PART_BYTES: u64 = 512 * 1024 * 1024;
 /// would be held whole in memory by the XML reader.
 pub const MAX_XML_RUN: u64 = 16 * 1024 * 1024;
 
-/// How much of a text cell is kept: enough to quote it in a report. Longer text ends in `…`,
-/// so that it can never read as a number.
-pub const MAX_TEXT_KEPT: usize = 200;
+/// How much of a text cell is kept: as much as a cell holds in Excel (32,767 characters), so
+/// that a whole tour typed into one cell (`(7,6) (5,7) ...`, a JSON array) is read. Longer
+/// text ends in `…`, so that it can never read as a number.
+pub const MAX_TEXT_KEPT: usize = 32 * 1024;
 
 /// The most sheets a workbook may list. `generate` writes at most 2,000; a workbook listing
 /// more would take minutes to check, one board after another.
@@ -348,13 +349,13 @@ mod tests {
 
     #[test]
     fn long_text_is_cut_and_never_numeric() {
-        let digits = "1".repeat(1000);
+        let digits = "1".repeat(MAX_TEXT_KEPT + 1000);
         let kept = keep_text(&digits);
         assert!(kept.len() <= MAX_TEXT_KEPT + 3);
         assert!(kept.ends_with('…'));
         assert!(kept.parse::<f64>().is_err());
         assert_eq!(&*keep_text("17"), "17");
-        let wide = "é".repeat(150);
+        let wide = "é".repeat(MAX_TEXT_KEPT / 2 + 50);
         assert!(keep_text(&wide).is_char_boundary(0));
     }
 

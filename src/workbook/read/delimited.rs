@@ -1,4 +1,5 @@
-//! CSV and TSV: delimited text read as one sheet, the way a spreadsheet opens it.
+//! CSV and TSV: delimited text read as one sheet, the way a spreadsheet opens it; and plain
+//! text, one cell a line down column A, the way a spreadsheet pastes it.
 //!
 //! **Dialect.** The delimiter is sniffed from the first lines ([`sniff_dialect`]): tab,
 //! semicolon (what spreadsheets in countries with a decimal comma export) or comma, whichever
@@ -290,6 +291,87 @@ pub fn plain_number(text: &str) -> Option<f64> {
     text.parse().ok().filter(|f: &f64| f.is_finite())
 }
 
+/// The longest line of plain text read (a 1000x1000 board as one line of JSON is about 5 MB;
+/// a cell keeps the first 32 KB of it).
+pub const MAX_LINE_BYTES: u64 = 16 * 1024 * 1024;
+
+/// Read plain text from its start into `budget`: line k (LF, CRLF or CR ended) is the cell
+/// A(k+1), as a spreadsheet pastes text where no TAB splits a line; a blank line is a blank
+/// row, a UTF-8 byte order mark is skipped, a line that is a plain number is a number. A line
+/// keeps what a cell keeps ([`MAX_TEXT_KEPT`](super::budget::MAX_TEXT_KEPT) bytes, as Excel
+/// cuts a pasted line at 32,767 characters); the verifier's text layer reads it.
+pub(super) fn read_lines<R: Read + Seek>(
+    reader: &mut R,
+    budget: &mut SheetBudget<'_>,
+) -> Result<(), ReadError> {
+    let mut row = 0u64;
+    for_each_line(reader, |line| {
+        // A lone CR ends a line too (old Mac files).
+        for part in line.split('\r') {
+            budget.scan()?;
+            if !part.trim().is_empty() {
+                let r = position(row, "row")?;
+                match plain_number(part) {
+                    Some(n) => budget.push_number(r, 0, n, Default::default())?,
+                    None => {
+                        budget.text(part.len())?;
+                        budget.push(SheetCell {
+                            row: r,
+                            col: 0,
+                            value: Some(CellValue::Text(keep_text(part))),
+                            format: Default::default(),
+                        })?;
+                    }
+                }
+            }
+            row += 1;
+        }
+        Ok(())
+    })
+}
+
+/// Call `each` with every line of text from the start of `reader`, without its line break
+/// (LF or CRLF) and the first without a byte order mark; refuses a line longer than
+/// [`MAX_LINE_BYTES`] or more than [`MAX_TEXT_INPUT_BYTES`] in all.
+pub(super) fn for_each_line<R: Read + Seek>(
+    reader: &mut R,
+    mut each: impl FnMut(&str) -> Result<(), ReadError>,
+) -> Result<(), ReadError> {
+    use std::io::BufRead;
+    let io = |e: std::io::Error| ReadError::Io(e.to_string());
+    reader.seek(SeekFrom::Start(0)).map_err(io)?;
+    let mut source = std::io::BufReader::new(reader.take(MAX_TEXT_INPUT_BYTES + 1));
+    let (mut line, mut total, mut first) = (Vec::new(), 0u64, true);
+    loop {
+        line.clear();
+        let n = (&mut source)
+            .take(MAX_LINE_BYTES + 1)
+            .read_until(b'\n', &mut line)
+            .map_err(io)?;
+        if n == 0 {
+            return Ok(());
+        }
+        total += n as u64;
+        if line.len() as u64 > MAX_LINE_BYTES || total > MAX_TEXT_INPUT_BYTES {
+            return Err(ReadError::TooLarge {
+                detail: format!(
+                    "the file holds a line longer than {} MB, or more than {} MB",
+                    MAX_LINE_BYTES / (1024 * 1024),
+                    MAX_TEXT_INPUT_BYTES / (1024 * 1024)
+                ),
+            });
+        }
+        let text = String::from_utf8_lossy(&line);
+        let text = if first {
+            text.trim_start_matches('\u{feff}')
+        } else {
+            &text
+        };
+        first = false;
+        each(text.trim_end_matches(['\n', '\r']))?;
+    }
+}
+
 /// The blank lines between two records: csv-core skips them, a spreadsheet keeps them as
 /// empty rows. Counted from the bytes consumed after a record ends up to the next field.
 #[derive(Default)]
@@ -379,8 +461,22 @@ mod tests {
         let CellValueRef::Text(t) = at(&s, 0, 0).unwrap() else {
             panic!("a cut field is text")
         };
-        assert!(t.ends_with('…') && t.len() < 300);
+        assert!(t.ends_with('…') && t.len() < MAX_TEXT_KEPT + 16);
         assert_eq!(at(&s, 0, 1), Some(CellValueRef::Number(1.0)));
+    }
+
+    #[test]
+    fn plain_text_is_a_cell_a_line() {
+        let mut run = RunBudget::default();
+        let mut budget = SheetBudget::new(&mut run);
+        let text = "\u{feff}Solution 3\r\n 1 10 5\r\n\r\n17\rlast";
+        read_lines(&mut Cursor::new(text.as_bytes()), &mut budget).unwrap();
+        let s = budget.finish(false);
+        assert_eq!(at(&s, 0, 0), Some(CellValueRef::Text("Solution 3")));
+        assert_eq!(at(&s, 1, 0), Some(CellValueRef::Text(" 1 10 5")));
+        assert_eq!(at(&s, 2, 0), None);
+        assert_eq!(at(&s, 3, 0), Some(CellValueRef::Number(17.0)));
+        assert_eq!(at(&s, 4, 0), Some(CellValueRef::Text("last")));
     }
 
     #[test]

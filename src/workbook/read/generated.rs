@@ -29,12 +29,13 @@ use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visit
 use serde::Deserialize;
 
 use super::budget::{keep_text, SheetBudget};
-use super::delimited::{plain_number, MAX_TEXT_INPUT_BYTES};
+use super::delimited::{for_each_line, plain_number};
 use super::{CellValue, ReadError, SheetCell};
 use crate::board::{file_letters, parse_file_letters};
 
-/// The longest line of a text grid read (a 10,000-column board's line is 60 KB).
-pub const MAX_LINE_BYTES: u64 = 16 * 1024 * 1024;
+/// The longest line of a text grid read (a 10,000-column board's line is 60 KB), as for
+/// plain text.
+pub use super::delimited::MAX_LINE_BYTES;
 
 /// The most bytes of a JSON document read: a 2000x2000 tour is 40 MB.
 pub const MAX_JSON_BYTES: u64 = 64 * 1024 * 1024;
@@ -72,12 +73,29 @@ fn rank_line(line: &str) -> Option<(u32, &str)> {
     Some((t[..digits].parse().ok()?, rest))
 }
 
-/// Whether `head` starts like JSON (an object or a list).
+/// Whether `head` starts like `generate`'s JSON: an object, or a list of objects (a list of
+/// numbers or of lists is an array of rows, read as text).
+///
+/// ```
+/// use knights_tour::workbook::read::generated::looks_like_json;
+/// assert!(looks_like_json(b"{\"board\": {\"rows\": 5}}"));
+/// assert!(looks_like_json(b"[\n  {\"board\": {}}]"));
+/// assert!(!looks_like_json(b"[[11,8,5,0],[0,3,10,7]]"));
+/// assert!(!looks_like_json(b"{{1, 16, 31}, {30, 39, 2}}"));
+/// ```
 pub fn looks_like_json(head: &[u8]) -> bool {
     let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
-    head.iter()
-        .find(|b| !b.is_ascii_whitespace())
-        .is_some_and(|&b| b == b'{' || b == b'[')
+    let mut rest = head.iter().filter(|b| !b.is_ascii_whitespace());
+    // An object opens with a key (or closes at once); a C array `{{1, 2}, ...}` does not.
+    let object = |next: Option<&u8>| matches!(next, Some(b'"' | b'}') | None);
+    match rest.next() {
+        Some(b'{') => object(rest.next()),
+        Some(b'[') => match rest.next() {
+            Some(b'{') => object(rest.next()),
+            next => matches!(next, Some(b']') | None),
+        },
+        _ => false,
+    }
 }
 
 /// Places cells row by row into the sheet.
@@ -160,34 +178,8 @@ pub(super) fn read_text_grid<R: Read + Seek>(
     reader: &mut R,
     budget: &mut SheetBudget<'_>,
 ) -> Result<(), ReadError> {
-    let io = |e: std::io::Error| ReadError::Io(e.to_string());
-    reader.seek(SeekFrom::Start(0)).map_err(io)?;
-    let mut source = BufReader::new(reader.take(MAX_TEXT_INPUT_BYTES + 1));
     let mut sheet = Sheet { budget, row: 0 };
-    let (mut line, mut total) = (Vec::new(), 0u64);
-    loop {
-        line.clear();
-        let n = (&mut source)
-            .take(MAX_LINE_BYTES + 1)
-            .read_until(b'\n', &mut line)
-            .map_err(io)?;
-        if n == 0 {
-            return Ok(());
-        }
-        total += n as u64;
-        if line.len() as u64 > MAX_LINE_BYTES || total > MAX_TEXT_INPUT_BYTES {
-            return Err(ReadError::TooLarge {
-                detail: format!(
-                    "the file holds a line longer than {} MB, or more than {} MB",
-                    MAX_LINE_BYTES / (1024 * 1024),
-                    MAX_TEXT_INPUT_BYTES / (1024 * 1024)
-                ),
-            });
-        }
-        let text = String::from_utf8_lossy(&line);
-        let text = text
-            .trim_start_matches('\u{feff}')
-            .trim_end_matches(['\n', '\r']);
+    for_each_line(reader, |text| {
         let row = sheet.row;
         if let Some((rank, cells)) = rank_line(text) {
             sheet.push(row, 0, CellValue::Number(f64::from(rank)))?;
@@ -204,7 +196,7 @@ pub(super) fn read_text_grid<R: Read + Seek>(
             sheet.push(row, 0, CellValue::Text(keep_text(text)))?;
         } else if !text.trim().is_empty() && text.trim().bytes().all(|b| b == b'-') {
             // The rule under a board takes no row: the file letters sit under it.
-            continue;
+            return Ok(());
         } else {
             let from = u64::from(text.starts_with(char::is_whitespace));
             for (c, token) in text.split_whitespace().enumerate() {
@@ -212,7 +204,8 @@ pub(super) fn read_text_grid<R: Read + Seek>(
             }
         }
         sheet.row += 1;
-    }
+        Ok(())
+    })
 }
 
 /// A square of a JSON path: file from 0, rank from 1.

@@ -46,6 +46,7 @@ use sniff::{classify_text, describe_content, head_and_tail, TextKind};
 pub use sniff::{sniff, Sniffed};
 
 pub use budget::MAX_SHEET_CELLS;
+pub(crate) use cells::CellsBuilder;
 pub use cells::{CellIter, CellValueRef, CellView, Cells, SheetCells};
 
 /// A workbook format, as found in the file's content (text formats read as one sheet).
@@ -284,7 +285,8 @@ pub(crate) trait SheetSource {
     fn stream(&mut self, index: usize, sink: &mut SheetBudget<'_>) -> Result<(), ReadError>;
 }
 
-/// CSV, TSV, `generate`'s JSON and text grids: one sheet, read from the start each time.
+/// CSV, TSV, `generate`'s JSON and text grids, plain text: one sheet, read from the start
+/// each time.
 struct TextSource<RS> {
     reader: RS,
     kind: TextKind,
@@ -301,6 +303,7 @@ impl<RS: Read + Seek> SheetSource for TextSource<RS> {
             TextKind::Delimited(d) => delimited::read(&mut self.reader, d, sink),
             TextKind::Json => generated::read_json(&mut self.reader, sink),
             TextKind::TextGrid => generated::read_text_grid(&mut self.reader, sink),
+            TextKind::Lines => delimited::read_lines(&mut self.reader, sink),
         }
     }
 }
@@ -572,11 +575,11 @@ mod tests {
         ] {
             assert!(Workbook::from_bytes(bytes).is_err());
         }
-        // Text without a name is one column of CSV.
+        // Text without a name or a delimiter is plain lines, one cell a line.
         let text = Workbook::from_bytes(b"just text").unwrap();
         assert_eq!(
             (text.format(), text.sheet_names()),
-            (Format::Csv, &["Sheet1".to_string()][..])
+            (Format::Text, &["Sheet1".to_string()][..])
         );
     }
 }

@@ -135,14 +135,22 @@ pub(super) enum TextKind {
     TextGrid,
     /// CSV or TSV.
     Delimited(Dialect),
+    /// Plain text: one cell a line down column A, as a spreadsheet pastes it.
+    Lines,
 }
 
 /// What a file that is neither zip nor OLE holds, if it is text a reader takes: `generate`'s
-/// JSON or text grid (by their first bytes), else delimited text. A text file whose name
-/// claims a workbook format (`claimed`) is read as CSV/TSV only when most of its lines split
-/// into the same number of fields (a CSV renamed `.xls`, as some web sites export); otherwise
-/// it is a renamed text file, not a spreadsheet. Any other name, or none (standard input),
-/// takes one column when no delimiter shows.
+/// JSON or text grid (by their first bytes), delimited text, or plain lines.
+///
+/// - Text that starts with a bracket but is not a JSON object (or a list of them) holds
+///   arrays (`[[11,8,5,0],[0,3,10,7]]`, `[1, 6, 15]` a line, `(0,0)` a line): plain lines,
+///   whatever the name says, since splitting it at its commas would cut the arrays apart.
+/// - A delimiter that splits most lines into the same number of fields makes it CSV or TSV.
+///   A text file whose name claims a workbook format (`claimed`) is read so only when most of
+///   its lines split alike (a CSV renamed `.xls`, as some web sites export); otherwise it is
+///   a renamed text file, not a spreadsheet.
+/// - Anything else is plain lines, except that a file named `.csv` or `.tsv` stays a table
+///   of one column.
 pub(super) fn classify_text(head: &[u8], claimed: Option<Format>) -> Option<(Format, TextKind)> {
     if !is_texty(head) {
         return None;
@@ -154,11 +162,20 @@ pub(super) fn classify_text(head: &[u8], claimed: Option<Format>) -> Option<(For
         return Some((Format::Text, TextKind::TextGrid));
     }
     let named_workbook = claimed.is_some_and(Format::is_workbook);
+    let named_table = matches!(claimed, Some(Format::Csv | Format::Tsv));
+    let lines = || {
+        let format = claimed.filter(|_| named_table).unwrap_or(Format::Text);
+        Some((format, TextKind::Lines))
+    };
+    if starts_with_bracket(head) && !named_workbook {
+        return lines();
+    }
     let dialect = match sniff_dialect(head) {
         Some((d, share)) if !named_workbook || share >= 0.8 => d,
         _ if named_workbook => return None,
         _ if claimed == Some(Format::Tsv) => Dialect::TSV,
-        _ => Dialect::CSV,
+        _ if named_table => Dialect::CSV,
+        _ => return lines(),
     };
     let format = if dialect == Dialect::TSV {
         Format::Tsv
@@ -166,6 +183,14 @@ pub(super) fn classify_text(head: &[u8], claimed: Option<Format>) -> Option<(For
         Format::Csv
     };
     Some((format, TextKind::Delimited(dialect)))
+}
+
+/// Whether the first character that is not a space (or a byte order mark) opens a bracket.
+fn starts_with_bracket(head: &[u8]) -> bool {
+    let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
+    head.iter()
+        .find(|b| !b.is_ascii_whitespace())
+        .is_some_and(|&b| matches!(b, b'[' | b'(' | b'{'))
 }
 
 pub(super) fn describe_content(head: &[u8]) -> String {
