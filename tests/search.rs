@@ -185,6 +185,22 @@ fn the_segment_search_meets_sampled_constraints() {
     );
 }
 
+/// A request no attempt can start on (moves 1 and 400 on squares of one colour) is given up
+/// at once, not retried until the budget is spent.
+#[test]
+fn the_segment_search_is_spent_on_a_request_it_cannot_start() {
+    let b = board(20, 20);
+    let at = |k, name| Constraint {
+        move_number: k,
+        square: b.parse_square(name).unwrap(),
+    };
+    let req = Request {
+        constraints: vec![at(1, "a1"), at(400, "t20")],
+        ..Request::open(b)
+    };
+    assert_eq!(alone(Method::Segments, &req, 10_000, 1), Answer::Spent);
+}
+
 #[test]
 fn the_joint_search_meets_dense_constraints_and_proves_impossible_ones() {
     let b = board(12, 12);

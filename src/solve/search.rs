@@ -56,8 +56,6 @@ pub enum Answer {
     Spent,
 }
 
-impl Answer {}
-
 /// A search for tours, stepped by its caller.
 pub trait Search: Send {
     /// The `--method` value that runs this search alone, and that its tours name.

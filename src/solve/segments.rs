@@ -84,7 +84,7 @@ pub fn declines(request: &Request) -> Option<Declined> {
 /// use knights_tour::solve::{rng_from_seed, Budget, Constraint, Request};
 /// let board = Board::new(20, 20).unwrap();
 /// let at = |k, name| Constraint { move_number: k, square: board.parse_square(name).unwrap() };
-/// let req = Request { constraints: vec![at(1, "a1"), at(400, "t20")], ..Request::open(board) };
+/// let req = Request { constraints: vec![at(1, "a1"), at(400, "t19")], ..Request::open(board) };
 /// let (answer, _) = Segments::new(&req).run(&Budget::nodes(1_000_000), &mut rng_from_seed(1));
 /// assert!(matches!(answer, Answer::Found { tour, .. } if req.is_satisfied_by(&tour)));
 /// ```
@@ -121,6 +121,10 @@ fn solve(req: &Request, budget: &Budget, rng: &mut Rng) -> (Answer, u64) {
     // Orientations in a row that found no start the plan accepts.
     let mut startless = 0;
     for attempt in 0.. {
+        if startless == ways.len() && ways.iter().all(|(req, _)| first_move_fixed(req)) {
+            // No plan from either end's one start: no attempt ever starts.
+            return (Answer::Spent, spent);
+        }
         if budget.exhausted(spent) || startless == ways.len() {
             break;
         }
@@ -155,6 +159,11 @@ fn solve(req: &Request, budget: &Budget, rng: &mut Rng) -> (Answer, u64) {
 /// and the hard ones are often the last.
 fn orientations(req: &Request) -> [(Request, bool); 2] {
     [(req.clone(), false), (req.reversed(), true)]
+}
+
+/// Whether move 1's square is given, so that [`pieces_from_some_start`] draws no start.
+fn first_move_fixed(req: &Request) -> bool {
+    req.all_constraints().iter().any(|c| c.move_number == 1)
 }
 
 /// The plan from the request's start, or from a random square the plan accepts (right colour,
