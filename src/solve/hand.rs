@@ -25,7 +25,7 @@
 //! The method needs a centre: on a board with a side of 5 the centre is a single row, no two
 //! of its squares a move apart, and nothing can be inserted; with a side of 6 it is two squares
 //! wide, few runs fit, and most walks fail (more the longer the board). [`check_board`] says
-//! which boards it takes, as measured.
+//! which boards it takes.
 //!
 //! ```
 //! use knights_tour::board::Board;
@@ -48,26 +48,21 @@ use crate::solve::search::{Answer, Search};
 use crate::solve::{Budget, Method, Request, Rng};
 use crate::tour::Tour;
 
-/// The smallest side the method takes: a centre at least two squares wide. On a side of 5 the
-/// centre is one row, no two of its squares a move apart, so nothing can ever be inserted and
-/// Steps 1 and 2 alone must cover the board: measured, 5x6 and 5x8 succeed only after 13 and
-/// 104 walks on average, and 5x10 to 5x30 never in 10,000 walks (100 seeds each).
+/// The smallest side the method takes: on a side of 5 the centre is one row, no two of its
+/// squares a move apart, so nothing can ever be inserted and Steps 1 and 2 alone must cover
+/// the board, which they rarely do (`docs/solver.md` has the walks each board took).
 pub const MIN_SIDE: u32 = 6;
 
 /// On a board one of whose sides is 6 (a centre two squares wide, few runs fit) the other side
-/// is at most this. Measured (100 seeds each): 6x6 11.6 walks a tour on average (Step 3 never
-/// inserts anything there: the four central squares are not a move from one another), 6x16
-/// 171 (at most 886, 0.09 s); 6x24 1,500 (at most 6,434, 1.9 s), and from 6x27 on some seeds
-/// find no tour in 10,000 walks.
+/// is at most this: longer ones take thousands of walks a tour, and some none in
+/// [`MAX_WALKS`].
 pub const MAX_SIDE_BESIDE_6: u32 = 16;
 
-/// The largest side the method takes. Measured with 100 seeds on every board of even area
-/// with sides from 7 to 16 and on 20x20, 24x24, 29x30, 30x30, 7x30 and 8x30, each seed a
-/// closed tour after at most 51 walks; a person does not build bigger ones by hand.
+/// The largest side the method takes: a person does not build bigger tours by hand.
 pub const MAX_SIDE: u32 = 30;
 
-/// Walks tried at most before [`build`] gives up (each a fresh start); on the boards it takes,
-/// 100 seeds each never needed more than 51 (7x30).
+/// Walks tried at most before [`build`] gives up (each a fresh start), far more than any board
+/// the method takes has needed.
 pub const MAX_WALKS: u32 = 10_000;
 
 /// Search nodes one gap of the cycle may spend looking for its longest run in Step 3.

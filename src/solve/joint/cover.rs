@@ -239,8 +239,7 @@ impl Joint {
     /// that (the whole board for a piece as long as [`TABLE_SATURATES`]: the table's distances
     /// stop there). Between two ends the box is the thin one around them, not the `4m + 1`
     /// squares wide one around one end: the repair search builds a joint search per repair,
-    /// and with boxes around one end, building the lists was a fifth of its time (perf, 21x37
-    /// and 25x59 with 80 constraints, repairs of 500 nodes).
+    /// and builds these lists each time.
     pub(super) fn near_piece(&self, gap: &Gap) -> ((u32, u32), (u32, u32)) {
         let (rows, cols) = (self.board.rows(), self.board.cols());
         let moves = gap.hi - gap.lo;
@@ -319,9 +318,8 @@ impl Cover {
     pub(super) fn new(joint: &Joint) -> Cover {
         let n = joint.n as usize;
         // Each piece's squares are looked for only near its ends: a piece of m moves reaches
-        // no square more than 2m rows or columns from either end. Trying every piece on every
-        // square was 640 million tests on 400x400 with 4,000 constraints (3.7 s, before the
-        // search could read the clock). Two passes (count, then fill) keep the memory to the
+        // no square more than 2m rows or columns from either end (trying every piece on every
+        // square is quadratic). Two passes (count, then fill) keep the memory to the
         // lists themselves, each in the pieces' order.
         // Each square's pieces come in order, so a piece in a new word starts a new block.
         let mut start = vec![0u32; n + 1];

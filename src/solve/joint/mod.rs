@@ -233,10 +233,8 @@ pub fn count(
     out
 }
 
-/// Nodes of the first round of [`solve_deepest`] at least (2 a square on larger boards). The search
-/// has a heavy tail: measured on the `requests` example's unanswered requests of 30 to 80
-/// constraints (28 requests, 2 s each), rounds of 2,000 nodes answered 9, of 5,000 nodes 8, of
-/// 20,000 nodes 6, and caps tripling from 16,384 nodes 5.
+/// Nodes of the first round of [`solve_deepest`] at least (2 a square on larger boards): the
+/// search has a heavy tail, so short rounds that restart often do best.
 const FIRST_ROUND_NODES: u64 = 2000;
 
 /// Each round's node cap grows by this fraction of the last (1/10), so the search keeps
