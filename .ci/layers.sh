@@ -57,10 +57,8 @@ if grep -rn 'crate::{' src >&2; then
 fi
 
 # No two files of src/ share a name, so a file's name says which one it is (mod.rs excepted:
-# its folder names it). Waiting on a rename inside the solver's folder: solve/lanes.rs and
-# solve/construct/lanes.rs.
-pending="lanes.rs"
-dups=$(find src -name '*.rs' ! -name mod.rs -printf '%f\n' | sort | uniq -d | grep -vxF "$pending" || true)
+# its folder names it).
+dups=$(find src -name '*.rs' ! -name mod.rs -printf '%f\n' | sort | uniq -d || true)
 for name in $dups; do
   echo "layers: two files of src/ are called $name:" $(find src -name "$name") >&2
   status=1

@@ -231,6 +231,8 @@ struct Tracker<'p> {
     first_tour: Option<PathFacts>,
     /// Walks the hand method made for its first tour (the failed ones and the one that worked).
     hand_walks: Option<u64>,
+    /// The searches that found the tours, with how many each, in the order first met.
+    finders: Vec<(Method, u64)>,
     /// What the run is doing, and how many tours it has found, for the progress line.
     phase: String,
     tours_so_far: u64,
@@ -245,6 +247,7 @@ impl<'p> Tracker<'p> {
             summary: summary_head(job, false, String::new(), 0, 0),
             first_tour: None,
             hand_walks: None,
+            finders: Vec::new(),
             phase: String::new(),
             tours_so_far: 0,
             shown: std::time::Instant::now(),
@@ -273,6 +276,12 @@ impl<'p> Tracker<'p> {
         if a.solved && self.first_tour.is_none() {
             self.first_tour = Some(PathFacts::from_tour(&a.tour));
             self.hand_walks = a.steps.as_ref().map(|b| b.failed.len() as u64 + 1);
+        }
+        if a.solved {
+            match self.finders.iter_mut().find(|(m, _)| *m == a.method) {
+                Some((_, n)) => *n += 1,
+                None => self.finders.push((a.method, 1)),
+            }
         }
         self.summary.push_sheet(PathFacts::from_tour(&a.tour).sheet(
             self.board,
@@ -461,7 +470,8 @@ fn conclude(job: &Job, tracker: Tracker<'_>, ended: Ended) -> Report {
         full,
         reader_gone,
     };
-    summary.message = message(job, &ended, solved, tracker.first_tour);
+    let found_by = found_by(&tracker.finders);
+    summary.message = message(job, &ended, solved, tracker.first_tour, found_by);
     if let Some(walks) = tracker.hand_walks {
         let sheets = match job.format {
             Format::Xlsx => ", each step on its own sheet",
@@ -473,6 +483,26 @@ fn conclude(job: &Job, tracker: Tracker<'_>, ended: Ended) -> Report {
         ));
     }
     Report { summary }
+}
+
+/// ", found by the rotation search" (", found by Warnsdorff's rule (2) and the backtracking
+/// search (1)" for several): which searches found the tours. Nothing for the hand method, whose
+/// message says how it built its tour, nor when no tour was found.
+fn found_by(finders: &[(Method, u64)]) -> Option<String> {
+    let named: Vec<String> = match finders {
+        [] | [(Method::Hand, _)] => return None,
+        [(method, _)] => vec![method.search_name().to_string()],
+        several => several
+            .iter()
+            .map(|(method, n)| format!("{} ({n})", method.search_name()))
+            .collect(),
+    };
+    let last = named.len() - 1;
+    let list = match last {
+        0 => named[0].clone(),
+        _ => format!("{} and {}", named[..last].join(", "), named[last]),
+    };
+    Some(format!(", found by {list}"))
 }
 
 /// The most tours `--all` may put in this job's output: a workbook's capacity, none for text.
@@ -503,8 +533,9 @@ fn streamed_grid(job: &Job, budget: &WriteBudget<'_>) -> Result<Option<Report>> 
     let facts = PathFacts::from_numbering(board, &numbering);
     drop(numbering);
     let message = format!(
-        "Solved after 1 attempt: {}",
-        facts.describe(board, &job.dest)
+        "Solved after 1 attempt: {}{}",
+        facts.describe(board, &job.dest),
+        found_by(&[(Method::Construct, 1)]).unwrap_or_default()
     );
     let mut summary = summary_head(job, true, message, 1, 1);
     summary.push_sheet(facts.sheet(board, true, Method::Construct, None, None));
@@ -516,9 +547,20 @@ fn streamed_grid(job: &Job, budget: &WriteBudget<'_>) -> Result<Option<Report>> 
 /// that ran out first proves nothing: a report saying so honestly, exit 1, and no file (there
 /// is nothing to put in one).
 fn nothing_written(job: &Job, report: &runner::Report) -> Result<Report> {
+    match &report.ending {
+        // No search here takes the request: nothing is proved, and no flag is wrong.
+        Ending::Declined(Method::Auto, _) => {}
+        Ending::Declined(method, why) => {
+            return Err(Error::Usage(format!(
+                "--method {} does not take this request: {why}",
+                method.name()
+            )))
+        }
+        _ => {}
+    }
     let proved = matches!(
         report.ending,
-        Ending::NoTour | Ending::NoMore { .. } | Ending::Cannot(_) | Ending::Done
+        Ending::NoTour | Ending::NoMore { .. } | Ending::Done
     );
     if proved {
         return Err(Error::Impossible(format!(
@@ -579,9 +621,15 @@ fn write_workbook(job: &Job, attempts: Vec<Attempt>, budget: &WriteBudget<'_>) -
     workbook::save_workbook(&spec, path, job.force, budget)
 }
 
-/// The message a person reads: what was found, where it went, and, when it fell short, why
-/// (honestly: a time limit proves nothing).
-fn message(job: &Job, ended: &Ended, solved: bool, first_tour: Option<PathFacts>) -> String {
+/// The message a person reads: what was found, by which search ([`found_by`]), where it went,
+/// and, when it fell short, why (honestly: a time limit proves nothing).
+fn message(
+    job: &Job,
+    ended: &Ended,
+    solved: bool,
+    first_tour: Option<PathFacts>,
+    found_by: Option<String>,
+) -> String {
     let stop = stop_reason(ended);
     if let Goal::All { limit } = job.plan.goal {
         return all_message(job, ended, limit, stop);
@@ -614,6 +662,7 @@ fn message(job: &Job, ended: &Ended, solved: bool, first_tour: Option<PathFacts>
             count(wanted, "tour")
         )
     };
+    msg.push_str(found_by.as_deref().unwrap_or_default());
     if let Some(stop) = stop {
         msg.push_str(&format!("; {stop}"));
     } else if !solved {

@@ -23,33 +23,23 @@
 //! ([`steered`]), which meets many of them at once and covers the board in the
 //! order they imply; a plain Warnsdorff path when no steered walk completes.
 
+mod rotating_path;
+
 use std::collections::HashSet;
 use std::time::Instant;
 
 use rand::Rng as _;
 
 use crate::board::{Board, Square};
-use crate::solve::backtrack::Search;
+use crate::solve::race::{Race, COPIES};
+use crate::solve::search::{Answer, Declined, Search};
 use crate::solve::steered;
-use crate::solve::{warnsdorff::Warnsdorff, Budget, Request, Rng, Tiebreak};
+use crate::solve::{warnsdorff::Warnsdorff, Budget, Method, Request, Rng, Tiebreak};
 use crate::tour::Tour;
 
+use rotating_path::State;
+
 /// Moves tried to bring one constrained square to its move before the one before it is freed.
-/// On the five requests of [`RETRIES`], seeds 1-4: 400 met 14 of 20 and 800 met 13; an
-/// attempt's [`WORK_PER_SQUARE`] of 10,000 or 40,000 met 15 and 14 (as good as the same
-/// settings run twice, so left as they are).
-///
-/// Two other ideas measured there and dropped: when hardly any reversal carries the square
-/// (mostly so on those boards: a reversal inside the path needs two knight's moves to line
-/// up), turning the free end only towards ends from which one does met 10 of 20; starting each
-/// other attempt from the last failed one's path walked backwards, instead of a new steered
-/// walk, met 9 of 20.
-///
-/// What the remaining misses (69x149 above all) fail on is the placing, not room: in 1,251 of
-/// 1,265 failed placements on 69x149 the square could be reached in time through the free
-/// squares (breadth first, e.g. 75 moves for a piece of 341). A steered walk of the tail on
-/// from the kept path, which would place many goals at once, never completed there (115 of
-/// 115), where from the empty board it completes (12 of 12): left for later.
 const STEPS_PER_GOAL: u32 = 400;
 
 /// What a later goal's square left at or before the goal's move costs, in moves off target.
@@ -59,19 +49,9 @@ const EARLY_COST: usize = 16;
 const WORK_PER_SQUARE: u64 = 20000;
 
 /// Random reversals made when a goal is tried again (or the goal to blame for it is), each
-/// starting within the piece ending at that goal's move (up to [`NEAR`] past it). Reversals
-/// starting anywhere in the tail, thousands of moves long on big boards, rarely touched the
-/// piece: the goal was placed again with the same squares and failed the same way (on the
-/// 40x148 request of the 40-constraint group, seed 2026: dozens of failures in a row at one
-/// goal, its square the same 15 moves from the piece's start each time).
-///
-/// The `requests` example's `density` table, 10 s, one run each: 40 constraints 10/12 (median
-/// 4.12 s) before, 12/12 (2.02 s) now at seed 2026; 10/12 either way at seed 7 (median 3.27 s,
-/// now 0.98 s); the other groups met every request either way. Four runs each
-/// (`REQUESTS_RUNS=4`): 48/48 at seed 2026, 42/48 at seed 7 (69x149 none of 4). Through the CLI
-/// on the four sparse 40-constraint requests missed before (40x148, 90x75, 113x91, 69x149),
-/// seeds 1-5: 12 of 20 met before, 14 now (40x148 5 of 5, from 3). Windows of 0 and 256 past
-/// the goal met 12 and 14.
+/// starting within the piece ending at that goal's move (up to [`NEAR`] past it): reversals
+/// anywhere in a tail thousands of moves long rarely touch the piece, and the goal fails the
+/// same way again.
 const SCRAMBLES: u32 = 50;
 
 /// Warnsdorff attempts at a starting path with each tie-break.
@@ -84,43 +64,43 @@ const CONSTRUCTION_SCRAMBLES: u32 = 2000;
 /// How far past the goal's move a reshaping reversal may start.
 const NEAR: usize = 64;
 
-/// Attempts at a goal, after the first, before the goal before it is placed again. Measured on
-/// the five sparse 40-constraint requests of the `requests` example (seed 2026) the runner
-/// missed (127x128, 130x144, 40x148, 57x97, 90x75), through the CLI, 10 s, seeds 1-5: 2 met
-/// 3 of 25, 1 met 9 of 25, 0 met none of 15 (seeds 3-5); 150 steps a goal with 1 met 6 of 15
-/// (seeds 3-5). The 20-constraint group's nine sparse requests, seeds 1-2, were all met with 2
-/// and with 1 (median 0.31 s and 0.47 s). An attempt stuck on a late goal goes back sooner.
-/// Measured again once a retry reshaped the goal's own piece ([`SCRAMBLES`]), on the five sparse
-/// 40-constraint requests missed at seed 2026 or 7 (40x148, 90x75, 113x91, 69x149, 107x122),
-/// CLI, 10 s, seeds 1-4: 0 met 3 of 20, 1 met 14, 2 met 11.
+/// Attempts at a goal, after the first, before the goal before it is placed again: an attempt
+/// stuck on a late goal goes back soon.
 const RETRIES: u32 = 1;
 
 /// Knight's moves around a goal's square within which the backtracking looks for the piece to
-/// blame when the goal cannot be met ([`State::culprit`]). The rotation search alone, 10 s, on
-/// the eight sparse 40-constraint requests of the `requests` example the runner missed at seed
-/// 2026 or 7, seeds 1-12: going back one goal at a time met 44 of 96, a radius of 2 met 57
-/// and a radius of 4 met 61 (seeds 1-8: 6 met 35 of 64, 4 met 38; seeds 1-4: 1 met 15 of 32).
+/// blame when the goal cannot be met ([`State::culprit`]).
 const CULPRIT_RADIUS: u32 = 4;
 
 /// Fewer reversals than this carry the goal's square: reshape the path instead.
 const FEW_MOVES: usize = 4;
 
-/// Whether this search takes `req`: an open tour with at least one fixed square, on a board of
-/// at most [`MAX_SQUARES`].
+/// Why the rotation search does not take `request`, or `None` when it does: an open tour with
+/// at least one fixed square, on a board of at most [`MAX_SQUARES`].
 ///
 /// ```
 /// use knights_tour::board::Board;
-/// use knights_tour::solve::{rotations, Request};
+/// use knights_tour::solve::{rotations, search::Declined, Request};
 /// let board = Board::new(8, 8).unwrap();
 /// let mut req = Request::open(board);
-/// assert!(!rotations::supports(&req));
+/// assert_eq!(rotations::declines(&req), Some(Declined::NothingFixed));
 /// req.end = Some(board.parse_square("h8").unwrap());
-/// assert!(rotations::supports(&req));
+/// assert_eq!(rotations::declines(&req), None);
 /// req.closed = true;
-/// assert!(!rotations::supports(&req));
+/// assert_eq!(rotations::declines(&req), Some(Declined::Closed));
 /// ```
-pub fn supports(req: &Request) -> bool {
-    !req.closed && !req.all_constraints().is_empty() && req.board.len() <= MAX_SQUARES
+pub fn declines(request: &Request) -> Option<Declined> {
+    if request.closed {
+        Some(Declined::Closed)
+    } else if request.all_constraints().is_empty() {
+        Some(Declined::NothingFixed)
+    } else if request.board.len() > MAX_SQUARES {
+        Some(Declined::TooLarge {
+            max_squares: MAX_SQUARES,
+        })
+    } else {
+        None
+    }
 }
 
 /// The largest board the search takes. An attempt holds its path, where each square is on it
@@ -128,107 +108,50 @@ pub fn supports(req: &Request) -> bool {
 /// CLI); on 10000x10000 a single copy took 983 MB.
 pub const MAX_SQUARES: usize = 25_000_000;
 
-/// Copies of the search the runner races ([`Lanes`](super::lanes::Lanes)) on `board`: one
-/// above `TWO_LANES_MAX_SQUARES` (4,000,000), so that two attempts' memory stays small.
+/// The rotation search raced on threads ([`Race`]), `--method rotations`: two copies, the
+/// second's first attempt walking the tour from its last move (each copy's attempts alternate
+/// ways after that); one copy on boards over 4,000,000 squares, so that two attempts' memory
+/// stays small.
 ///
 /// ```
 /// use knights_tour::board::Board;
-/// use knights_tour::solve::rotations;
-/// assert_eq!(rotations::lanes(Board::new(100, 100).unwrap()), 2);
-/// assert_eq!(rotations::lanes(Board::new(5000, 5000).unwrap()), 1);
+/// use knights_tour::solve::{rotations, Request};
+/// let req = |side| Request { end: Some(knights_tour::board::Square::new(0, 0)), ..Request::open(Board::new(side, side).unwrap()) };
+/// assert_eq!(rotations::raced(&req(100)).len(), 2);
+/// assert_eq!(rotations::raced(&req(5000)).len(), 1);
 /// ```
-pub fn lanes(board: Board) -> usize {
-    if board.len() <= TWO_LANES_MAX_SQUARES {
-        super::lanes::LANES
+pub fn raced(request: &Request) -> Race<'_, Rotations<'_>> {
+    let copies = if request.board.len() <= TWO_COPIES_MAX_SQUARES {
+        COPIES
     } else {
         1
-    }
+    };
+    Race::new(copies, move |i| Rotations::new(request, i % 2 == 1))
 }
 
 /// The largest board on which two copies of the search run at once (about 40 MB each).
-const TWO_LANES_MAX_SQUARES: usize = 4_000_000;
+const TWO_COPIES_MAX_SQUARES: usize = 4_000_000;
 
-/// One tour meeting `req`, or [`Search::OutOfBudget`] with the work done (one node per square
-/// looked at); never [`Search::NoTour`]. Ties are drawn from `rng`, so a seed gives one tour.
+/// The rotation search as a [`Search`]: each step makes a new attempt's starting path or
+/// tries one goal of the attempt under way; the attempt, and which way the next one goes,
+/// carry over from one step to the next. Its nodes are squares looked at.
 ///
 /// ```
 /// use knights_tour::board::Board;
-/// use knights_tour::solve::backtrack::Search;
-/// use knights_tour::solve::{rng_from_seed, rotations, Budget, Constraint, Request};
-/// let board = Board::new(40, 40).unwrap();
-/// let at = |k, name| Constraint { move_number: k, square: board.parse_square(name).unwrap() };
-/// let req = Request {
-///     constraints: vec![at(1, "a1"), at(801, "t20"), at(1599, "an40")],
-///     ..Request::open(board)
-/// };
-/// let (found, _work) = rotations::solve(&req, &Budget::nodes(1_000_000_000), &mut rng_from_seed(1));
-/// let Search::Found(tour) = found else { panic!("{found:?}") };
-/// assert!(req.is_satisfied_by(&tour) && tour.check().is_ok());
-/// ```
-pub fn solve(req: &Request, budget: &Budget, rng: &mut Rng) -> (Search, u64) {
-    solve_turned(req, budget, rng, false)
-}
-
-/// [`solve`], its first attempt walking the tour the other way when `turned` (attempts
-/// alternate between meeting the goals from move 1 and from the last move,
-/// `first_reversed`). The runner races two [`Rotations`], one turned.
-///
-/// ```
-/// use knights_tour::board::Board;
-/// use knights_tour::solve::backtrack::Search;
-/// use knights_tour::solve::{rng_from_seed, rotations, Budget, Constraint, Request};
-/// use knights_tour::solve::construct::open_tour;
-/// let board = Board::new(16, 16).unwrap();
-/// // Constraints read off a real tour, so that one exists.
-/// let source = open_tour(board).unwrap();
-/// let at = |k: u32| Constraint { move_number: k, square: source.squares().nth(k as usize - 1).unwrap() };
-/// let req = Request { constraints: vec![at(60), at(130), at(200)], ..Request::open(board) };
-/// for turned in [false, true] {
-///     let budget = Budget::nodes(100_000_000);
-///     let (found, _) = rotations::solve_turned(&req, &budget, &mut rng_from_seed(2), turned);
-///     let Search::Found(tour) = found else { panic!("{found:?}") };
-///     assert!(req.is_satisfied_by(&tour));
-/// }
-/// ```
-pub fn solve_turned(req: &Request, budget: &Budget, rng: &mut Rng, turned: bool) -> (Search, u64) {
-    let mut search = Rotations::new(req, turned);
-    let mut spent = 0u64;
-    while !budget.exhausted(spent) {
-        let (result, work) = search.step(&budget.after(spent), rng);
-        spent += work.max(1);
-        if let Search::Found(_) = result {
-            return (result, spent);
-        }
-        if search.gave_up {
-            break;
-        }
-    }
-    (Search::OutOfBudget { nodes: spent }, spent)
-}
-
-/// A rotation search that can be resumed: the attempt under way, and which way the next one
-/// goes, carry over from one call to the next, so that a caller giving it short slices of
-/// time (the runner's rounds, a race of [`Lanes`](super::lanes::Lanes)) loses no work.
-///
-/// ```
-/// use knights_tour::board::Board;
-/// use knights_tour::solve::backtrack::Search;
 /// use knights_tour::solve::construct::open_tour;
 /// use knights_tour::solve::rotations::Rotations;
+/// use knights_tour::solve::search::{Answer, Search};
 /// use knights_tour::solve::{rng_from_seed, Budget, Constraint, Request};
 /// let board = Board::new(20, 20).unwrap();
 /// let source = open_tour(board).unwrap();
 /// let at = |k: u32| Constraint { move_number: k, square: source.squares().nth(k as usize - 1).unwrap() };
 /// let req = Request { constraints: vec![at(90), at(250), at(330)], ..Request::open(board) };
-/// let mut search = Rotations::new(&req, false);
-/// let mut rng = rng_from_seed(1);
-/// let found = loop {
-///     // Steps of a few thousand squares' work each.
-///     if let (Search::Found(tour), _) = search.step(&Budget::nodes(5_000), &mut rng) {
-///         break tour;
-///     }
-/// };
-/// assert!(req.is_satisfied_by(&found));
+/// for turned in [false, true] {
+///     let mut search = Rotations::new(&req, turned);
+///     let (found, _) = search.run(&Budget::nodes(100_000_000), &mut rng_from_seed(1));
+///     let Answer::Found { tour, .. } = found else { panic!("{found:?}") };
+///     assert!(req.is_satisfied_by(&tour));
+/// }
 /// ```
 pub struct Rotations<'a> {
     req: &'a Request,
@@ -251,8 +174,9 @@ struct Attempt {
 }
 
 impl<'a> Rotations<'a> {
-    /// A search for `req`, its first attempt walking the tour from the last move when
-    /// `turned` (see [`solve_turned`]); it does nothing before [`Rotations::step`].
+    /// A search for `req` (which it takes: [`declines`] is `None`), its first attempt walking
+    /// the tour from the last move when `turned` (attempts alternate between meeting the goals
+    /// from move 1 and from the last move, see `first_reversed`).
     pub fn new(req: &'a Request, turned: bool) -> Rotations<'a> {
         let n = req.board.len();
         let mut forwards: Vec<(usize, u32)> = req
@@ -274,16 +198,26 @@ impl<'a> Rotations<'a> {
             reversed,
             warnsdorff: Warnsdorff::new(req.board),
             attempt: None,
-            gave_up: !supports(req),
+            gave_up: declines(req).is_some(),
         }
     }
+}
 
-    /// One step within `budget`: a new attempt's starting path, or one goal of the attempt
-    /// under way tried; the tour when the attempt meets its last goal, and the work done (one
-    /// node per square looked at). Never [`Search::NoTour`].
-    pub fn step(&mut self, budget: &Budget, rng: &mut Rng) -> (Search, u64) {
+impl Search for Rotations<'_> {
+    fn method(&self) -> Method {
+        Method::Rotations
+    }
+
+    fn exhaustive(&self) -> bool {
+        false
+    }
+
+    /// A new attempt's starting path, or one goal of the attempt under way tried; the tour
+    /// when the attempt meets its last goal. [`Answer::Spent`] once no starting path can be
+    /// made.
+    fn step(&mut self, budget: &Budget, rng: &mut Rng) -> (Answer, u64) {
         if self.gave_up {
-            return (Search::OutOfBudget { nodes: 0 }, 0);
+            return (Answer::Spent, 0);
         }
         let goals = if self.reversed {
             &self.backwards
@@ -299,7 +233,7 @@ impl<'a> Rotations<'a> {
         let outcome = state.meet_one(goals, &mut attempt.goal, &mut attempt.fails, rng);
         let work = state.work - before;
         let Some(met) = outcome else {
-            return (Search::OutOfBudget { nodes: work }, work);
+            return (Answer::Unfinished, work);
         };
         // The attempt is over, met or given up; the next goes the other way.
         let mut path = std::mem::take(&mut state.path);
@@ -311,14 +245,22 @@ impl<'a> Rotations<'a> {
             }
             let tour = Tour::from_indices_unchecked(self.req.board, path);
             if self.req.is_satisfied_by(&tour) {
-                return (Search::Found(tour), work);
+                return (
+                    Answer::Found {
+                        tour,
+                        by: Method::Rotations,
+                    },
+                    work,
+                );
             }
         }
-        (Search::OutOfBudget { nodes: work }, work)
+        (Answer::Unfinished, work)
     }
+}
 
+impl Rotations<'_> {
     /// A new attempt's starting path, scrambled when it is the construction.
-    fn start(&mut self, deadline: Option<Instant>, rng: &mut Rng) -> (Search, u64) {
+    fn start(&mut self, deadline: Option<Instant>, rng: &mut Rng) -> (Answer, u64) {
         let goals = if self.reversed {
             &self.backwards
         } else {
@@ -342,7 +284,7 @@ impl<'a> Rotations<'a> {
         let Some((path, constructed)) = found else {
             // Out of time, or no path at all (then the search can do nothing more).
             self.gave_up = deadline.is_none_or(|t| Instant::now() < t);
-            return (Search::OutOfBudget { nodes: steer_work }, steer_work);
+            return (Answer::Unfinished, steer_work);
         };
         let n = path.len();
         let mut state = State::new(board, path);
@@ -356,7 +298,7 @@ impl<'a> Rotations<'a> {
             goal: 0,
             fails: vec![0; goals.len()],
         });
-        (Search::OutOfBudget { nodes: work }, work)
+        (Answer::Unfinished, work)
     }
 
     /// The next attempt goes the other way.
@@ -369,12 +311,8 @@ impl<'a> Rotations<'a> {
 /// Whether the first attempt meets the goals from the tour's last move backwards. Attempts
 /// alternate between the two ways: the goals a forward attempt fails on are the late ones, in
 /// what is left of the board after the frozen prefix, and walked backwards they come first.
-/// Measured on the eight 20- and 40-constraint requests of the `requests` example's `density`
-/// table that the runner missed (seed 2026), the rotation search alone, 10 s, seeds 0 and 1:
-/// forwards only met 1 of 16, alternating 6 of 16. Forwards goes first unless only the last
-/// move is fixed (a fixed end goes first: its Warnsdorff path meets it at once): a first
-/// attempt backwards, drawn at random, slowed the 12-constraint group's median from 0.04 s to
-/// 0.2 s (its easy requests are met by the first forward attempt).
+/// Forwards goes first unless only the last move is fixed (a fixed end goes first: its
+/// Warnsdorff path meets it at once); easy requests are met by the first forward attempt.
 fn first_reversed(goals: &[(usize, u32)], n: usize) -> bool {
     let first_fixed = goals.first().is_some_and(|&(i, _)| i == 0);
     let last_fixed = goals.last().is_some_and(|&(i, _)| i == n - 1);
@@ -382,9 +320,8 @@ fn first_reversed(goals: &[(usize, u32)], n: usize) -> bool {
 }
 
 /// A complete open path from `start` (the request's, which meets its first goal at once) or a
-/// random one: Warnsdorff's rule, its ties broken by Roth's rule
-/// (which completes far more often on big boards: 50 of 50 random starts on 124x127, where
-/// random ties completed 2), then Pohl's, then at random; and `true` when the path is the
+/// random one: Warnsdorff's rule, its ties broken by Roth's rule (which completes far more
+/// often on big boards), then Pohl's, then at random; and `true` when the path is the
 /// construction instead, the same every time, which the caller scrambles. `None` when there is
 /// none, or when `deadline` passes between tries (a try on a big board takes a fraction of a
 /// second).
@@ -412,83 +349,10 @@ fn any_path(
 }
 
 /// Steered walks ([`steered`](super::steered)) tried for a starting path before plain
-/// Warnsdorff ones. Through the `rotations` alone (10 s, seeds 1-2) on the nine sparse
-/// 40-constraint requests of the `requests` example the runner missed at seed 2026 or 7,
-/// plain starting paths met 5 of 18 and steered ones 9 of 18 (127x128 twice and 130x144 once,
-/// never met before).
+/// Warnsdorff ones.
 const STEER_TRIES: u32 = 4;
 
-/// A complete path and where each square is on it.
-struct State {
-    /// Row and column of a square index, without a hardware division.
-    grid: Grid,
-    path: Vec<u32>,
-    pos: Vec<u32>,
-    /// Squares looked at, the search's nodes.
-    work: u64,
-    /// When the step under way must stop.
-    deadline: Option<Instant>,
-}
-
 impl State {
-    fn new(board: Board, path: Vec<u32>) -> State {
-        let mut pos = vec![0u32; path.len()];
-        for (i, &s) in path.iter().enumerate() {
-            pos[s as usize] = i as u32;
-        }
-        State {
-            grid: Grid::new(board),
-            path,
-            pos,
-            work: 0,
-            deadline: None,
-        }
-    }
-
-    /// The squares a knight's move from `s`.
-    fn neighbours(&self, s: u32) -> impl Iterator<Item = usize> + '_ {
-        let g = self.grid;
-        let (r, c) = g.row_col(s);
-        let (r, c) = (i64::from(r), i64::from(c));
-        let (rows, cols) = (i64::from(g.rows), i64::from(g.cols));
-        KNIGHT.iter().filter_map(move |&(dr, dc)| {
-            let (r2, c2) = (r + dr, c + dc);
-            (r2 >= 0 && c2 >= 0 && r2 < rows && c2 < cols).then(|| (r2 * cols + c2) as usize)
-        })
-    }
-
-    fn adjacent(&self, s: u32, t: u32) -> bool {
-        let (r1, c1) = self.grid.row_col(s);
-        let (r2, c2) = self.grid.row_col(t);
-        let (dr, dc) = (r1.abs_diff(r2), c1.abs_diff(c2));
-        (dr == 1 && dc == 2) || (dr == 2 && dc == 1)
-    }
-
-    /// Whether reversing `a..=b` keeps the path a knight's path, the path before `lo` untouched.
-    fn valid(&self, a: usize, b: usize, lo: usize) -> bool {
-        let n = self.path.len();
-        a >= lo
-            && a < b
-            && b < n
-            && (a == 0 || self.adjacent(self.path[a - 1], self.path[b]))
-            && (b == n - 1 || self.adjacent(self.path[a], self.path[b + 1]))
-    }
-
-    fn reverse(&mut self, a: usize, b: usize) {
-        self.path[a..=b].reverse();
-        for i in a..=b {
-            self.pos[self.path[i] as usize] = i as u32;
-        }
-        self.work += (b - a + 1) as u64;
-    }
-
-    /// Whether the deadline has passed: checked at every reversal, where the caller's node
-    /// budget is checked between goals only (a goal under way is finished, which the runner's
-    /// node shares were measured with).
-    fn out_of_time(&self) -> bool {
-        self.deadline.is_some_and(|t| Instant::now() >= t)
-    }
-
     /// One goal of `goals` tried, `g` the goal under way and `fails` the tries each has used:
     /// `Some(true)` when every goal is met, `Some(false)` when the attempt gives up (its first
     /// goal out of tries, or its work spent), `None` while it goes on.
@@ -647,260 +511,11 @@ impl State {
         }
         false
     }
-
-    /// A block of squares moved across `square`'s position `q` so that it lands on `p`, the
-    /// later goals' squares all after `p` (one drawn at random among those found).
-    fn exact_shift(
-        &mut self,
-        q: usize,
-        p: usize,
-        lo: usize,
-        later: &[(usize, u32)],
-        rng: &mut Rng,
-    ) -> Option<Shift> {
-        let n = self.path.len();
-        let v = &self.path;
-        let mut found: Vec<Shift> = Vec::new();
-        if q == p {
-            return None;
-        }
-        if q > p {
-            // A block of q - p squares before the square, moved after position j >= q.
-            let len = q - p;
-            for c in lo..=q - len {
-                if c == 0 || self.adjacent(v[c - 1], v[c + len]) {
-                    for flip in [false, true] {
-                        let (first, last) = if flip {
-                            (v[c + len - 1], v[c])
-                        } else {
-                            (v[c], v[c + len - 1])
-                        };
-                        for t in self.neighbours(first) {
-                            let j = self.pos[t] as usize;
-                            if j >= q && (j == n - 1 || self.adjacent(v[j + 1], last)) {
-                                found.push(Shift {
-                                    start: c,
-                                    len,
-                                    at: j,
-                                    flip,
-                                    forward: true,
-                                });
-                            }
-                        }
-                    }
-                }
-            }
-            self.work += (q - lo) as u64;
-        } else {
-            // A block of p - q squares after the square, moved before it (after position j).
-            let len = p - q;
-            for c in q + 1..=n - len {
-                if c + len == n || self.adjacent(v[c - 1], v[c + len]) {
-                    for flip in [false, true] {
-                        let (first, last) = if flip {
-                            (v[c + len - 1], v[c])
-                        } else {
-                            (v[c], v[c + len - 1])
-                        };
-                        if lo == 0 && self.adjacent(last, v[0]) {
-                            found.push(Shift {
-                                start: c,
-                                len,
-                                at: usize::MAX,
-                                flip,
-                                forward: false,
-                            });
-                        }
-                        for t in self.neighbours(first) {
-                            let j = self.pos[t] as usize;
-                            if j + 1 >= lo.max(1) && j < q && self.adjacent(v[j + 1], last) {
-                                found.push(Shift {
-                                    start: c,
-                                    len,
-                                    at: j,
-                                    flip,
-                                    forward: false,
-                                });
-                            }
-                        }
-                    }
-                }
-            }
-            self.work += (n - q) as u64;
-        }
-        found.retain(|sh| {
-            later
-                .iter()
-                .all(|&(_, y)| sh.new_index(self.pos[y as usize] as usize) > p)
-        });
-        (!found.is_empty()).then(|| found[rng.random_range(0..found.len())])
-    }
-
-    fn apply(&mut self, sh: Shift) {
-        let (from, to) = sh.range();
-        if sh.forward {
-            self.path[from..=to].rotate_left(sh.len);
-            if sh.flip {
-                self.path[to + 1 - sh.len..=to].reverse();
-            }
-        } else {
-            self.path[from..=to].rotate_right(sh.len);
-            if sh.flip {
-                self.path[from..from + sh.len].reverse();
-            }
-        }
-        for i in from..=to {
-            self.pos[self.path[i] as usize] = i as u32;
-        }
-        self.work += (to - from + 1) as u64;
-    }
-
-    /// Random reversals after `lo`, so that a goal placed again is placed differently.
-    fn scramble(&mut self, lo: usize, hi: usize, times: u32, rng: &mut Rng) {
-        let n = self.path.len();
-        if lo + 2 >= n {
-            return;
-        }
-        for _ in 0..times {
-            if self.out_of_time() {
-                return;
-            }
-            let a = rng.random_range(lo.max(1)..hi.clamp(lo.max(1) + 1, n - 1));
-            let options: Vec<usize> = self
-                .neighbours(self.path[a - 1])
-                .map(|t| self.pos[t] as usize)
-                .filter(|&b| b > a && self.valid(a, b, lo))
-                .collect();
-            if !options.is_empty() {
-                let b = options[rng.random_range(0..options.len())];
-                self.reverse(a, b);
-            } else {
-                self.shake(lo, rng);
-            }
-        }
-    }
-
-    /// A random rotation at the free end of the path.
-    fn shake(&mut self, lo: usize, rng: &mut Rng) {
-        let n = self.path.len();
-        let mut options = Vec::new();
-        for t in self.neighbours(self.path[n - 1]) {
-            let i = self.pos[t] as usize;
-            if i + 1 >= lo && i + 2 < n {
-                options.push(i + 1);
-            }
-        }
-        if !options.is_empty() {
-            let a = options[rng.random_range(0..options.len())];
-            self.reverse(a, n - 1);
-        }
-    }
-}
-
-/// A board's shape, with the row and column of a square index found by a multiplication
-/// instead of a division (Lemire, Kaser and Kurz, "Faster remainder by direct computation",
-/// 2019: exact for every 32-bit index and divisor). The search looks at the neighbours of
-/// thousands of squares for each reversal it makes; on the 130x144 request of the `requests`
-/// example (40 constraints), a billion squares' work took 6.8 s where it took 7.5 s with the
-/// division, the same work and the same tours.
-#[derive(Clone, Copy)]
-struct Grid {
-    rows: u32,
-    cols: u32,
-    /// `2^64 / cols` rounded up (0 for one column, where the index is the row).
-    inverse: u64,
-}
-
-impl Grid {
-    fn new(board: Board) -> Grid {
-        let cols = board.cols();
-        Grid {
-            rows: board.rows(),
-            cols,
-            inverse: if cols > 1 {
-                u64::MAX / u64::from(cols) + 1
-            } else {
-                0
-            },
-        }
-    }
-
-    #[inline]
-    fn row_col(&self, s: u32) -> (u32, u32) {
-        if self.cols == 1 {
-            return (s, 0);
-        }
-        let row = ((u128::from(self.inverse) * u128::from(s)) >> 64) as u32;
-        (row, s - row * self.cols)
-    }
-}
-
-const KNIGHT: [(i64, i64); 8] = [
-    (1, 2),
-    (2, 1),
-    (-1, 2),
-    (-2, 1),
-    (1, -2),
-    (2, -1),
-    (-1, -2),
-    (-2, -1),
-];
-
-/// A block of `len` squares from `start` moved: `forward`, to just after position `at` (which
-/// is after the block); otherwise to just after position `at` before it (`usize::MAX`: to the
-/// front). `flip` reverses the block.
-#[derive(Clone, Copy, Debug)]
-struct Shift {
-    start: usize,
-    len: usize,
-    at: usize,
-    flip: bool,
-    forward: bool,
-}
-
-impl Shift {
-    /// The positions the move rearranges.
-    fn range(&self) -> (usize, usize) {
-        if self.forward {
-            (self.start, self.at)
-        } else {
-            (self.at.wrapping_add(1), self.start + self.len - 1)
-        }
-    }
-
-    /// Where the square at position `i` goes.
-    fn new_index(&self, i: usize) -> usize {
-        let (from, to) = self.range();
-        if i < from || i > to {
-            return i;
-        }
-        let in_block = i >= self.start && i < self.start + self.len;
-        let k = i.wrapping_sub(self.start);
-        if self.forward {
-            let base = to + 1 - self.len;
-            if in_block {
-                if self.flip {
-                    base + self.len - 1 - k
-                } else {
-                    base + k
-                }
-            } else {
-                i - self.len
-            }
-        } else if in_block {
-            if self.flip {
-                from + self.len - 1 - k
-            } else {
-                from + k
-            }
-        } else {
-            i + self.len
-        }
-    }
 }
 
 #[cfg(test)]
 mod tests {
+    use super::rotating_path::{Grid, State};
     use super::*;
     use crate::solve::rng_from_seed;
     use proptest::prelude::*;
@@ -1044,8 +659,9 @@ mod tests {
             constraints,
             ..Request::open(board)
         };
-        let (result, _) = solve(&req, &Budget::nodes(2_000_000_000), &mut rng_from_seed(6));
-        let Search::Found(tour) = result else {
+        let budget = Budget::nodes(2_000_000_000);
+        let (result, _) = Rotations::new(&req, false).run(&budget, &mut rng_from_seed(6));
+        let Answer::Found { tour, .. } = result else {
             panic!("no tour: {result:?}");
         };
         assert!(req.is_satisfied_by(&tour) && tour.check().is_ok() && tour.is_complete());
