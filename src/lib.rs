@@ -30,7 +30,7 @@ pub mod workbook;
 pub mod writing;
 
 /// The README's Rust example, run as a doc-test so it cannot rot (its shell examples are run
-/// by `tests/readme.rs`).
+/// by `tests/it/cli/readme.rs`).
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;

@@ -1,0 +1,78 @@
+//! What the integration tests share: scratch folders and commands, workbooks built and looked
+//! into, and the tours they use.
+
+pub mod grid_check;
+pub mod hostile_kit;
+pub mod pty;
+pub mod schema;
+pub mod typing;
+pub mod workdir;
+pub mod xlsx_bytes;
+
+/// A closed 8x8 tour as (row, col) in move order.
+pub const CLOSED_8X8: [(u32, u32); 64] = [
+    (0, 0),
+    (2, 1),
+    (4, 0),
+    (6, 1),
+    (7, 3),
+    (6, 5),
+    (7, 7),
+    (5, 6),
+    (7, 5),
+    (6, 7),
+    (4, 6),
+    (2, 7),
+    (0, 6),
+    (1, 4),
+    (0, 2),
+    (1, 0),
+    (3, 1),
+    (5, 0),
+    (7, 1),
+    (5, 2),
+    (6, 0),
+    (7, 2),
+    (6, 4),
+    (7, 6),
+    (5, 7),
+    (3, 6),
+    (1, 7),
+    (0, 5),
+    (2, 6),
+    (0, 7),
+    (1, 5),
+    (0, 3),
+    (1, 1),
+    (3, 0),
+    (4, 2),
+    (2, 3),
+    (0, 4),
+    (1, 6),
+    (3, 7),
+    (2, 5),
+    (4, 4),
+    (6, 3),
+    (5, 1),
+    (7, 0),
+    (6, 2),
+    (5, 4),
+    (3, 5),
+    (4, 7),
+    (6, 6),
+    (7, 4),
+    (5, 5),
+    (4, 3),
+    (2, 2),
+    (0, 1),
+    (1, 3),
+    (3, 4),
+    (5, 3),
+    (3, 2),
+    (2, 4),
+    (4, 5),
+    (3, 3),
+    (4, 1),
+    (2, 0),
+    (1, 2),
+];
