@@ -6,7 +6,6 @@ use std::collections::HashMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
 use calamine::{open_workbook_auto, Data, Reader};
 use knights_tour::board::{Board, Square};
 use knights_tour::tour::Tour;
@@ -16,12 +15,9 @@ use knights_tour::workbook::template::{duplicate_rule, not_a_move_rule, successo
 use predicates::prelude::*;
 use predicates::str::contains;
 
+use crate::support::cmd;
 use crate::support::typing::type_into;
 use crate::support::CLOSED_8X8;
-
-fn cmd() -> Command {
-    Command::cargo_bin("knights-tour").unwrap()
-}
 
 /// Run `template` with `args` in a fresh folder; returns the folder and the file written.
 fn write_template(args: &[&str]) -> (tempfile::TempDir, PathBuf) {
@@ -304,10 +300,14 @@ fn expected_flags(
 
 /// Fill a template with `values`, add a formula beside each board cell that evaluates the
 /// three rules for it, let LibreOffice compute and export CSV, and compare with
-/// [`expected_flags`]. Needs `soffice` (libreoffice-calc): run with `--ignored`.
+/// [`expected_flags`]. Needs `soffice` (libreoffice-calc).
 #[test]
-#[ignore = "needs LibreOffice (soffice) on PATH"]
+#[cfg_attr(
+    not(feature = "external"),
+    ignore = "needs LibreOffice (soffice): cargo test --features external"
+)]
 fn libreoffice_evaluates_the_rules_as_intended() {
+    crate::support::require_program("soffice", "apt-get install -y libreoffice-calc");
     let (dir, path) = write_template(&[]);
     let at = CellRef::new(2, 2);
     let range = CellRange::new(at, at.offset(7, 7));
@@ -340,7 +340,12 @@ fn libreoffice_evaluates_the_rules_as_intended() {
         type_into(&path, &file, values, &formulas);
         files.push(file);
     }
+    // A profile of its own: LibreOffice runs elsewhere (other tests, other users) must not share it.
     let status = std::process::Command::new("soffice")
+        .arg(format!(
+            "-env:UserInstallation=file://{}/lo-profile",
+            dir.path().display()
+        ))
         .args(["--headless", "--convert-to", "csv", "--outdir"])
         .arg(dir.path())
         .args(&files)

@@ -1,19 +1,11 @@
 //! Messages speak English and name what the user named: "an 8x8 board", "1 column",
 //! "1 move", a cell where a range was asked for, the output file (never the temp file).
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 use predicates::str::contains;
 
-fn cmd() -> Command {
-    Command::cargo_bin("knights-tour").unwrap()
-}
-
-fn fixture(rel: &str) -> std::path::PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("fixtures")
-        .join(rel)
-}
+use crate::support::cmd;
+use crate::support::fixture;
 
 #[test]
 fn a_board_that_does_not_fit_is_an_8x8_board_with_room_for_1_column() {
@@ -51,8 +43,10 @@ fn a_cell_given_for_a_range_asks_for_two_corners() {
         .stderr(contains("not a cell reference").not());
 }
 
-/// A path of k squares is k - 1 moves (issue 20: "64 moves" for 64 squares), and a board of
-/// one square is "the 1 square", never "all 1 squares".
+/// A path of k squares is k - 1 moves (issue 20: "64 moves" for 64 squares), a closed tour of
+/// k squares k moves (its closing move counts), and a board of one square is "the 1 square",
+/// never "all 1 squares". The 8x8 tours are chosen to be open (a1 to h7 are no knight's move
+/// apart) and closed, not left to a random start (about one in ten is closed).
 #[test]
 fn moves_are_counted_between_squares() {
     let dir = tempfile::tempdir().unwrap();
@@ -64,10 +58,28 @@ fn moves_are_counted_between_squares() {
         .stdout(contains("(0 moves)"));
     cmd()
         .current_dir(dir.path())
-        .args(["draw", "--size", "8", "-o", "eight.svg"])
+        .args([
+            "draw",
+            "--size",
+            "8",
+            "--start",
+            "a1",
+            "--end",
+            "h7",
+            "-o",
+            "eight.svg",
+        ])
         .assert()
         .success()
-        .stdout(contains("(63 moves)"));
+        .stdout(contains("(63 moves)"))
+        .stdout(contains("closed").not());
+    cmd()
+        .current_dir(dir.path())
+        .args(["draw", "--size", "8", "--closed", "-o", "closed.svg"])
+        .assert()
+        .success()
+        .stdout(contains("closed tour"))
+        .stdout(contains("(64 moves)"));
     cmd()
         .current_dir(dir.path())
         .args(["generate", "--size", "1", "-o", "one.xlsx"])

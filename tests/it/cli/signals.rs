@@ -106,11 +106,13 @@ fn a_signal_during_all_keeps_the_tours_found_as_a_valid_file() {
     }
 }
 
+#[cfg(target_os = "linux")]
 #[test]
 fn a_full_disk_is_reported_once_in_our_words() {
-    if !Path::new("/dev/full").exists() {
-        return;
-    }
+    assert!(
+        Path::new("/dev/full").exists(),
+        "this test writes to /dev/full (Linux)"
+    );
     for args in [
         &[
             "generate",
@@ -196,11 +198,12 @@ fn under_memory_limit_with(
 /// (`generate --all --size 8` aborted with exit 134 and a 0-byte temp file at 150 MB, and
 /// panicked at 250-400 MB, before.)
 #[test]
+#[cfg_attr(
+    not(feature = "external"),
+    ignore = "needs prlimit (util-linux): cargo test --features external"
+)]
 fn running_out_of_memory_is_an_error_with_nothing_left_behind() {
-    if Command::new("prlimit").arg("--version").output().is_err() {
-        eprintln!("prlimit not installed; skipped");
-        return;
-    }
+    crate::support::require_program("prlimit", "apt-get install -y util-linux");
     let commands: [&[&str]; 4] = [
         &[
             "generate",
@@ -273,11 +276,12 @@ fn half_tour_workbook(n: u32) -> Vec<u8> {
 /// no backtrace, no completed workbook and no temp file left), and writes its workbook when it
 /// does not fail (a 400 x 400 board half done: about 32 MB).
 #[test]
+#[cfg_attr(
+    not(feature = "external"),
+    ignore = "needs prlimit (util-linux): cargo test --features external"
+)]
 fn verify_complete_out_of_memory_is_an_error_with_nothing_left_behind() {
-    if Command::new("prlimit").arg("--version").output().is_err() {
-        eprintln!("prlimit not installed; skipped");
-        return;
-    }
+    crate::support::require_program("prlimit", "apt-get install -y util-linux");
     let input = half_tour_workbook(400);
     let args = ["verify", "half.xlsx", "--complete", "done.xlsx"];
     let mut outcomes = Vec::new();

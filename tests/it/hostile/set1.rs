@@ -370,15 +370,12 @@ fn d7_a_string_repeated_millions_of_times_is_refused() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "external"),
+    ignore = "needs prlimit (util-linux): cargo test --features external"
+)]
 fn d3_d6b_d7_get_a_clean_answer_under_a_512_mb_address_space() {
-    if std::process::Command::new("prlimit")
-        .arg("--version")
-        .output()
-        .is_err()
-    {
-        eprintln!("prlimit not installed; skipped");
-        return;
-    }
+    crate::support::require_program("prlimit", "apt-get install -y util-linux");
     let d = dir();
     let p3 = d.path().join("d3.xls");
     std::fs::write(&p3, d3(1)).unwrap();
@@ -498,13 +495,28 @@ fn d11_escape_sequences_are_escaped_in_text_and_exact_in_json() {
 }
 
 /// What the command line reads through its reader process is what calamine streams, cell for
-/// cell and format for format, on every xlsx workbook in ../shared and fixtures/: nothing is
-/// lost or changed on the way through the protocol.
+/// cell and format for format, on every xlsx workbook in fixtures/: nothing is lost or changed
+/// on the way through the protocol.
 #[test]
 fn the_reader_process_gives_calamines_cells_and_formats_on_every_sample() {
-    let exe = PathBuf::from(env!("CARGO_BIN_EXE_knights-tour"));
-    let mut opener = Opener::watched_with(exe, Limits::default());
-    let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared");
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let mut files: Vec<PathBuf> = Vec::new();
+    for sub in ["samples", "extra"] {
+        let entries = std::fs::read_dir(fixtures.join(sub)).unwrap();
+        files.extend(entries.flatten().map(|e| e.path()));
+    }
+    let compared = sheets_read_as_calamine_reads_them(files);
+    eprintln!("{compared} sheets compared");
+    assert!(compared > 0, "no sheet was compared");
+}
+
+/// The same on every xlsx workbook of the corpora in ../shared.
+#[test]
+#[cfg_attr(
+    not(feature = "corpora"),
+    ignore = "needs ../shared (samples, samples2, realworld, hostile/seeds2): cargo test --features corpora"
+)]
+fn the_reader_process_gives_calamines_cells_and_formats_on_every_shared_sample() {
     let mut files: Vec<PathBuf> = Vec::new();
     for sub in [
         "samples",
@@ -513,16 +525,19 @@ fn the_reader_process_gives_calamines_cells_and_formats_on_every_sample() {
         "realworld/odd",
         "hostile/seeds2",
     ] {
-        if let Ok(entries) = std::fs::read_dir(shared.join(sub)) {
-            files.extend(entries.flatten().map(|e| e.path()));
-        }
+        let entries = std::fs::read_dir(crate::support::corpus(sub)).unwrap();
+        files.extend(entries.flatten().map(|e| e.path()));
     }
-    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
-    for sub in ["samples", "extra"] {
-        if let Ok(entries) = std::fs::read_dir(fixtures.join(sub)) {
-            files.extend(entries.flatten().map(|e| e.path()));
-        }
-    }
+    let compared = sheets_read_as_calamine_reads_them(files);
+    eprintln!("{compared} sheets compared");
+    assert!(compared > 0, "no sheet was compared");
+}
+
+/// Each sheet of each xlsx or xlsm file in `files` read through the reader process and by
+/// calamine, compared cell for cell; the number of sheets compared.
+fn sheets_read_as_calamine_reads_them(files: Vec<PathBuf>) -> usize {
+    let exe = PathBuf::from(env!("CARGO_BIN_EXE_knights-tour"));
+    let mut opener = Opener::watched_with(exe, Limits::default());
     let mut compared = 0;
     for f in files {
         let ext = f.extension().and_then(|e| e.to_str()).unwrap_or("");
@@ -570,8 +585,7 @@ fn the_reader_process_gives_calamines_cells_and_formats_on_every_sample() {
             }
         }
     }
-    eprintln!("{compared} sheets compared");
-    assert!(compared > 0, "no sheet was compared");
+    compared
 }
 
 /// A cell as compared: row, column, value, format.

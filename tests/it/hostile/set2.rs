@@ -33,15 +33,9 @@ fn head_with_long_cell() -> String {
     format!(r#"{open}<row r="20"><c r="A20" t="inlineStr"><is><t>"#)
 }
 
-fn prlimit_available() -> bool {
-    let there = std::process::Command::new("prlimit")
-        .arg("--version")
-        .output()
-        .is_ok();
-    if !there {
-        eprintln!("prlimit not installed; skipped");
-    }
-    there
+/// These tests bound `verify` with `prlimit --as`: without prlimit they fail, naming it.
+fn require_prlimit() {
+    crate::support::require_program("prlimit", "apt-get install -y util-linux");
 }
 
 /// A package whose main part is `main` (`xl/book.xml`...), holding `sheets` sheets that all
@@ -285,10 +279,12 @@ fn assert_read_once(run: &Run) {
 /// e1: 600 MB of text in a header before `<sheetData>`: the reader is stopped (calamine holds
 /// the text whole); and 40 texts of 1 MB there, each small: stopped at the reader's time.
 #[test]
+#[cfg_attr(
+    not(feature = "external"),
+    ignore = "needs prlimit (util-linux): cargo test --features external"
+)]
 fn e1_text_before_the_cells_is_capped() {
-    if !prlimit_available() {
-        return;
-    }
+    require_prlimit();
     let d = dir();
     let p = d.path().join("presheet.xlsx");
     let head = format!(
@@ -400,10 +396,12 @@ fn e13_more_cell_formats_than_excel_allows_are_refused() {
 /// 800,000 cells would keep 145 MB. What is kept is counted (strings times their uses), so
 /// the sheet is refused, in little memory.
 #[test]
+#[cfg_attr(
+    not(feature = "external"),
+    ignore = "needs prlimit (util-linux): cargo test --features external"
+)]
 fn e14_strings_times_their_uses_are_counted() {
-    if !prlimit_available() {
-        return;
-    }
+    require_prlimit();
     let d = dir();
     let p = d.path().join("uses.xlsx");
     let strings: String = (0..1000)
@@ -536,10 +534,12 @@ fn xlsb_a_board_passes_the_walk() {
 /// e30/e36: a record claiming 2^28 bytes (calamine zero-filled its buffer first) costs
 /// nothing where it is not read; a cell of 100 million UTF-16 characters is refused.
 #[test]
+#[cfg_attr(
+    not(feature = "external"),
+    ignore = "needs prlimit (util-linux): cargo test --features external"
+)]
 fn e30_e36_records_longer_than_any_real_one_cost_what_they_hold() {
-    if !prlimit_available() {
-        return;
-    }
+    require_prlimit();
     let d = dir();
     let p = d.path().join("styles.xlsb");
     let sheet = board_sheet();
@@ -731,10 +731,12 @@ fn directory_flood(members: u32) -> Vec<u8> {
 /// A zip directory of a million members (51 MB) is refused once 8 MB of it are read: the zip
 /// crate kept about 340 bytes a member before anyone could count them (347 MB, then refused).
 #[test]
+#[cfg_attr(
+    not(feature = "external"),
+    ignore = "needs prlimit (util-linux): cargo test --features external"
+)]
 fn a_zip_directory_of_a_million_members_is_refused_as_it_is_read() {
-    if !prlimit_available() {
-        return;
-    }
+    require_prlimit();
     let d = dir();
     let p = d.path().join("members.xlsx");
     std::fs::write(&p, directory_flood(1_000_000)).unwrap();
@@ -775,10 +777,12 @@ fn ods_with_manifest(path: &Path, filler: usize, content: &[u8]) {
 /// through for `encryption-data`: the mark past it is not seen, so the file is damaged, not
 /// password-protected (calamine read the whole manifest first: 605 MB, 13 s).
 #[test]
+#[cfg_attr(
+    not(feature = "external"),
+    ignore = "needs prlimit (util-linux): cargo test --features external"
+)]
 fn e40_the_ods_manifest_is_read_at_most_a_megabyte() {
-    if !prlimit_available() {
-        return;
-    }
+    require_prlimit();
     let d = dir();
     let content = format!(
         r#"<?xml version="1.0" encoding="UTF-8"?>

@@ -8,7 +8,6 @@ use std::collections::HashMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
 use calamine::{open_workbook_auto, Data, Reader};
 use knights_tour::board::Board;
 use knights_tour::solve::{backtrack, Budget, Constraint, Request};
@@ -17,11 +16,8 @@ use knights_tour::workbook::cellref::CellRef;
 use predicates::str::contains;
 use serde_json::Value;
 
+use crate::support::cmd;
 use crate::support::typing::type_into;
-
-fn cmd() -> Command {
-    Command::cargo_bin("knights-tour").unwrap()
-}
 
 /// Run `puzzle` with `args` in `dir`; it must succeed.
 fn puzzle(dir: &Path, args: &[&str]) {

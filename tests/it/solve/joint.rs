@@ -4,8 +4,6 @@
 //! tours, and every tour it produces re-checked by the verifier. No timing here: the speed
 //! figures come from `examples/requests.rs`.
 
-use rand::Rng as _;
-
 use knights_tour::board::Board;
 use knights_tour::solve::backtrack::{self, Search};
 use knights_tour::solve::runner::run;
@@ -16,39 +14,7 @@ use knights_tour::tour::Tour;
 use proptest::prelude::*;
 
 use crate::support::grid_check::{expected_verdict, grid_verdict};
-
-/// A tour the runner finds on `board`.
-fn source_tour(board: Board, seed: u64) -> Tour {
-    let source = run(
-        &Request::open(board),
-        &Plan::default(),
-        &mut rng_from_seed(seed),
-        &mut |_| {},
-    );
-    let tour = source.tours().next().expect("a source tour").tour.clone();
-    tour
-}
-
-/// `count` constraints (distinct move numbers) sampled from [`source_tour`].
-fn sampled(board: Board, count: usize, seed: u64) -> Request {
-    let tour = source_tour(board, seed);
-    let n = board.len() as u32;
-    let mut rng = rng_from_seed(seed ^ 0x5eed);
-    let mut constraints: Vec<Constraint> = Vec::new();
-    while constraints.len() < count.min(n as usize) {
-        let k = rng.random_range(1..=n);
-        if constraints.iter().all(|c| c.move_number != k) {
-            constraints.push(Constraint {
-                move_number: k,
-                square: board.square_at(tour.indices()[k as usize - 1]),
-            });
-        }
-    }
-    Request {
-        constraints,
-        ..Request::open(board)
-    }
-}
+use crate::support::sampled::sampled;
 
 /// A request for an open tour on `board` with the constraints written `k@square`, apart by
 /// spaces, as the `requests` example prints them; read by the `--constraints` file parser.

@@ -3,8 +3,6 @@
 //! does, so a tour meeting them exists; every tour produced is re-checked against the request.
 //! No timing here: the speed figures come from `examples/requests.rs`.
 
-use rand::Rng as _;
-
 use knights_tour::board::Board;
 use knights_tour::solve::backtrack::Search;
 use knights_tour::solve::runner::run;
@@ -12,10 +10,10 @@ use knights_tour::solve::{
     existence, rng_from_seed, rotations, segments, Budget, Constraint, Ending, Method, Plan,
     Request,
 };
-use knights_tour::tour::Tour;
 use proptest::prelude::*;
 
 use crate::support::grid_check::{expected_verdict, grid_verdict};
+use crate::support::sampled::{sampled, source_tour};
 
 /// Far more search nodes than any request here needs (a few 10^5 at most, measured), so a
 /// regression fails instead of hanging.
@@ -24,39 +22,6 @@ const BOUND: Budget = Budget {
     deadline: None,
     meter: None,
 };
-
-/// A tour the runner finds on `board`.
-fn source_tour(board: Board, seed: u64) -> Tour {
-    let source = run(
-        &Request::open(board),
-        &Plan::default(),
-        &mut rng_from_seed(seed),
-        &mut |_| {},
-    );
-    let tour = source.tours().next().expect("a source tour").tour.clone();
-    tour
-}
-
-/// `count` constraints (distinct move numbers) sampled from [`source_tour`].
-fn sampled(board: Board, count: usize, seed: u64) -> Request {
-    let tour = source_tour(board, seed);
-    let n = board.len() as u32;
-    let mut rng = rng_from_seed(seed ^ 0x5eed);
-    let mut constraints: Vec<Constraint> = Vec::new();
-    while constraints.len() < count.min(n as usize) {
-        let k = rng.random_range(1..=n);
-        if constraints.iter().all(|c| c.move_number != k) {
-            constraints.push(Constraint {
-                move_number: k,
-                square: board.square_at(tour.indices()[k as usize - 1]),
-            });
-        }
-    }
-    Request {
-        constraints,
-        ..Request::open(board)
-    }
-}
 
 #[test]
 fn twelve_sampled_constraints_on_large_boards_are_met_by_the_segment_search() {

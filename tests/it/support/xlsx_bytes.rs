@@ -29,6 +29,17 @@ pub fn part(bytes: &[u8], name: &str) -> String {
     text
 }
 
+/// The solid fill colour (RGB) of the cell at `row`, `col` of `sheet`, if any.
+pub fn fill_at(bytes: &[u8], sheet: &str, row: u32, col: u32) -> Option<u32> {
+    let mut wb = open(bytes);
+    let styles = wb.worksheet_style(sheet).unwrap();
+    let fill = styles.get((row, col))?.fill.clone()?;
+    if !fill.is_visible() {
+        return None;
+    }
+    fill.get_color().map(|c| c.to_argb() & 0xFF_FFFF)
+}
+
 /// A knight's move drawn on a board, its two squares `(row, col)` lowest first.
 pub type Move = ((u32, u32), (u32, u32));
 

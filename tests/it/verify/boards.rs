@@ -1,6 +1,6 @@
 //! Several boards per sheet, as people keep them: every sheet of fixtures/samples2 (copied
 //! from ../shared/samples2, made by openpyxl, xlwt and odfpy) and of ../shared/realworld
-//! (read in place when present, skipped otherwise) against its manifest: the boards in
+//! (read in place, with `--features corpora`) against its manifest: the boards in
 //! reading order with notation, verdict, top-left cell, size, start and the designed problem.
 //! Nothing in realworld/odd/ reports a board or panics.
 
@@ -141,26 +141,24 @@ fn every_samples2_sheet_reads_as_its_manifest_says() {
     assert!(bad.is_empty(), "{} misses:\n{}", bad.len(), bad.join("\n"));
 }
 
-fn realworld() -> Option<PathBuf> {
-    let dir = project("../shared/realworld");
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!("skipped: ../shared/realworld is absent");
-        None
-    }
-}
-
 #[test]
+#[cfg_attr(
+    not(feature = "corpora"),
+    ignore = "needs ../shared/realworld: cargo test --features corpora"
+)]
 fn every_realworld_sheet_reads_as_its_manifest_says() {
-    let Some(dir) = realworld() else { return };
+    let dir = crate::support::corpus("realworld");
     let (_, bad) = misses(&dir);
     assert!(bad.is_empty(), "{} misses:\n{}", bad.len(), bad.join("\n"));
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "corpora"),
+    ignore = "needs ../shared/realworld: cargo test --features corpora"
+)]
 fn nothing_in_realworld_odd_is_a_board() {
-    let Some(dir) = realworld() else { return };
+    let dir = crate::support::corpus("realworld");
     let mut seen = 0;
     for entry in std::fs::read_dir(dir.join("odd")).unwrap() {
         let path = entry.unwrap().path();

@@ -3,11 +3,12 @@
 //! list and a grid of the same path get the same verdict, and so do the same path written as
 //! coordinates and in one cell.
 
-use crate::support::CLOSED_8X8;
 use knights_tour::board::file_letters;
 use knights_tour::verify::{verify_grid, Verdict, VerifyOptions};
 use knights_tour::workbook::read::{CellValue, SheetCells};
 use proptest::prelude::*;
+
+use crate::support::CLOSED_8X8;
 
 type Cells = Vec<(u32, u32, CellValue)>;
 

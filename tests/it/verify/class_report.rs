@@ -4,23 +4,19 @@
 //! workbook whose Results rows, fills, notes and links are checked by opening it, and which
 //! verifies back with the verdicts of the originals.
 
-use crate::support;
-use crate::support::xlsx_bytes::part;
-
 use std::collections::BTreeMap;
 use std::io::Cursor;
 use std::path::Path;
 
-use assert_cmd::Command;
 use calamine::{Data, Reader, Xlsx};
 use knights_tour::board::{Board, Square};
 use knights_tour::tour::Tour;
 use knights_tour::workbook::read::Workbook;
 use serde_json::Value;
 
-fn cmd() -> Command {
-    Command::cargo_bin("knights-tour").unwrap()
-}
+use crate::support;
+use crate::support::cmd;
+use crate::support::xlsx_bytes::part;
 
 /// Beverley's semi-magic tour (1848): every rank and file sums to 260, the diagonals do not.
 const BEVERLEY: [[u32; 8]; 8] = [

@@ -1,9 +1,8 @@
 //! `knights-tour verify` end to end (exit codes, broken files, JSON shape, options) and the
 //! library's `verify_grid` on generated knight paths (proptest).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use assert_cmd::Command;
 use knights_tour::board::{Board, Square};
 use knights_tour::verify::{verify_grid, ProblemKind, Verdict, VerifyOptions};
 use knights_tour::workbook::read::{CellValue, SheetCells};
@@ -11,32 +10,13 @@ use predicates::prelude::*;
 use proptest::prelude::*;
 use serde_json::Value;
 
+use crate::support::fixture;
 use crate::support::typing;
-
-fn fixture(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("fixtures")
-        .join(rel)
-}
-
-fn verify() -> Command {
-    Command::cargo_bin("knights-tour").unwrap()
-}
-
-fn json_of(args: &[&str]) -> (Value, i32) {
-    let out = verify()
-        .arg("verify")
-        .arg("--json")
-        .args(args)
-        .output()
-        .unwrap();
-    let doc: Value = serde_json::from_slice(&out.stdout).expect("stdout is one JSON document");
-    (doc, out.status.code().unwrap())
-}
+use crate::support::{cmd, json_of};
 
 #[test]
 fn complete_tours_exit_0_and_say_so() {
-    verify()
+    cmd()
         .arg("verify")
         .arg(fixture("samples/macro_runs.xlsx"))
         .assert()
@@ -49,13 +29,13 @@ fn complete_tours_exit_0_and_say_so() {
 
 #[test]
 fn partial_or_invalid_sheets_exit_1_with_their_problems() {
-    verify()
+    cmd()
         .arg("verify")
         .arg(fixture("samples/macro_runs.xlsm"))
         .assert()
         .code(1)
         .stdout(predicate::str::contains("Sheet2: partial"));
-    verify()
+    cmd()
         .arg("verify")
         .arg(fixture("samples/invalid_b.ods"))
         .assert()
@@ -89,7 +69,7 @@ fn each_broken_file_kind_exits_2_with_a_clear_error() {
         ),
     ];
     for (file, words) in cases {
-        verify()
+        cmd()
             .arg("verify")
             .arg(fixture(file))
             .assert()
@@ -102,7 +82,7 @@ fn each_broken_file_kind_exits_2_with_a_clear_error() {
 
 #[test]
 fn a_missing_file_exits_2() {
-    verify()
+    cmd()
         .args(["verify", "/nonexistent/tours.xlsx"])
         .assert()
         .code(2)
@@ -111,14 +91,14 @@ fn a_missing_file_exits_2() {
 
 #[test]
 fn usage_errors_exit_2() {
-    verify().arg("verify").assert().code(2);
-    verify()
+    cmd().arg("verify").assert().code(2);
+    cmd()
         .args(["verify", "--range", "A1-H8"])
         .arg(fixture("samples/tour_5x5_A1.xlsx"))
         .assert()
         .code(2)
         .stderr(predicate::str::contains("not a cell range"));
-    verify()
+    cmd()
         .args(["verify", "--json", "--quiet"])
         .arg(fixture("samples/tour_5x5_A1.xlsx"))
         .assert()
@@ -127,13 +107,13 @@ fn usage_errors_exit_2() {
 
 #[test]
 fn the_worst_file_decides_the_exit_code() {
-    verify()
+    cmd()
         .arg("verify")
         .arg(fixture("samples/tour_5x5_A1.xlsx"))
         .arg(fixture("samples/invalid_a.xlsx"))
         .assert()
         .code(1);
-    verify()
+    cmd()
         .arg("verify")
         .arg(fixture("samples/invalid_a.xlsx"))
         .arg(fixture("samples/broken_zero_byte.xlsx"))
@@ -143,7 +123,7 @@ fn the_worst_file_decides_the_exit_code() {
 
 #[test]
 fn quiet_prints_nothing() {
-    verify()
+    cmd()
         .args(["verify", "--quiet"])
         .arg(fixture("samples/invalid_a.xlsx"))
         .assert()
@@ -404,7 +384,7 @@ proptest! {
 
 /// `knights-tour ARGS` in `dir`, its exit code and standard output.
 fn run_in(dir: &Path, args: &[&str]) -> (i32, String) {
-    let out = verify().current_dir(dir).args(args).output().unwrap();
+    let out = cmd().current_dir(dir).args(args).output().unwrap();
     (
         out.status.code().unwrap(),
         String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -577,7 +557,7 @@ fn a_report_in_the_folder_walked_is_skipped_and_said_so() {
             "class/report.csv",
         ],
     );
-    let out = verify()
+    let out = cmd()
         .current_dir(d)
         .args(["verify", "class"])
         .output()
@@ -633,7 +613,7 @@ fn errors_name_what_was_typed_and_stdin_is_a_dash() {
         "tries.xlsx",
     ];
     run_in(d, &args);
-    let out = verify()
+    let out = cmd()
         .current_dir(d)
         .args(["verify", "--sheet", "Attempt 1", "tries.xlsx"])
         .output()
@@ -642,7 +622,7 @@ fn errors_name_what_was_typed_and_stdin_is_a_dash() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("no sheet named 'Attempt 1'"));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!stderr.contains("no board found"), "{stderr}");
-    let out = verify()
+    let out = cmd()
         .current_dir(d)
         .args(["verify", "--json", "-o", "rep2.csv", "tries.xlsx"])
         .output()
@@ -652,7 +632,7 @@ fn errors_name_what_was_typed_and_stdin_is_a_dash() {
     let message = doc["message"].as_str().unwrap();
     assert!(message.contains("drop --json"), "{message}");
     assert!(!message.contains("--format"), "{message}");
-    let csv = verify()
+    let csv = cmd()
         .current_dir(d)
         .args(["verify", "--format", "csv", "-"])
         .write_stdin("1,4,7,10\n12,8,2,5\n3,6,11,9\n")

@@ -6,11 +6,12 @@
 
 use std::path::Path;
 
-use crate::support::CLOSED_8X8;
 use assert_cmd::Command;
 use knights_tour::board::{file_letters, Board, Square};
 use knights_tour::solve::{rng_from_seed, warnsdorff, Tiebreak};
 use serde_json::Value;
+
+use crate::support::CLOSED_8X8;
 
 /// A cell's content.
 enum V {

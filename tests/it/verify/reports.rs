@@ -2,21 +2,14 @@
 //! files end with one totals line, the CSV columns carry the JSON report's names, and the hidden
 //! helper sheets the tool writes are not listed.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 use serde_json::Value;
 
-fn cmd() -> Command {
-    Command::cargo_bin("knights-tour").unwrap()
-}
-
-fn fixture(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("fixtures")
-        .join(rel)
-}
+use crate::support::cmd;
+use crate::support::fixture;
+use crate::support::json_of;
 
 /// Write one sheet of numbers (`None` blank) at A1 to `path`.
 fn write_grid(path: &Path, rows: &[&[Option<i64>]]) {
@@ -68,17 +61,6 @@ fn partial_says_stuck_only_when_no_free_square_is_a_knights_move_away() {
     assert_eq!(doc["files"][0]["sheets"][0]["boards"][0]["stuck"], false);
     let (doc, _) = json_of(&[fixture("samples/macro_runs.xlsm").to_str().unwrap()]);
     assert_eq!(doc["files"][0]["sheets"][1]["boards"][0]["stuck"], true);
-}
-
-fn json_of(args: &[&str]) -> (Value, i32) {
-    let out = cmd()
-        .arg("verify")
-        .arg("--json")
-        .args(args)
-        .output()
-        .unwrap();
-    let doc: Value = serde_json::from_slice(&out.stdout).expect("stdout is one JSON document");
-    (doc, out.status.code().unwrap())
 }
 
 #[test]

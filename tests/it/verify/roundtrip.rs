@@ -8,17 +8,14 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-use assert_cmd::Command;
 use knights_tour::verify::{verify_path, Notation, Verdict, VerifyOptions};
 use knights_tour::workbook::cellref::CellRef;
 use predicates::prelude::PredicateBooleanExt;
 use predicates::str::contains;
 
+use crate::support::cmd;
+use crate::support::fixture;
 use crate::support::typing::type_into;
-
-fn cmd() -> Command {
-    Command::cargo_bin("knights-tour").unwrap()
-}
 
 /// A practice board with nothing typed into it: a workbook without a board.
 fn empty_template(dir: &std::path::Path) -> PathBuf {
@@ -30,12 +27,6 @@ fn empty_template(dir: &std::path::Path) -> PathBuf {
         .assert()
         .success();
     path
-}
-
-fn fixture(rel: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("fixtures")
-        .join(rel)
 }
 
 #[test]

@@ -6,9 +6,10 @@
 //! console line whole or wrapped, coordinate lines); several boards in one text in reading
 //! order; text that holds no tour.
 
+use serde_json::Value;
+
 use crate::support;
 use crate::support::workdir::WorkDir;
-use serde_json::Value;
 
 /// The closed 8x8 tour of `common` as rows of move numbers.
 fn grid() -> Vec<Vec<u32>> {

@@ -106,14 +106,12 @@ fn matches(want: &Value, got: &BoardReport) -> bool {
 }
 
 #[test]
-#[ignore = "needs ../shared/samples4 (run with --include-ignored)"]
+#[cfg_attr(
+    not(feature = "corpora"),
+    ignore = "needs ../shared/samples4: cargo test --features corpora"
+)]
 fn every_file_of_samples4_reads_as_its_manifest_says() {
-    let dir = root().join("../shared/samples4");
-    assert!(
-        dir.is_dir(),
-        "{} is absent: this test did not run",
-        dir.display()
-    );
+    let dir = crate::support::corpus("samples4");
     let m = manifest(&dir);
     let files = m["files"].as_array().unwrap();
     assert!(files.len() >= 38, "{} files in the manifest", files.len());

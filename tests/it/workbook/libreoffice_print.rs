@@ -20,13 +20,6 @@ use knights_tour::workbook::write::completion::{write_completions, CompletedShee
 
 use crate::support::CLOSED_8X8;
 
-fn have(tool: &str) -> bool {
-    Command::new("sh")
-        .args(["-c", &format!("command -v {tool}")])
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
-
 fn out_dir() -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("print-check");
     let _ = std::fs::remove_dir_all(&dir);
@@ -154,13 +147,19 @@ fn landscape((w, h): (f64, f64)) -> bool {
 }
 
 #[test]
-#[ignore = "needs LibreOffice, poppler-utils and gnumeric; run by hand"]
+#[cfg_attr(
+    not(feature = "external"),
+    ignore = "needs LibreOffice, poppler-utils and gnumeric: cargo test --features external"
+)]
 fn printed_pages_are_one_page_wide_and_the_template_board_is_big() {
-    for tool in ["soffice", "pdfinfo", "pdftotext", "pdftoppm", "ssconvert"] {
-        if !have(tool) {
-            eprintln!("skipped: {tool} is not installed");
-            return;
-        }
+    for (tool, package) in [
+        ("soffice", "libreoffice-calc fonts-crosextra-carlito"),
+        ("pdfinfo", "poppler-utils"),
+        ("pdftotext", "poppler-utils"),
+        ("pdftoppm", "poppler-utils"),
+        ("ssconvert", "gnumeric"),
+    ] {
+        crate::support::require_program(tool, &format!("apt-get install -y {package}"));
     }
     let dir = out_dir();
 

@@ -4,7 +4,6 @@
 
 use std::io::Cursor;
 
-use assert_cmd::Command;
 use calamine::{Data, Reader};
 use knights_tour::board::{Board, Square};
 use knights_tour::draw::{self, raster::Ink, DrawOptions, Geometry, Numbers};
@@ -13,23 +12,9 @@ use knights_tour::tour::Tour;
 use knights_tour::verify::{verify_path, Verdict, VerifyOptions};
 use knights_tour::workbook::write::{PathDrawing, WorkbookSpec};
 
-use crate::support::xlsx_bytes::{drawn_moves, moves_of, open, part, write};
+use crate::support::cmd;
+use crate::support::xlsx_bytes::{drawn_moves, fill_at, moves_of, open, part, write};
 use crate::support::CLOSED_8X8;
-
-fn cmd() -> Command {
-    Command::cargo_bin("knights-tour").unwrap()
-}
-
-/// The solid fill colour of a cell, if any.
-fn fill_at(bytes: &[u8], sheet: &str, row: u32, col: u32) -> Option<u32> {
-    let mut wb = open(bytes);
-    let styles = wb.worksheet_style(sheet).unwrap();
-    let fill = styles.get((row, col))?.fill.clone()?;
-    if !fill.is_visible() {
-        return None;
-    }
-    fill.get_color().map(|c| c.to_argb() & 0xFF_FFFF)
-}
 
 fn closed_8x8() -> Tour {
     let squares = CLOSED_8X8.iter().map(|&(r, c)| Square::new(r, c));

@@ -183,8 +183,22 @@ fn write_every_kind(dir: &Path) -> Vec<&'static str> {
 }
 
 #[test]
-#[ignore = "needs openxml-audit (pip install openxml-audit; run with --include-ignored)"]
+#[cfg_attr(
+    not(feature = "external"),
+    ignore = "needs python3 with openxml-audit (pip install openxml-audit): cargo test --features external"
+)]
 fn every_workbook_the_tool_writes_is_valid_ooxml() {
+    crate::support::require_program("python3", "apt-get install -y python3");
+    let audit = Command::new("python3")
+        .args(["-c", "import openxml_audit"])
+        .output()
+        .unwrap();
+    assert!(
+        audit.status.success(),
+        "python3 cannot import openxml_audit: install it with `pip install openxml-audit` \
+         (or run without --features external): {}",
+        String::from_utf8_lossy(&audit.stderr)
+    );
     let dir = tempfile::tempdir().unwrap();
     let files = write_every_kind(dir.path());
     let out = Command::new("python3")

@@ -7,7 +7,7 @@ mod knight_paths;
 
 use std::collections::BTreeSet;
 
-use crate::support::xlsx_bytes::{drawn_moves, moves_of, open, part, write};
+use crate::support::xlsx_bytes::{self, drawn_moves, moves_of, open, part, write};
 use std::io::Cursor;
 
 use calamine::{Data, DataType, Reader, SheetVisible};
@@ -91,13 +91,7 @@ fn assert_range_is(range: &calamine::Range<Data>, sheet: &str, tour: &Tour, top_
 
 /// The solid fill colour of a cell as `0xRRGGBB`, if any.
 fn fill_at(bytes: &[u8], sheet: &str, cell: CellRef) -> Option<u32> {
-    let mut wb = open(bytes);
-    let styles = wb.worksheet_style(sheet).unwrap();
-    let fill = styles.get((cell.row, cell.col))?.fill.clone()?;
-    if !fill.is_visible() {
-        return None;
-    }
-    fill.get_color().map(|c| c.to_argb() & 0xFF_FFFF)
+    xlsx_bytes::fill_at(bytes, sheet, cell.row, cell.col)
 }
 
 /// Text of all string cells of a sheet, joined.
@@ -544,8 +538,12 @@ fn big_boards_are_written_row_by_row_and_read_back_whole() {
 }
 
 #[test]
-#[ignore = "needs LibreOffice: cargo test --test workbook_write -- --ignored"]
+#[cfg_attr(
+    not(feature = "external"),
+    ignore = "needs LibreOffice (soffice): cargo test --features external"
+)]
 fn libreoffice_opens_the_workbook_and_keeps_the_board() {
+    crate::support::require_program("soffice", "apt-get install -y libreoffice-calc");
     let board = eight();
     let walk = stuck_walk(board, 1);
     let tour = full_tour(board);
