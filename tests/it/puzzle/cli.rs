@@ -13,6 +13,7 @@ use knights_tour::board::Board;
 use knights_tour::solve::{backtrack, Budget, Constraint, Request};
 use knights_tour::verify::{verify_path, ProblemKind, Verdict, VerifyOptions};
 use knights_tour::workbook::cellref::CellRef;
+use predicates::prelude::*;
 use predicates::str::contains;
 use serde_json::Value;
 
@@ -507,9 +508,9 @@ fn the_time_limit_gives_an_honest_no_and_leaves_no_file() {
         ])
         .assert()
         .code(1)
-        .stderr(contains(
-            "no puzzle with a proved unique answer found within the time limit",
-        ));
+        // Under load the run may stop early, when the rate of its first proofs shows the rest
+        // cannot fit (issue 44, finding 10): either way an honest no about the time limit.
+        .stderr(contains("no puzzle").and(contains("within the time limit")));
     assert_eq!(
         std::fs::read_dir(d).unwrap().count(),
         0,
