@@ -1,14 +1,18 @@
 //! What a sheet may keep: caps no real board reaches, on what is kept of a sheet (its cells,
-//! their text) and, for our own readers of ods and text, on what they scan, so that a sheet is
-//! refused with a reason instead of filling the memory of whoever keeps it.
+//! their text), so that a sheet is refused with a reason instead of filling the memory of
+//! whoever keeps it: the command, which is not capped, keeps what its reader process sends.
 //!
-//! The largest board the verifier checks, 1000 x 1000 squares typed as text, stays well inside
-//! every cap. Bounding a parser against a hostile file is not done here: the command line reads
-//! in a watched reader process ([`super::watched`]).
+//! Two more caps only turn a would-be stop of the reader process into a clearer message,
+//! cheaply: the cells our own readers of ods and text scan, empty ones included
+//! ([`MAX_SHEET_SCANNED_CELLS`]: a sheet of millions of empty cells is named as such rather than
+//! "reading it took more than 8 s"), and the text they read ([`MAX_STRING_BYTES`]). Bounding a
+//! parser against a hostile file is not done here: the command line reads in a watched reader
+//! process ([`super::watched`]). The largest board the verifier checks, 1000 x 1000 squares
+//! typed as text, stays well inside every cap.
 
-use std::io::{self, Read};
+use std::io;
 
-use super::cells::{cost_of, cost_of_ref, CellsBuilder};
+use super::cells::{cost_of, CellsBuilder, MAX_SMALL_NUMBER, SMALL_NUMBER_COST};
 use super::{CellFormat, CellValue, CellValueRef, CellView, ReadError, SheetCell, SheetCells};
 
 /// The most cells (including formatted empty ones) kept from one worksheet, 16 bytes each
@@ -18,20 +22,9 @@ pub const MAX_SHEET_CELLS: usize = 4 * 1024 * 1024;
 /// The most cell elements scanned on one worksheet, empty ones (`<c/>`) included.
 pub const MAX_SHEET_SCANNED_CELLS: u64 = 8 * 1024 * 1024;
 
-/// The most cell elements scanned over all the sheets of one workbook.
-pub const MAX_RUN_SCANNED_CELLS: u64 = 24 * 1024 * 1024;
-
-/// The most bytes of text a workbook may hold (its shared strings), and the most bytes of text
-/// read from one sheet's cells (an ods cell's text counted once per repeated copy).
+/// The most bytes of text read from one sheet's cells by our readers (an ods cell's text
+/// counted once per repeated copy).
 pub const MAX_STRING_BYTES: u64 = 32 * 1024 * 1024;
-
-/// The most uncompressed bytes of XML read from one part of a package (a sheet,
-/// `content.xml`, the shared strings...).
-pub const MAX_PART_BYTES: u64 = 512 * 1024 * 1024;
-
-/// The longest run of bytes between two `<` of an XML part: one text or one tag this long
-/// would be held whole in memory by the XML reader.
-pub const MAX_XML_RUN: u64 = 16 * 1024 * 1024;
 
 /// How much of a text cell is kept: as much as a cell holds in Excel (32,767 characters), so
 /// that a whole tour typed into one cell (`(7,6) (5,7) ...`, a JSON array) is read. Longer
@@ -47,11 +40,6 @@ pub const MAX_SHEETS: usize = 4096;
 /// not each count alone. Half of what the reader process may use (192 MB): a file that makes the
 /// command keep this much leaves the reader little room beside it.
 pub const MAX_KEPT_BYTES: u64 = 96 * 1024 * 1024;
-
-/// The refusal of a cap: the words end a sentence such as "the workbook holds ...".
-fn over(detail: String) -> ReadError {
-    ReadError::TooLarge { detail }
-}
 
 /// Text as a cell value: `None` when blank, cut to what is kept ([`keep_text`]) otherwise.
 pub(crate) fn text_value(s: &str) -> Option<CellValue> {
@@ -74,13 +62,6 @@ pub fn keep_text(text: &str) -> Box<str> {
     kept.into_boxed_str()
 }
 
-/// Counts against the per-workbook caps, shared by all the sheets read from one file.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct RunBudget {
-    /// Cell elements scanned so far.
-    pub(crate) scanned_cells: u64,
-}
-
 /// Where a sheet's cells go once counted: kept here, or sent on as they come (the reader
 /// process sends them to its parent, so it never holds a sheet).
 pub(crate) trait CellOut {
@@ -94,10 +75,9 @@ enum Store<'a> {
     Send(&'a mut dyn CellOut),
 }
 
-/// Counts one sheet's reading against the per-sheet caps (and the workbook's), and keeps its
-/// cells (or sends them on, [`SheetBudget::sending`]).
+/// Counts one sheet's reading against the caps, and keeps its cells (or sends them on,
+/// [`SheetBudget::sending`]).
 pub(crate) struct SheetBudget<'a> {
-    run: &'a mut RunBudget,
     scanned: u64,
     text: u64,
     /// Cells kept (or sent) so far, and the bytes they take.
@@ -106,19 +86,25 @@ pub(crate) struct SheetBudget<'a> {
     store: Store<'a>,
 }
 
+impl Default for SheetBudget<'_> {
+    fn default() -> Self {
+        SheetBudget::with(Store::Keep(CellsBuilder::default()))
+    }
+}
+
 impl<'a> SheetBudget<'a> {
-    pub(crate) fn new(run: &'a mut RunBudget) -> SheetBudget<'a> {
-        SheetBudget::with(run, Store::Keep(CellsBuilder::default()))
+    /// Keep the cells.
+    pub(crate) fn new() -> SheetBudget<'a> {
+        SheetBudget::default()
     }
 
     /// Send each cell to `out` instead of keeping it; the caps are the same.
-    pub(crate) fn sending(run: &'a mut RunBudget, out: &'a mut dyn CellOut) -> SheetBudget<'a> {
-        SheetBudget::with(run, Store::Send(out))
+    pub(crate) fn sending(out: &'a mut dyn CellOut) -> SheetBudget<'a> {
+        SheetBudget::with(Store::Send(out))
     }
 
-    fn with(run: &'a mut RunBudget, store: Store<'a>) -> SheetBudget<'a> {
+    fn with(store: Store<'a>) -> SheetBudget<'a> {
         SheetBudget {
-            run,
             scanned: 0,
             text: 0,
             cells: 0,
@@ -127,21 +113,13 @@ impl<'a> SheetBudget<'a> {
         }
     }
 
-    /// One more cell element seen, empty or not.
+    /// One more cell seen, empty or not.
     pub(crate) fn scan(&mut self) -> Result<(), ReadError> {
         self.scanned += 1;
-        self.run.scanned_cells += 1;
         if self.scanned > MAX_SHEET_SCANNED_CELLS {
             return Err(ReadError::TooLarge {
                 detail: format!(
                     "the sheet holds more than {MAX_SHEET_SCANNED_CELLS} cells (empty ones included)"
-                ),
-            });
-        }
-        if self.run.scanned_cells > MAX_RUN_SCANNED_CELLS {
-            return Err(ReadError::TooLarge {
-                detail: format!(
-                    "the workbook holds more than {MAX_RUN_SCANNED_CELLS} cells (empty ones included) over its sheets"
                 ),
             });
         }
@@ -162,13 +140,29 @@ impl<'a> SheetBudget<'a> {
         Ok(())
     }
 
-    /// Keep a cell (its text already cut by [`keep_text`]).
+    /// Keep a cell (see [`SheetBudget::push_view`]).
     pub(crate) fn push(&mut self, cell: SheetCell) -> Result<(), ReadError> {
         self.push_view(&CellView {
             row: cell.row,
             col: cell.col,
             value: cell.value.as_ref().map(CellValue::as_value_ref),
             format: cell.format,
+        })
+    }
+
+    /// Keep a number.
+    pub(crate) fn push_number(
+        &mut self,
+        row: u32,
+        col: u32,
+        value: f64,
+        format: CellFormat,
+    ) -> Result<(), ReadError> {
+        self.push_view(&CellView {
+            row,
+            col,
+            value: Some(CellValueRef::Number(value)),
+            format,
         })
     }
 
@@ -193,40 +187,43 @@ impl<'a> SheetBudget<'a> {
             return Ok(());
         }
         let cell = CellView { value, ..*cell };
-        self.room(cost_of_ref(cell.value))?;
+        self.room(1, cost_of(cell.value))?;
         match &mut self.store {
             Store::Keep(cells) => cells.push_view(&cell).map_err(out_of_memory),
             Store::Send(out) => out.cell(&cell).map_err(sent),
         }
     }
 
-    /// Keep a number without formatting: the hot path of a board.
-    pub(crate) fn push_number(
+    /// Keep whole numbers from 0 to 2^31 - 1 along row `row` from column `col`, all with one
+    /// format (a row of a board from the reader process, whose protocol has checked that the
+    /// columns do not pass `u32::MAX`).
+    pub(crate) fn push_run(
         &mut self,
         row: u32,
         col: u32,
-        value: f64,
+        values: &[u32],
         format: CellFormat,
     ) -> Result<(), ReadError> {
-        self.room(cost_of(Some(&CellValue::Number(value))))?;
+        self.room(values.len(), SMALL_NUMBER_COST * values.len() as u64)?;
         match &mut self.store {
             Store::Keep(cells) => cells
-                .push_number(row, col, value, format)
+                .push_run(row, col, values, format)
                 .map_err(out_of_memory),
-            Store::Send(out) => out
-                .cell(&CellView {
+            Store::Send(out) => values.iter().enumerate().try_for_each(|(i, &v)| {
+                out.cell(&CellView {
                     row,
-                    col,
-                    value: Some(CellValueRef::Number(value)),
+                    col: col.wrapping_add(i as u32),
+                    value: Some(CellValueRef::Number(f64::from(v & MAX_SMALL_NUMBER))),
                     format,
                 })
-                .map_err(sent),
+                .map_err(sent)
+            }),
         }
     }
 
-    /// Room for one more cell costing `bytes`.
-    fn room(&mut self, bytes: u64) -> Result<(), ReadError> {
-        if self.cells >= MAX_SHEET_CELLS {
+    /// Room for `n` more cells costing `bytes` together.
+    fn room(&mut self, n: usize, bytes: u64) -> Result<(), ReadError> {
+        if self.cells + n > MAX_SHEET_CELLS {
             return Err(ReadError::TooLarge {
                 detail: format!(
                     "the sheet holds more than {MAX_SHEET_CELLS} filled or formatted cells"
@@ -235,13 +232,15 @@ impl<'a> SheetBudget<'a> {
         }
         self.kept += bytes;
         if self.kept > MAX_KEPT_BYTES {
-            return Err(over(format!(
-                "the sheet's {} cells kept so far come to more than {} MB in memory",
-                self.cells,
-                MAX_KEPT_BYTES / (1024 * 1024)
-            )));
+            return Err(ReadError::TooLarge {
+                detail: format!(
+                    "the sheet's {} cells kept so far come to more than {} MB in memory",
+                    self.cells,
+                    MAX_KEPT_BYTES / (1024 * 1024)
+                ),
+            });
         }
-        self.cells += 1;
+        self.cells += n;
         Ok(())
     }
 
@@ -266,83 +265,6 @@ fn out_of_memory(e: std::collections::TryReserveError) -> ReadError {
     }
 }
 
-/// Why a budget refused to go on: the words end a sentence "the sheet is ...".
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct OverBudget(pub(crate) String);
-
-impl From<OverBudget> for io::Error {
-    fn from(e: OverBudget) -> io::Error {
-        io::Error::other(e.0)
-    }
-}
-
-/// A reader over an XML part that refuses to deliver more than [`MAX_PART_BYTES`], or a run of
-/// more than [`MAX_XML_RUN`] bytes without a `<` (a text or tag the XML reader would buffer
-/// whole). What it refused is kept in [`Capped::over`] so the caller can tell it from damage.
-pub(crate) struct Capped<R> {
-    inner: R,
-    total: u64,
-    run: u64,
-    max_total: u64,
-    /// Set when a cap stopped the reading.
-    pub(crate) over: Option<OverBudget>,
-}
-
-impl<R: Read> Capped<R> {
-    pub(crate) fn new(inner: R) -> Capped<R> {
-        Capped::with_limit(inner, MAX_PART_BYTES)
-    }
-
-    /// The reader inside, to be used again (an ods pass that starts over).
-    pub(crate) fn into_inner(self) -> R {
-        self.inner
-    }
-
-    pub(crate) fn with_limit(inner: R, max_total: u64) -> Capped<R> {
-        Capped {
-            inner,
-            total: 0,
-            run: 0,
-            max_total,
-            over: None,
-        }
-    }
-}
-
-impl<R: Read> Read for Capped<R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        if let Some(over) = &self.over {
-            return Err(over.clone().into());
-        }
-        let n = self.inner.read(buf)?;
-        let got = &buf[..n];
-        self.total += n as u64;
-        self.run = match got.iter().rposition(|&b| b == b'<') {
-            Some(at) => (n - at - 1) as u64,
-            None => self.run + n as u64,
-        };
-        let over = if self.total > self.max_total {
-            Some(format!(
-                "more than {} MB of XML",
-                self.max_total / (1024 * 1024)
-            ))
-        } else if self.run > MAX_XML_RUN {
-            Some(format!(
-                "a single text or tag of more than {} MB",
-                MAX_XML_RUN / (1024 * 1024)
-            ))
-        } else {
-            None
-        };
-        if let Some(why) = over {
-            let over = OverBudget(why);
-            self.over = Some(over.clone());
-            return Err(over.into());
-        }
-        Ok(n)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -357,18 +279,5 @@ mod tests {
         assert_eq!(&*keep_text("17"), "17");
         let wide = "é".repeat(MAX_TEXT_KEPT / 2 + 50);
         assert!(keep_text(&wide).is_char_boundary(0));
-    }
-
-    #[test]
-    fn capped_reader_refuses_long_runs_and_totals() {
-        let text = vec![b'x'; (MAX_XML_RUN + 10) as usize];
-        let mut r = Capped::new(&text[..]);
-        assert!(std::io::copy(&mut r, &mut std::io::sink()).is_err());
-        assert!(r.over.is_some());
-        let tags = b"<a/>".repeat(1000);
-        let mut r = Capped::with_limit(&tags[..], 100);
-        assert!(std::io::copy(&mut r, &mut std::io::sink()).is_err());
-        let mut r = Capped::new(&tags[..]);
-        assert_eq!(std::io::copy(&mut r, &mut std::io::sink()).unwrap(), 4000);
     }
 }

@@ -10,7 +10,7 @@
 
 use std::collections::HashMap;
 
-use super::{CellFormat, CellValue, SheetCell};
+use super::{CellFormat, CellValue};
 
 /// A cell's value borrowed from its sheet (see [`CellValue`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -73,12 +73,7 @@ enum Other {
 }
 
 /// The bytes a cell costs in the store: its slot, and its value when not a small whole number.
-pub(crate) fn cost_of(value: Option<&CellValue>) -> u64 {
-    cost_of_ref(value.map(CellValue::as_value_ref))
-}
-
-/// [`cost_of`] a borrowed value.
-pub(crate) fn cost_of_ref(value: Option<CellValueRef<'_>>) -> u64 {
+pub(crate) fn cost_of(value: Option<CellValueRef<'_>>) -> u64 {
     let slot = std::mem::size_of::<Slot>() as u64;
     let other = std::mem::size_of::<Other>() as u64;
     match value {
@@ -88,6 +83,12 @@ pub(crate) fn cost_of_ref(value: Option<CellValueRef<'_>>) -> u64 {
         Some(_) => slot + other,
     }
 }
+
+/// The bytes a whole number from 0 to [`MAX_SMALL_NUMBER`] costs in the store.
+pub(crate) const SMALL_NUMBER_COST: u64 = std::mem::size_of::<Slot>() as u64;
+
+/// The largest whole number stored in place.
+pub(crate) const MAX_SMALL_NUMBER: u32 = INLINE - 1;
 
 /// The handle of a whole number stored in place.
 fn inline(f: f64) -> Option<u32> {
@@ -197,33 +198,24 @@ impl DoubleEndedIterator for CellIter<'_> {
 impl ExactSizeIterator for CellIter<'_> {}
 
 impl SheetCells {
-    /// Cells from any order; a later cell at the same position replaces an earlier one.
-    /// `formats_known` says whether borders and fills were read (only xlsx allows it).
-    pub fn new(cells: Vec<SheetCell>, formats_known: bool) -> SheetCells {
+    /// Cells from `(row, col, value)` triples without formatting, in any order; a later cell
+    /// at the same position replaces an earlier one.
+    pub fn from_values(values: impl IntoIterator<Item = (u32, u32, CellValue)>) -> SheetCells {
         let mut builder = CellsBuilder::default();
-        builder.slots.reserve_exact(cells.len());
-        for c in cells {
-            // The caller holds these cells already (in three times the memory): running out
-            // here ends the process as a Vec's push would.
-            if builder.push(c).is_err() {
+        for (row, col, value) in values {
+            let cell = CellView {
+                row,
+                col,
+                value: Some(value.as_value_ref()),
+                format: CellFormat::default(),
+            };
+            // The caller holds these values already: running out of memory here ends the
+            // process as a Vec's push would.
+            if builder.push_view(&cell).is_err() {
                 std::process::abort();
             }
         }
-        builder.finish(formats_known)
-    }
-
-    /// Cells from `(row, col, value)` triples without formatting.
-    pub fn from_values(values: impl IntoIterator<Item = (u32, u32, CellValue)>) -> SheetCells {
-        let cells = values
-            .into_iter()
-            .map(|(row, col, value)| SheetCell {
-                row,
-                col,
-                value: Some(value),
-                format: CellFormat::default(),
-            })
-            .collect();
-        SheetCells::new(cells, false)
+        builder.finish(false)
     }
 
     /// The cells in row-major order.
@@ -293,19 +285,6 @@ pub(crate) struct CellsBuilder {
 }
 
 impl CellsBuilder {
-    /// Keep a cell; fails only when memory for it cannot be had.
-    pub(crate) fn push(
-        &mut self,
-        cell: SheetCell,
-    ) -> Result<(), std::collections::TryReserveError> {
-        self.push_view(&CellView {
-            row: cell.row,
-            col: cell.col,
-            value: cell.value.as_ref().map(CellValue::as_value_ref),
-            format: cell.format,
-        })
-    }
-
     /// Keep a cell whose value is borrowed (its text copied into the sheet's buffer).
     pub(crate) fn push_view(
         &mut self,
@@ -347,20 +326,42 @@ impl CellsBuilder {
         Ok(())
     }
 
-    /// A whole number in 0..2^31 at `(row, col)` without formatting: the hot path.
+    /// Keep a number.
     pub(crate) fn push_number(
         &mut self,
         row: u32,
         col: u32,
-        f: f64,
+        value: f64,
         format: CellFormat,
     ) -> Result<(), std::collections::TryReserveError> {
-        self.push(SheetCell {
+        self.push_view(&CellView {
             row,
             col,
-            value: Some(CellValue::Number(f)),
+            value: Some(CellValueRef::Number(value)),
             format,
         })
+    }
+
+    /// Whole numbers from 0 to [`MAX_SMALL_NUMBER`] along row `row` from column `col`, all
+    /// with one format (a row of a board), kept in one step. The caller has checked that the
+    /// columns do not pass `u32::MAX`.
+    pub(crate) fn push_run(
+        &mut self,
+        row: u32,
+        col: u32,
+        values: &[u32],
+        format: CellFormat,
+    ) -> Result<(), std::collections::TryReserveError> {
+        let format = self.format_id(format)?;
+        self.slots.try_reserve(values.len())?;
+        self.slots
+            .extend(values.iter().enumerate().map(|(i, &v)| Slot {
+                row,
+                col: col.wrapping_add(i as u32),
+                value: INLINE | (v & MAX_SMALL_NUMBER),
+                format,
+            }));
+        Ok(())
     }
 
     /// Append text to the sheet's text buffer: its start and length there.
@@ -472,29 +473,31 @@ mod tests {
     }
 
     #[test]
-    fn formats_are_kept_per_cell() {
+    fn formats_are_kept_per_cell_and_runs_place_whole_numbers_along_a_row() {
         let red = CellFormat {
             bordered: true,
             fill: Some(0xFF0000),
         };
-        let cells = SheetCells::new(
-            vec![
-                SheetCell {
-                    row: 0,
-                    col: 0,
-                    value: None,
-                    format: red,
-                },
-                SheetCell {
-                    row: 0,
-                    col: 1,
-                    value: Some(CellValue::Number(1.0)),
-                    format: CellFormat::default(),
-                },
-            ],
-            true,
-        );
+        let mut b = CellsBuilder::default();
+        b.push_view(&CellView {
+            row: 0,
+            col: 0,
+            value: None,
+            format: red,
+        })
+        .unwrap();
+        b.push_run(0, 1, &[7, 0, MAX_SMALL_NUMBER], CellFormat::default())
+            .unwrap();
+        let cells = b.finish(true);
         assert_eq!(cells.find(0, 0).unwrap().format, red);
         assert_eq!(cells.find(0, 1).unwrap().format, CellFormat::default());
+        let numbers: Vec<_> = (0..cells.cells().len())
+            .map(|i| cells.cells().small_whole_number(i))
+            .collect();
+        assert_eq!(numbers, [None, Some(7), Some(0), Some(MAX_SMALL_NUMBER)]);
+        assert_eq!(
+            cells.find(0, 3).unwrap().value,
+            Some(CellValueRef::Number(f64::from(MAX_SMALL_NUMBER)))
+        );
     }
 }

@@ -421,13 +421,11 @@ impl Gap {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::workbook::read::budget::RunBudget;
     use crate::workbook::read::{CellValueRef, SheetCells};
     use std::io::Cursor;
 
     fn cells(text: &[u8], dialect: Dialect) -> SheetCells {
-        let mut run = RunBudget::default();
-        let mut budget = SheetBudget::new(&mut run);
+        let mut budget = SheetBudget::new();
         read(&mut Cursor::new(text), dialect, &mut budget).unwrap();
         budget.finish(false)
     }
@@ -467,8 +465,7 @@ mod tests {
 
     #[test]
     fn plain_text_is_a_cell_a_line() {
-        let mut run = RunBudget::default();
-        let mut budget = SheetBudget::new(&mut run);
+        let mut budget = SheetBudget::new();
         let text = "\u{feff}Solution 3\r\n 1 10 5\r\n\r\n17\rlast";
         read_lines(&mut Cursor::new(text.as_bytes()), &mut budget).unwrap();
         let s = budget.finish(false);
@@ -482,8 +479,7 @@ mod tests {
     #[test]
     fn a_row_of_millions_of_empty_fields_is_refused_by_the_cell_cap() {
         let commas = vec![b','; 9 << 20];
-        let mut run = RunBudget::default();
-        let mut budget = SheetBudget::new(&mut run);
+        let mut budget = SheetBudget::new();
         let r = read(&mut Cursor::new(commas), Dialect::CSV, &mut budget);
         assert!(matches!(r, Err(ReadError::TooLarge { .. })), "{r:?}");
     }

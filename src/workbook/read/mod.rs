@@ -32,14 +32,13 @@ pub mod ods;
 mod sniff;
 pub mod watched;
 pub mod xlsb;
-mod xmlscan;
 
 use std::fmt;
 use std::fs::File;
 use std::io::{BufReader, Cursor, Read, Seek, SeekFrom};
 use std::path::Path;
 
-use budget::{CellOut, RunBudget, SheetBudget, MAX_SHEETS};
+use budget::{CellOut, SheetBudget, MAX_SHEETS};
 use guard::guarded;
 pub use guard::quiet_guarded_panics;
 use sniff::{classify_text, describe_content, head_and_tail, TextKind};
@@ -268,8 +267,6 @@ pub struct Workbook<'a> {
     sheets: Vec<String>,
     /// The sheets the workbook hides.
     hidden: Vec<String>,
-    /// What the workbook's sheets have cost so far.
-    run: RunBudget,
     source: Box<dyn SheetSource + 'a>,
 }
 
@@ -428,7 +425,6 @@ impl<'a> Workbook<'a> {
             format,
             sheets,
             hidden,
-            run: RunBudget::default(),
             source,
         })
     }
@@ -506,7 +502,7 @@ impl<'a> Workbook<'a> {
     /// [`MAX_SHEET_CELLS`].
     pub fn read_sheet(&mut self, name: &str) -> Result<SheetCells, ReadError> {
         let index = self.index_of(name)?;
-        let mut sink = SheetBudget::new(&mut self.run);
+        let mut sink = SheetBudget::new();
         self.source.stream(index, &mut sink)?;
         Ok(sink.finish(self.format.formats_read()))
     }
@@ -524,7 +520,7 @@ impl<'a> Workbook<'a> {
                 index + 1
             )));
         }
-        let mut sink = SheetBudget::sending(&mut self.run, out);
+        let mut sink = SheetBudget::sending(out);
         self.source.stream(index, &mut sink)
     }
 

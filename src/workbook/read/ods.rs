@@ -1,11 +1,13 @@
-//! OpenDocument spreadsheets (`.ods`, and flat `.fods`) read by our own streaming reader.
+//! OpenDocument spreadsheets (`.ods`, and flat `.fods`), read by our own streaming reader on
+//! quick-xml, the XML parser calamine itself uses.
 //!
 //! calamine is not used for ods: version 0.38 fails on whitespace between cells (Gnumeric
-//! indents its `content.xml`; see `docs/upstream.md`), reads `META-INF/manifest.xml` whole
-//! whatever its size, and expands every sheet densely. Here `content.xml` is streamed through
-//! the scanner the xlsx sheets use (`Scanner`), through `Capped`, under the reading budget,
-//! and nothing else in the package is read (the manifest only when `content.xml` is not XML, to
-//! tell an encrypted file from a damaged one, and then at most [`MAX_MANIFEST_BYTES`]).
+//! indents its `content.xml`; see `docs/upstream.md`) and expands every sheet densely. Here
+//! `content.xml` is streamed, and nothing else in the package is read (the manifest only when
+//! `content.xml` is not XML, to tell an encrypted file from a damaged one, and then at most
+//! [`MAX_MANIFEST_BYTES`]). What a hostile `content.xml` costs the XML parser itself (one text
+//! of a gigabyte, elements nested a million deep) is bounded from outside, in the reader
+//! process ([`super::watched`]).
 //!
 //! **Repeats.** `table:number-columns-repeated` and `table:number-rows-repeated` expand only
 //! cells that hold a value, each copy counted as a cell scanned and its text counted once per
@@ -15,7 +17,7 @@
 //!
 //! **One pass, forward.** Opening walks `content.xml` once for the sheet names (and to find a
 //! file cut short); reading sheet k continues the second pass from where sheet k-1 ended, so a
-//! workbook of 30,000 small sheets costs two passes, not 30,000. Reading sheets out of order
+//! workbook of 4,000 small sheets costs two passes, not 4,000. Reading sheets out of order
 //! starts the pass again.
 //!
 //! Values are read as calamine reads them: `office:value` for numbers, percentages and
@@ -24,25 +26,19 @@
 //! text; booleans. Formulas count by their cached value. Formats are not read
 //! ([`SheetCells::formats_known`] is false).
 
+use std::borrow::Cow;
 use std::collections::HashSet;
-use std::io::{self, Read, Seek, SeekFrom, Take};
+use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom, Take};
 
 use flate2::read::DeflateDecoder;
+use quick_xml::events::{BytesRef, BytesStart, Event};
+use quick_xml::XmlVersion;
 
-use super::budget::{text_value, Capped, RunBudget, SheetBudget, MAX_SHEETS, MAX_TEXT_KEPT};
-use super::xmlscan::{attributes, decode_text, ScanError, Scanner, Token};
+use super::budget::{text_value, SheetBudget, MAX_SHEETS, MAX_TEXT_KEPT};
 use super::{CellValue, Format, ReadError, SheetCell, SheetCells, SheetInfo, SheetSource};
 
 /// The most bytes of `META-INF/manifest.xml` looked through for `encryption-data`.
 pub const MAX_MANIFEST_BYTES: u64 = 1024 * 1024;
-
-/// The most table styles that hide their sheet kept (a real file has one or two).
-const MAX_HIDING_STYLES: usize = 10_000;
-
-/// How much raw text of one cell is kept before decoding: entities are at most 10 bytes for
-/// the character they stand for, so the decoded text is still longer than [`MAX_TEXT_KEPT`]
-/// and [`keep_text`] marks it cut.
-const MAX_RAW_KEPT: usize = 10 * (MAX_TEXT_KEPT + 8);
 
 /// Where the bytes of `content.xml` are in the file.
 #[derive(Clone, Copy, Debug)]
@@ -65,7 +61,7 @@ enum Member<RS> {
 }
 
 impl<RS: Read + Seek> Member<RS> {
-    fn open(mut reader: RS, layout: Layout) -> io::Result<Member<RS>> {
+    fn open(mut reader: RS, layout: Layout) -> Result<Member<RS>, ReadError> {
         let (start, len, deflated) = match layout {
             Layout::Zip {
                 start,
@@ -74,7 +70,9 @@ impl<RS: Read + Seek> Member<RS> {
             } => (start, len, deflated),
             Layout::Flat { len } => (0, len, false),
         };
-        reader.seek(SeekFrom::Start(start))?;
+        reader
+            .seek(SeekFrom::Start(start))
+            .map_err(|e| ReadError::Io(e.to_string()))?;
         let bytes = reader.take(len);
         Ok(if deflated {
             Member::Deflated(DeflateDecoder::new(bytes))
@@ -107,12 +105,20 @@ fn damaged(detail: String) -> ReadError {
     }
 }
 
+/// A pass over a package's `content.xml`.
+type Pass<RS> = Walk<BufReader<Member<RS>>>;
+
+/// The workbook's reader, taken back from a pass.
+fn reader_of<RS: Read + Seek>(pass: Pass<RS>) -> RS {
+    pass.into_inner().into_inner().into_inner()
+}
+
 /// An open ods workbook.
 pub(super) struct Book<RS: Read + Seek> {
     sheets: Vec<SheetInfo>,
     layout: Layout,
     /// The pass in progress and the index of the next sheet it will meet.
-    pass: Option<(Walk<Capped<Member<RS>>>, usize)>,
+    pass: Option<(Pass<RS>, usize)>,
     /// The workbook's reader while no pass holds it.
     idle: Option<RS>,
 }
@@ -122,18 +128,20 @@ impl<RS: Read + Seek> Book<RS> {
     /// them it hides (`table:display="false"` in their style). The whole of `content.xml` is
     /// walked once here: a file cut short is refused now.
     pub(super) fn open(mut reader: RS, flat: bool) -> Result<Book<RS>, ReadError> {
-        let io = |e: io::Error| ReadError::Io(e.to_string());
         let layout = if flat {
-            Layout::Flat {
-                len: reader.seek(SeekFrom::End(0)).map_err(io)?,
-            }
+            let len = reader
+                .seek(SeekFrom::End(0))
+                .map_err(|e| ReadError::Io(e.to_string()))?;
+            Layout::Flat { len }
         } else {
             locate_content(&mut reader)?
         };
-        let mut walk = Walk::new(Capped::new(Member::open(reader, layout).map_err(io)?));
+        let mut walk = Walk::new(BufReader::new(Member::open(reader, layout)?));
         let mut sheets = Vec::new();
         let listed = (|| {
             while let Some((name, hidden)) = walk.next_table()? {
+                // Cheap, and clearer than the reader process running out of memory on a
+                // million empty tables.
                 if sheets.len() >= MAX_SHEETS {
                     return Err(ReadError::TooLarge {
                         detail: format!("the workbook lists more than {MAX_SHEETS} sheets"),
@@ -144,7 +152,7 @@ impl<RS: Read + Seek> Book<RS> {
             }
             Ok(())
         })();
-        let reader = walk.into_inner().into_inner();
+        let reader = reader_of(walk);
         if let Err(e) = listed {
             return Err(match (&e, layout) {
                 (ReadError::Damaged { .. }, Layout::Zip { .. }) => encrypted_or(reader, e),
@@ -158,21 +166,26 @@ impl<RS: Read + Seek> Book<RS> {
             idle: Some(reader),
         })
     }
+}
 
-    /// Read the `index`-th sheet (in [`Book::open`]'s list) under the budget.
-    fn read_sheet(&mut self, index: usize, budget: &mut SheetBudget<'_>) -> Result<(), ReadError> {
-        let io = |e: io::Error| ReadError::Io(e.to_string());
+impl<RS: Read + Seek> SheetSource for Book<RS> {
+    fn sheets(&self) -> &[SheetInfo] {
+        &self.sheets
+    }
+
+    /// Read the `index`-th sheet, continuing the pass in progress when it has not passed it.
+    fn stream(&mut self, index: usize, sink: &mut SheetBudget<'_>) -> Result<(), ReadError> {
         let (mut walk, mut next) = match self.pass.take() {
             Some((walk, next)) if next <= index => (walk, next),
             other => {
                 let reader = match other {
-                    Some((walk, _)) => walk.into_inner().into_inner(),
+                    Some((walk, _)) => reader_of(walk),
                     None => self.idle.take().ok_or_else(|| {
                         ReadError::Io("the workbook was lost after an earlier error".into())
                     })?,
                 };
-                let member = Member::open(reader, self.layout).map_err(io)?;
-                (Walk::new(Capped::new(member)), 0)
+                let member = Member::open(reader, self.layout)?;
+                (Walk::new(BufReader::new(member)), 0)
             }
         };
         let result = (|| loop {
@@ -184,25 +197,15 @@ impl<RS: Read + Seek> Book<RS> {
             }
             next += 1;
             if next - 1 == index {
-                return walk.table(Some(&mut *budget));
+                return walk.table(Some(&mut *sink));
             }
             walk.table(None)?;
         })();
         match &result {
             Ok(_) => self.pass = Some((walk, next)),
-            Err(_) => self.idle = Some(walk.into_inner().into_inner()),
+            Err(_) => self.idle = Some(reader_of(walk)),
         }
         result
-    }
-}
-
-impl<RS: Read + Seek> SheetSource for Book<RS> {
-    fn sheets(&self) -> &[SheetInfo] {
-        &self.sheets
-    }
-
-    fn stream(&mut self, index: usize, sink: &mut SheetBudget<'_>) -> Result<(), ReadError> {
-        self.read_sheet(index, sink)
     }
 }
 
@@ -241,11 +244,18 @@ fn encrypted_or<RS: Read + Seek>(mut reader: RS, error: ReadError) -> ReadError 
         reader.seek(SeekFrom::Start(0)).ok()?;
         let mut zip = zip::ZipArchive::new(&mut reader).ok()?;
         let manifest = zip.by_name("META-INF/manifest.xml").ok()?;
-        let mut xml = Scanner::new(manifest.take(MAX_MANIFEST_BYTES));
+        let mut xml =
+            quick_xml::Reader::from_reader(BufReader::new(manifest.take(MAX_MANIFEST_BYTES)));
+        let mut buf = Vec::new();
         loop {
-            match xml.next_token().ok()? {
-                Token::Start { name, .. } if name == b"encryption-data" => return Some(true),
-                Token::Eof => return Some(false),
+            buf.clear();
+            match xml.read_event_into(&mut buf).ok()? {
+                Event::Start(e) | Event::Empty(e)
+                    if e.local_name().as_ref() == "encryption-data" =>
+                {
+                    return Some(true)
+                }
+                Event::Eof => return Some(false),
                 _ => {}
             }
         }
@@ -259,27 +269,330 @@ fn encrypted_or<RS: Read + Seek>(mut reader: RS, error: ReadError) -> ReadError 
 
 /// A pass over `content.xml`.
 struct Walk<R> {
-    xml: Scanner<R>,
+    xml: quick_xml::Reader<R>,
+    buf: Vec<u8>,
     /// Elements open.
     depth: u64,
-    /// The sheet being read is an empty element (`<table:table .../>`).
+    /// The sheet [`Walk::next_table`] named is an empty element (`<table:table .../>`).
     empty_table: bool,
-    /// The table styles seen so far that hide their table (at most [`MAX_HIDING_STYLES`]), and
-    /// the style being read.
+    /// The table styles seen so far that hide their table, and the style being read.
     hiding_styles: HashSet<String>,
     style: Option<String>,
 }
 
-/// The cells of one row being read: runs of equal values, each copy already counted.
+/// An XML error worded for a person.
+fn xml_error(e: quick_xml::Error) -> ReadError {
+    match e {
+        quick_xml::Error::Io(e) => damaged(format!("its content.xml cannot be read: {e}")),
+        e => damaged(format!("its content.xml is not well-formed XML: {e}")),
+    }
+}
+
+/// The value of attribute `key`, its entities decoded (an undecodable one kept as written).
+fn attr(e: &BytesStart<'_>, key: &str) -> Option<String> {
+    let a = e.try_get_attribute(key).ok()??;
+    let value = a
+        .normalized_value(XmlVersion::Implicit1_0)
+        .unwrap_or_else(|_| a.value.clone());
+    Some(value.into_owned())
+}
+
+/// The text an entity reference stands for (an unknown one kept as written).
+fn entity(r: &BytesRef<'_>) -> Cow<'static, str> {
+    if let Some(s) = quick_xml::escape::resolve_predefined_entity(r) {
+        return Cow::Borrowed(s);
+    }
+    match r.resolve_char_ref() {
+        Ok(Some(c)) => Cow::Owned(c.to_string()),
+        _ => Cow::Owned(format!("&{};", &**r)),
+    }
+}
+
+impl<R: BufRead> Walk<R> {
+    fn new(content: R) -> Self {
+        let mut xml = quick_xml::Reader::from_reader(content);
+        // A lone `&` in text is text, as LibreOffice reads it.
+        xml.config_mut().allow_dangling_amp = true;
+        Walk {
+            xml,
+            buf: Vec::new(),
+            depth: 0,
+            empty_table: false,
+            hiding_styles: HashSet::new(),
+            style: None,
+        }
+    }
+
+    fn into_inner(self) -> R {
+        self.xml.into_inner()
+    }
+
+    /// Move to the start of the next sheet (a named `table:table` outside any table) and give
+    /// its name and whether its style hides it; `None` at the end of the document.
+    fn next_table(&mut self) -> Result<Option<(String, bool)>, ReadError> {
+        loop {
+            self.buf.clear();
+            let (e, empty) = match self.xml.read_event_into(&mut self.buf).map_err(xml_error)? {
+                Event::Start(e) => (e, false),
+                Event::Empty(e) => (e, true),
+                Event::End(_) => {
+                    self.depth = self.depth.saturating_sub(1);
+                    continue;
+                }
+                Event::Eof if self.depth == 0 => return Ok(None),
+                Event::Eof => {
+                    return Err(damaged(
+                        "its content.xml ends inside an element: the file was cut short or edited by hand".into(),
+                    ))
+                }
+                _ => continue,
+            };
+            if !empty {
+                self.depth += 1;
+            }
+            match e.local_name().as_ref() {
+                "table" => {
+                    if let Some(name) = attr(&e, "table:name") {
+                        let hidden = attr(&e, "table:style-name")
+                            .is_some_and(|s| self.hiding_styles.contains(&s));
+                        self.empty_table = empty;
+                        return Ok(Some((name, hidden)));
+                    }
+                }
+                "style" => self.style = attr(&e, "style:name"),
+                "table-properties" if attr(&e, "table:display").as_deref() == Some("false") => {
+                    if let Some(style) = self.style.take() {
+                        self.hiding_styles.insert(style);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Read the sheet [`Walk::next_table`] just named to its end, keeping its cells in
+    /// `budget` (or skipping them without one).
+    fn table(&mut self, mut budget: Option<&mut SheetBudget<'_>>) -> Result<(), ReadError> {
+        if std::mem::take(&mut self.empty_table) {
+            return Ok(());
+        }
+        let table_depth = self.depth;
+        let mut sheet = Sheet::default();
+        loop {
+            let depth = self.depth;
+            self.buf.clear();
+            let event = self.xml.read_event_into(&mut self.buf).map_err(xml_error)?;
+            let (e, empty) = match event {
+                Event::Start(e) => (e, false),
+                Event::Empty(e) => (e, true),
+                Event::End(_) => {
+                    self.depth = depth.saturating_sub(1);
+                    if depth == table_depth {
+                        return Ok(());
+                    }
+                    if let Some(budget) = budget.as_deref_mut() {
+                        sheet.end(depth, budget)?;
+                    }
+                    continue;
+                }
+                Event::Text(t) => {
+                    sheet.text(&t.xml10_content());
+                    continue;
+                }
+                Event::CData(t) => {
+                    sheet.text(&t.xml10_content());
+                    continue;
+                }
+                Event::GeneralRef(r) => {
+                    sheet.text(&entity(&r));
+                    continue;
+                }
+                Event::Eof => {
+                    return Err(damaged(
+                        "its content.xml ends inside a sheet (a sheet is not closed): the file was cut short or edited by hand".into(),
+                    ))
+                }
+                _ => continue,
+            };
+            if !empty {
+                self.depth += 1;
+            }
+            if let Some(budget) = budget.as_deref_mut() {
+                sheet.start(&e, empty, depth + 1, budget)?;
+            }
+        }
+    }
+}
+
+/// Where the reading of one sheet is.
+struct Sheet {
+    row: u64,
+    row_repeat: u64,
+    col: u64,
+    /// The depth of the row element being read, or 0.
+    row_depth: u64,
+    /// The row's cells that hold a value, as runs of equal values.
+    runs: Vec<Run>,
+    /// The cell element being read.
+    cell: Option<Cell>,
+}
+
+impl Default for Sheet {
+    fn default() -> Self {
+        Sheet {
+            row: 0,
+            row_repeat: 1,
+            col: 0,
+            row_depth: 0,
+            runs: Vec::new(),
+            cell: None,
+        }
+    }
+}
+
+/// Cells of one row: `n` copies of a value from column `col`, each copy already counted.
 struct Run {
     col: u64,
     n: u64,
     value: CellValue,
 }
 
+impl Sheet {
+    /// An element at `depth` starts.
+    fn start(
+        &mut self,
+        e: &BytesStart<'_>,
+        empty: bool,
+        depth: u64,
+        budget: &mut SheetBudget<'_>,
+    ) -> Result<(), ReadError> {
+        if let Some(c) = self.cell.as_mut() {
+            c.start(e, empty, depth);
+            return Ok(());
+        }
+        match e.local_name().as_ref() {
+            "table-row" if self.row_depth == 0 => {
+                self.row_repeat = repeat(e, "table:number-rows-repeated");
+                self.col = 0;
+                if empty {
+                    self.row = self.row.saturating_add(self.row_repeat);
+                } else {
+                    self.row_depth = depth;
+                }
+            }
+            "table-cell" | "covered-table-cell" if self.row_depth > 0 => {
+                budget.scan()?;
+                let c = Cell::new(e, depth);
+                if empty {
+                    self.finish_cell(c, budget)?;
+                } else {
+                    self.cell = Some(c);
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// The element at `depth` ends.
+    fn end(&mut self, depth: u64, budget: &mut SheetBudget<'_>) -> Result<(), ReadError> {
+        match self.cell.take() {
+            Some(c) if c.depth == depth => self.finish_cell(c, budget),
+            Some(mut c) => {
+                c.end(depth);
+                self.cell = Some(c);
+                Ok(())
+            }
+            None if depth == self.row_depth => {
+                self.flush_row(budget)?;
+                self.row = self.row.saturating_add(self.row_repeat);
+                self.row_depth = 0;
+                Ok(())
+            }
+            None => Ok(()),
+        }
+    }
+
+    fn text(&mut self, t: &str) {
+        if let Some(c) = self.cell.as_mut() {
+            c.text(t);
+        }
+    }
+
+    /// The cell ends: count its copies (along the row, and down for each repeat of the row)
+    /// and keep its value as a run of the row.
+    fn finish_cell(&mut self, mut c: Cell, budget: &mut SheetBudget<'_>) -> Result<(), ReadError> {
+        let col = self.col;
+        self.col = col.saturating_add(c.repeat);
+        let copies = c.repeat.saturating_mul(self.row_repeat);
+        // Text counts once per copy, also when it is all blanks (`text:s` spaces).
+        budget.text(usize::try_from(c.bytes.saturating_mul(copies)).unwrap_or(usize::MAX))?;
+        let value = match c.value.take() {
+            Some(v) => Some(v),
+            None if c.wants_text => text_value(&c.text),
+            None => None,
+        };
+        let Some(value) = value else {
+            return Ok(());
+        };
+        // The element was counted once when it started; each further copy is a cell too.
+        for _ in 1..copies {
+            budget.scan()?;
+        }
+        self.runs.push(Run {
+            col,
+            n: c.repeat,
+            value,
+        });
+        Ok(())
+    }
+
+    /// Keep the row's cells, once for each repeat of the row.
+    fn flush_row(&mut self, budget: &mut SheetBudget<'_>) -> Result<(), ReadError> {
+        if !self.runs.is_empty() {
+            for r in self.row..self.row.saturating_add(self.row_repeat) {
+                let r = position(r, "row")?;
+                for run in &self.runs {
+                    for c in run.col..run.col.saturating_add(run.n) {
+                        let c = position(c, "column")?;
+                        match run.value {
+                            CellValue::Number(f) => {
+                                budget.push_number(r, c, f, Default::default())?
+                            }
+                            ref v => budget.push(SheetCell {
+                                row: r,
+                                col: c,
+                                value: Some(v.clone()),
+                                format: Default::default(),
+                            })?,
+                        }
+                    }
+                }
+            }
+        }
+        self.runs.clear();
+        Ok(())
+    }
+}
+
+/// A row or column index as a cell position.
+fn position(i: u64, what: &str) -> Result<u32, ReadError> {
+    u32::try_from(i).map_err(|_| ReadError::TooLarge {
+        detail: format!("a cell lies beyond {what} {}", u32::MAX),
+    })
+}
+
+fn parse_repeat(v: &str) -> u64 {
+    v.trim().parse::<u64>().unwrap_or(1).max(1)
+}
+
+fn repeat(e: &BytesStart<'_>, key: &str) -> u64 {
+    attr(e, key).map_or(1, |v| parse_repeat(&v))
+}
+
 /// One cell element being read.
 struct Cell {
-    /// `depth` inside the cell element.
+    /// The depth of the cell element.
     depth: u64,
     repeat: u64,
     /// The value its attributes give (a string cell without `office:string-value` takes its
@@ -294,238 +607,12 @@ struct Cell {
     annotation: u64,
     /// The text's bytes, counted whole.
     bytes: u64,
+    /// The text, cut a little past [`MAX_TEXT_KEPT`].
     text: String,
-    raw: Vec<u8>,
-}
-
-impl<R: Read> Walk<Capped<R>> {
-    fn new(content: Capped<R>) -> Self {
-        Walk {
-            xml: Scanner::new(content),
-            depth: 0,
-            empty_table: false,
-            hiding_styles: HashSet::new(),
-            style: None,
-        }
-    }
-
-    fn into_inner(self) -> R {
-        self.xml.into_inner().into_inner()
-    }
-
-    /// Move to the start of the next sheet (a named `table:table` outside any table) and give
-    /// its name and whether its style hides it; `None` at the end of the document.
-    fn next_table(&mut self) -> Result<Option<(String, bool)>, ReadError> {
-        loop {
-            let depth = self.depth;
-            let token = match self.xml.next_token() {
-                Ok(t) => t,
-                Err(e) => return Err(scan_error(&self.xml, e)),
-            };
-            match token {
-                Token::Start { name, attrs, empty } => {
-                    let attr = |key: &[u8]| {
-                        attributes(attrs)
-                            .find(|(k, _)| *k == key)
-                            .map(|(_, v)| decoded(v))
-                    };
-                    match name {
-                        b"table" => {
-                            if let Some(n) = attr(b"table:name") {
-                                let hides = attr(b"table:style-name")
-                                    .is_some_and(|s| self.hiding_styles.contains(&s));
-                                self.empty_table = empty;
-                                if !empty {
-                                    self.depth += 1;
-                                }
-                                return Ok(Some((n, hides)));
-                            }
-                        }
-                        b"style" => self.style = attr(b"style:name"),
-                        b"table-properties"
-                            if attr(b"table:display").as_deref() == Some("false") =>
-                        {
-                            if let Some(style) = self.style.take() {
-                                if self.hiding_styles.len() < MAX_HIDING_STYLES {
-                                    self.hiding_styles.insert(style);
-                                }
-                            }
-                        }
-                        _ => {}
-                    }
-                    if !empty {
-                        self.depth += 1;
-                    }
-                }
-                Token::End { .. } => self.depth = depth.saturating_sub(1),
-                Token::Eof if depth == 0 => return Ok(None),
-                Token::Eof => {
-                    return Err(damaged(
-                        "its content.xml ends inside an element: the file was cut short or edited by hand".into(),
-                    ))
-                }
-                Token::Text(_) | Token::CData(_) => {}
-            }
-        }
-    }
-
-    /// Read the sheet [`Walk::next_table`] just named to its end, keeping its cells in
-    /// `budget` (or skipping them without one).
-    fn table(&mut self, mut budget: Option<&mut SheetBudget<'_>>) -> Result<(), ReadError> {
-        if self.empty_table {
-            self.empty_table = false;
-            return Ok(());
-        }
-        let table_depth = self.depth;
-        let (mut row, mut row_repeat, mut col) = (0u64, 1u64, 0u64);
-        // The depth inside the row element being read, or 0.
-        let mut row_depth = 0u64;
-        let mut runs: Vec<Run> = Vec::new();
-        let mut cell: Option<Cell> = None;
-        loop {
-            let depth = self.depth;
-            let token = match self.xml.next_token() {
-                Ok(t) => t,
-                Err(e) => return Err(scan_error(&self.xml, e)),
-            };
-            if !matches!(token, Token::Text(_)) {
-                if let Some(c) = cell.as_mut() {
-                    c.flush_raw();
-                }
-            }
-            match token {
-                Token::Start { name, attrs, empty } => {
-                    if !empty {
-                        self.depth += 1;
-                    }
-                    let Some(budget) = budget.as_deref_mut() else {
-                        continue;
-                    };
-                    if let Some(c) = cell.as_mut() {
-                        c.start(name, attrs, empty, depth + 1);
-                        continue;
-                    }
-                    match name {
-                        b"table-row" if row_depth == 0 => {
-                            row_repeat = repeat(attrs, b"table:number-rows-repeated");
-                            col = 0;
-                            if empty {
-                                row = row.saturating_add(row_repeat);
-                            } else {
-                                row_depth = depth + 1;
-                            }
-                        }
-                        b"table-cell" | b"covered-table-cell" if row_depth > 0 => {
-                            budget.scan()?;
-                            let mut c = Cell::new(attrs, depth + 1);
-                            if empty {
-                                c.finish(budget, row_repeat, col, &mut runs)?;
-                                col = col.saturating_add(c.repeat);
-                            } else {
-                                cell = Some(c);
-                            }
-                        }
-                        _ => {}
-                    }
-                }
-                Token::End { .. } => {
-                    self.depth = depth.saturating_sub(1);
-                    if depth == table_depth {
-                        return Ok(());
-                    }
-                    let Some(budget) = budget.as_deref_mut() else {
-                        continue;
-                    };
-                    if let Some(mut c) = cell.take() {
-                        if depth == c.depth {
-                            c.finish(budget, row_repeat, col, &mut runs)?;
-                            col = col.saturating_add(c.repeat);
-                        } else {
-                            c.end(depth);
-                            cell = Some(c);
-                        }
-                    } else if depth == row_depth {
-                        flush_row(budget, row, row_repeat, &mut runs)?;
-                        row = row.saturating_add(row_repeat);
-                        row_depth = 0;
-                    }
-                }
-                Token::Text(t) => {
-                    if let Some(c) = cell.as_mut() {
-                        c.text(t);
-                    }
-                }
-                Token::CData(t) => {
-                    if let Some(c) = cell.as_mut() {
-                        c.text(t);
-                        c.flush_raw();
-                    }
-                }
-                Token::Eof => {
-                    return Err(damaged(
-                        "its content.xml ends inside a sheet (a sheet is not closed): the file was cut short or edited by hand".into(),
-                    ))
-                }
-            }
-        }
-    }
-}
-
-/// A scanner error worded for a person (a cap of [`Capped`] as too large).
-fn scan_error<R: Read>(xml: &Scanner<Capped<R>>, e: ScanError) -> ReadError {
-    match xml.get_ref().over.clone() {
-        Some(over) => ReadError::TooLarge {
-            detail: format!("its content.xml holds {}", over.0),
-        },
-        None => match e {
-            ScanError::Io(e) => damaged(format!("its content.xml cannot be read: {e}")),
-            e => damaged(format!("its content.xml is not well-formed XML: {e}")),
-        },
-    }
-}
-
-/// Keep a row's cells, once for each repeat of the row.
-fn flush_row(
-    budget: &mut SheetBudget<'_>,
-    row: u64,
-    repeat: u64,
-    runs: &mut Vec<Run>,
-) -> Result<(), ReadError> {
-    for r in row..row.saturating_add(repeat) {
-        if runs.is_empty() {
-            break;
-        }
-        let r = position(r, "row")?;
-        for run in runs.iter() {
-            for c in run.col..run.col.saturating_add(run.n) {
-                let c = position(c, "column")?;
-                match run.value {
-                    CellValue::Number(f) => {
-                        budget.push_number(r, c, f, Default::default())?;
-                    }
-                    ref v => budget.push(SheetCell {
-                        row: r,
-                        col: c,
-                        value: Some(v.clone()),
-                        format: Default::default(),
-                    })?,
-                }
-            }
-        }
-    }
-    runs.clear();
-    Ok(())
-}
-
-/// A row or column index as a cell position.
-fn position(i: u64, what: &str) -> Result<u32, ReadError> {
-    u32::try_from(i).map_err(|_| ReadError::TooLarge {
-        detail: format!("a cell lies beyond {what} {}", u32::MAX),
-    })
 }
 
 impl Cell {
-    fn new(attrs: &[u8], depth: u64) -> Cell {
+    fn new(e: &BytesStart<'_>, depth: u64) -> Cell {
         let mut cell = Cell {
             depth,
             repeat: 1,
@@ -536,35 +623,38 @@ impl Cell {
             annotation: 0,
             bytes: 0,
             text: String::new(),
-            raw: Vec::new(),
         };
         let (mut number, mut string, mut date, mut boolean) = (None, None, None, None);
         let (mut string_type, mut error) = (false, false);
-        for (key, value) in attributes(attrs) {
-            match key {
-                b"table:number-columns-repeated" => cell.repeat = parse_repeat(value),
-                b"office:value" => number = Some(value),
-                b"office:string-value" => string = Some(value),
-                b"office:date-value" | b"office:time-value" => date = Some(value),
-                b"office:boolean-value" => boolean = Some(value),
-                b"office:value-type" => string_type = value == b"string",
-                b"calcext:value-type" => error = value == b"error",
+        for a in e.attributes().with_checks(false).flatten() {
+            let value = || {
+                a.normalized_value(XmlVersion::Implicit1_0)
+                    .unwrap_or_else(|_| a.value.clone())
+                    .into_owned()
+            };
+            match a.key.as_ref() {
+                "table:number-columns-repeated" => cell.repeat = parse_repeat(&value()),
+                "office:value" => number = Some(value()),
+                "office:string-value" => string = Some(value()),
+                "office:date-value" | "office:time-value" => date = Some(value()),
+                "office:boolean-value" => boolean = Some(value()),
+                "office:value-type" => string_type = a.value == "string",
+                "calcext:value-type" => error = a.value == "error",
                 _ => {}
             }
         }
         cell.value = if let Some(v) = number {
-            let text = decoded(v);
-            match text.trim().parse::<f64>() {
+            match v.trim().parse::<f64>() {
                 Ok(f) => Some(CellValue::Number(f)),
-                Err(_) => text_value(&text),
+                Err(_) => text_value(&v),
             }
         } else if let Some(v) = string.filter(|s| !(error && s.is_empty())) {
             cell.bytes = v.len() as u64;
-            text_value(&decoded(v))
+            text_value(&v)
         } else if let Some(v) = date {
-            text_value(&decoded(v))
+            text_value(&v)
         } else if let Some(v) = boolean {
-            Some(CellValue::Bool(v == b"true" || v == b"TRUE"))
+            Some(CellValue::Bool(v == "true" || v == "TRUE"))
         } else {
             cell.wants_text = string_type || error;
             None
@@ -572,33 +662,31 @@ impl Cell {
         cell
     }
 
-    /// An element starts inside the cell (`depth` inside it).
-    fn start(&mut self, name: &[u8], attrs: &[u8], empty: bool, depth: u64) {
+    /// An element starts inside the cell (at `depth`).
+    fn start(&mut self, e: &BytesStart<'_>, empty: bool, depth: u64) {
         if !self.wants_text || self.annotation > 0 {
             return;
         }
-        match name {
-            b"annotation" if !empty => self.annotation = depth,
-            b"p" | b"h" => {
+        match e.local_name().as_ref() {
+            "annotation" if !empty => self.annotation = depth,
+            "p" | "h" => {
                 if self.paragraphs > 0 {
-                    self.push("\n", 1);
+                    self.push("\n");
                 }
                 self.paragraphs += 1;
                 if !empty {
                     self.paragraph = depth;
                 }
             }
-            b"s" if self.paragraph > 0 => {
-                let n = attributes(attrs)
-                    .find(|(k, _)| *k == b"text:c")
-                    .map_or(1, |(_, v)| parse_repeat(v));
-                self.bytes = self.bytes.saturating_add(n);
+            "s" if self.paragraph > 0 => {
+                let n = repeat(e, "text:c");
                 let room = (MAX_TEXT_KEPT + 8).saturating_sub(self.text.len()) as u64;
                 self.text
                     .extend(std::iter::repeat_n(' ', n.min(room) as usize));
+                self.bytes = self.bytes.saturating_add(n);
             }
-            b"tab" if self.paragraph > 0 => self.push("\t", 1),
-            b"line-break" if self.paragraph > 0 => self.push("\n", 1),
+            "tab" if self.paragraph > 0 => self.push("\t"),
+            "line-break" if self.paragraph > 0 => self.push("\n"),
             _ => {}
         }
     }
@@ -612,97 +700,29 @@ impl Cell {
         }
     }
 
-    fn text(&mut self, t: &[u8]) {
+    /// Text inside the cell: part of its value inside a paragraph outside an annotation.
+    fn text(&mut self, t: &str) {
         if self.wants_text && self.annotation == 0 && self.paragraph > 0 {
-            self.bytes = self.bytes.saturating_add(t.len() as u64);
-            let room = MAX_RAW_KEPT.saturating_sub(self.raw.len());
-            self.raw.extend_from_slice(&t[..t.len().min(room)]);
+            self.push(t);
         }
     }
 
-    /// Decode the raw text gathered so far.
-    fn flush_raw(&mut self) {
-        if !self.raw.is_empty() {
-            let mut decoded = String::new();
-            decode_text(&self.raw, &mut decoded);
-            self.raw.clear();
-            self.push(&decoded, 0);
-        }
-    }
-
-    /// Append decoded text (`bytes` more to count), cut a little past [`MAX_TEXT_KEPT`].
-    fn push(&mut self, s: &str, bytes: u64) {
-        self.bytes = self.bytes.saturating_add(bytes);
+    /// Append text, counted whole but kept only a little past [`MAX_TEXT_KEPT`] (so that
+    /// `keep_text` still marks it cut).
+    fn push(&mut self, s: &str) {
+        self.bytes = self.bytes.saturating_add(s.len() as u64);
         let room = (MAX_TEXT_KEPT + 8).saturating_sub(self.text.len());
-        if s.len() <= room {
-            self.text.push_str(s);
-            return;
-        }
-        let mut end = room;
+        let mut end = s.len().min(room);
         while !s.is_char_boundary(end) {
             end -= 1;
         }
         self.text.push_str(&s[..end]);
-        // Longer than the cap whatever `end` was, so keep_text marks it cut.
-        while self.text.len() <= MAX_TEXT_KEPT {
-            self.text.push(' ');
+        if end < s.len() {
+            while self.text.len() <= MAX_TEXT_KEPT {
+                self.text.push(' ');
+            }
         }
     }
-
-    /// The cell ends: count its copies (`repeat` along the row, `row_repeat` down) and keep
-    /// its value as a run of the row.
-    fn finish(
-        &mut self,
-        budget: &mut SheetBudget<'_>,
-        row_repeat: u64,
-        col: u64,
-        runs: &mut Vec<Run>,
-    ) -> Result<(), ReadError> {
-        self.flush_raw();
-        let copies = self.repeat.saturating_mul(row_repeat);
-        // Text counts once per copy, also when it is all blanks (`text:s` spaces).
-        let text_bytes = self.bytes.saturating_mul(copies);
-        budget.text(usize::try_from(text_bytes).unwrap_or(usize::MAX))?;
-        let value = match self.value.take() {
-            Some(v) => Some(v),
-            None if self.wants_text => text_value(&self.text),
-            None => None,
-        };
-        let Some(value) = value else {
-            return Ok(());
-        };
-        // The element was counted once when it started; each further copy is a cell too.
-        for _ in 1..copies {
-            budget.scan()?;
-        }
-        runs.push(Run {
-            col,
-            n: self.repeat,
-            value,
-        });
-        Ok(())
-    }
-}
-
-/// An attribute value with its entities decoded.
-fn decoded(raw: &[u8]) -> String {
-    let mut s = String::new();
-    decode_text(raw, &mut s);
-    s
-}
-
-fn parse_repeat(v: &[u8]) -> u64 {
-    std::str::from_utf8(v)
-        .ok()
-        .and_then(|s| s.trim().parse::<u64>().ok())
-        .unwrap_or(1)
-        .max(1)
-}
-
-fn repeat(attrs: &[u8], key: &[u8]) -> u64 {
-    attributes(attrs)
-        .find(|(k, _)| *k == key)
-        .map_or(1, |(_, v)| parse_repeat(v))
 }
 
 /// Read every sheet of a `content.xml` under a fresh budget: the fuzz target's entry point.
@@ -720,11 +740,10 @@ fn repeat(attrs: &[u8], key: &[u8]) -> u64 {
 /// assert_eq!(sheets[0].1.cells().len(), 1);
 /// ```
 pub fn read_content<R: Read>(content: R) -> Result<Vec<(String, SheetCells)>, ReadError> {
-    let mut walk = Walk::new(Capped::new(content));
-    let mut run = RunBudget::default();
+    let mut walk = Walk::new(BufReader::new(content));
     let mut sheets = Vec::new();
     while let Some((name, _)) = walk.next_table()? {
-        let mut budget = SheetBudget::new(&mut run);
+        let mut budget = SheetBudget::new();
         walk.table(Some(&mut budget))?;
         sheets.push((name, budget.finish(false)));
     }
@@ -755,18 +774,23 @@ mod tests {
                 <table:table-cell office:value-type="float" office:value="5"><text:p>5</text:p></table:table-cell>
               </table:table-row>
               <table:table-row>
-                <table:table-cell office:value-type="string"><text:p>a<text:s text:c="2"/>b</text:p><text:p>c &amp; d</text:p><office:annotation><text:p>note</text:p></office:annotation></table:table-cell>
+                <table:table-cell office:value-type="string"><text:p>a<text:s text:c="2"/>b</text:p><text:p>c &amp; d&#x41;&bogus;<![CDATA[<&>]]></text:p><office:annotation><text:p>note</text:p></office:annotation></table:table-cell>
                 <table:covered-table-cell table:number-columns-repeated="2" office:value-type="boolean" office:boolean-value="true"/>
+                <table:table-cell office:value-type="string" office:string-value="x &lt; y"/>
               </table:table-row>
             </table:table>"#,
         );
         let sheets = read_content(c.as_bytes()).unwrap();
         let t = &sheets[0].1;
-        assert_eq!(t.cells().len(), 5);
+        assert_eq!(t.cells().len(), 6);
         assert_eq!(value(t, 0, 3), Some(CellValueRef::Number(5.0)));
         assert_eq!(value(t, 1, 3), Some(CellValueRef::Number(5.0)));
-        assert_eq!(value(t, 2, 0), Some(CellValueRef::Text("a  b\nc & d")));
+        assert_eq!(
+            value(t, 2, 0),
+            Some(CellValueRef::Text("a  b\nc & dA&bogus;<&>"))
+        );
         assert_eq!(value(t, 2, 2), Some(CellValueRef::Bool(true)));
+        assert_eq!(value(t, 2, 3), Some(CellValueRef::Text("x < y")));
         assert!(!t.formats_known());
     }
 

@@ -534,8 +534,7 @@ fn not_understood(part: &str, record: &str, typ: u16, row: u32) -> ReadError {
 /// assert_eq!(cells.find(0, 2).unwrap().value, Some(knights_tour::workbook::read::CellValueRef::Number(8.0)));
 /// ```
 pub fn read_sheet_part(bytes: &[u8]) -> Result<super::SheetCells, ReadError> {
-    let mut run = super::budget::RunBudget::default();
-    let mut sink = SheetBudget::new(&mut run);
+    let mut sink = SheetBudget::new();
     read_sheet(bytes, "sheet.bin", &Strings::default(), &mut sink)?;
     Ok(sink.finish(false))
 }

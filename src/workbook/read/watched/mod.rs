@@ -269,13 +269,14 @@ impl Watch {
                 w.u32(index as u32)
             })?;
             let replies = child.replies();
+            let too_many = |e| Fault::Breach(format!("more cells than a reader keeps ({e})"));
+            let mut run = Vec::new();
             loop {
                 match replies.u8()? {
-                    protocol::CELL => {
-                        let cell = replies.cell()?;
-                        sink.push(cell).map_err(|e| {
-                            Fault::Breach(format!("more cells than a reader keeps ({e})"))
-                        })?;
+                    protocol::CELL => sink.push(replies.cell()?).map_err(too_many)?,
+                    protocol::RUN => {
+                        let (row, col, format) = replies.run(&mut run)?;
+                        sink.push_run(row, col, &run, format).map_err(too_many)?;
                     }
                     protocol::DONE => return Ok(Ok(())),
                     protocol::FAILED => return Ok(Err(replies.failed()?)),

@@ -6,12 +6,14 @@
 //! handed over, standard input), `S` + sheet index (read that sheet). Replies (child to
 //! parent): the child first writes [`MAGIC`]; `W` + format + sheets (opened), `E` + error,
 //! `R` (start a new reader before this file: this one has grown), and for a sheet a stream of
-//! `C` cells ended by `D` or `E`. Integers are little-endian; a string is its length (`u32`)
+//! `C` cells and `N` runs (whole numbers side by side along a row with one format: a row of a
+//! board in one message, kept by the parent in one step) ended by `D` or `E`. Integers are little-endian; a string is its length (`u32`)
 //! and its UTF-8 bytes.
 
 use std::io::{self, Read, Write};
 
 use super::super::budget::{CellOut, MAX_TEXT_KEPT};
+use super::super::cells::MAX_SMALL_NUMBER;
 use super::super::{
     CellFormat, CellValue, CellValueRef, CellView, Format, ReadError, SheetCell, SheetInfo,
 };
@@ -34,8 +36,13 @@ pub(super) const FAILED: u8 = b'E';
 pub(super) const RESTART: u8 = b'R';
 /// Reply: one cell of the sheet being read.
 pub(super) const CELL: u8 = b'C';
+/// Reply: whole numbers in consecutive cells of a row, with one format.
+pub(super) const RUN: u8 = b'N';
 /// Reply: the sheet's cells are all sent.
 pub(super) const DONE: u8 = b'D';
+
+/// The most numbers in one run.
+const MAX_RUN: u32 = 4096;
 
 /// The longest string the parent accepts in a message (a sheet name, an error's words).
 const MAX_STRING: u32 = 64 * 1024;
@@ -154,11 +161,7 @@ impl<W: Write> Writer<W> {
         self.u8(CELL)?;
         self.u32(cell.row)?;
         self.u32(cell.col)?;
-        let f = cell.format;
-        self.u8(u8::from(f.bordered) | u8::from(f.fill.is_some()) << 1)?;
-        if let Some(fill) = f.fill {
-            self.u32(fill)?;
-        }
+        self.cell_format(cell.format)?;
         match cell.value {
             None => self.u8(0),
             Some(CellValueRef::Number(n)) => match whole(n) {
@@ -182,6 +185,24 @@ impl<W: Write> Writer<W> {
             }
         }
     }
+
+    fn cell_format(&mut self, f: CellFormat) -> io::Result<()> {
+        self.u8(u8::from(f.bordered) | u8::from(f.fill.is_some()) << 1)?;
+        match f.fill {
+            Some(fill) => self.u32(fill),
+            None => Ok(()),
+        }
+    }
+
+    /// `N`: whole numbers in the cells from `(row, col)` along the row.
+    fn run(&mut self, row: u32, col: u32, format: CellFormat, values: &[u32]) -> io::Result<()> {
+        self.u8(RUN)?;
+        self.u32(row)?;
+        self.u32(col)?;
+        self.cell_format(format)?;
+        self.u32(values.len() as u32)?;
+        values.iter().try_for_each(|&v| self.u32(v))
+    }
 }
 
 /// A number sent as a `u32`: whole, from 0 (not -0) to 2^32 - 1.
@@ -190,9 +211,68 @@ fn whole(n: f64) -> Option<u32> {
         .then_some(n as u32)
 }
 
-impl<W: Write> CellOut for Writer<W> {
+/// Sends a sheet's cells, gathering whole numbers side by side on a row into runs (`N`).
+pub(super) struct CellSender<'w, W: Write> {
+    out: &'w mut Writer<W>,
+    row: u32,
+    col: u32,
+    format: CellFormat,
+    run: Vec<u32>,
+}
+
+impl<'w, W: Write> CellSender<'w, W> {
+    pub(super) fn new(out: &'w mut Writer<W>) -> CellSender<'w, W> {
+        CellSender {
+            out,
+            row: 0,
+            col: 0,
+            format: CellFormat::default(),
+            run: Vec::new(),
+        }
+    }
+
+    /// Send the run gathered so far (call before `D` or `E`).
+    pub(super) fn flush(&mut self) -> io::Result<()> {
+        match self.run[..] {
+            [] => Ok(()),
+            [v] => self.out.cell(&CellView {
+                row: self.row,
+                col: self.col,
+                value: Some(CellValueRef::Number(f64::from(v))),
+                format: self.format,
+            }),
+            _ => self.out.run(self.row, self.col, self.format, &self.run),
+        }?;
+        self.run.clear();
+        Ok(())
+    }
+
+    /// Whether `cell` carries on the run gathered so far.
+    fn continues(&self, cell: &CellView<'_>) -> bool {
+        !self.run.is_empty()
+            && self.run.len() < MAX_RUN as usize
+            && cell.row == self.row
+            && cell.format == self.format
+            && self.col.checked_add(self.run.len() as u32) == Some(cell.col)
+    }
+}
+
+impl<W: Write> CellOut for CellSender<'_, W> {
     fn cell(&mut self, cell: &CellView<'_>) -> io::Result<()> {
-        Writer::cell(self, cell)
+        let small = match cell.value {
+            Some(CellValueRef::Number(n)) => whole(n).filter(|&v| v <= MAX_SMALL_NUMBER),
+            _ => None,
+        };
+        let Some(v) = small else {
+            self.flush()?;
+            return self.out.cell(cell);
+        };
+        if !self.continues(cell) {
+            self.flush()?;
+            (self.row, self.col, self.format) = (cell.row, cell.col, cell.format);
+        }
+        self.run.push(v);
+        Ok(())
     }
 }
 
@@ -286,10 +366,7 @@ impl<R: Read> Reader<R> {
         })
     }
 
-    /// After `C`: the cell.
-    pub(super) fn cell(&mut self) -> Result<SheetCell, Fault> {
-        let row = self.u32()?;
-        let col = self.u32()?;
+    fn cell_format(&mut self) -> Result<CellFormat, Fault> {
         let flags = self.u8()?;
         if flags > 3 {
             return breach(format!("cell format flags {flags}"));
@@ -299,10 +376,40 @@ impl<R: Read> Reader<R> {
         } else {
             None
         };
-        let format = CellFormat {
+        Ok(CellFormat {
             bordered: flags & 1 != 0,
             fill,
-        };
+        })
+    }
+
+    /// After `N`: the run's first cell and format, its numbers put in `values`.
+    pub(super) fn run(&mut self, values: &mut Vec<u32>) -> Result<(u32, u32, CellFormat), Fault> {
+        let row = self.u32()?;
+        let col = self.u32()?;
+        let format = self.cell_format()?;
+        let n = self.u32()?;
+        if n == 0 || n > MAX_RUN || col.checked_add(n - 1).is_none() {
+            return breach(format!("a run of {n} cells from column {col}"));
+        }
+        let mut bytes = [0u8; 4 * MAX_RUN as usize];
+        let bytes = &mut bytes[..4 * n as usize];
+        self.0.read_exact(bytes)?;
+        values.clear();
+        for b in bytes.chunks_exact(4) {
+            let v = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+            if v > MAX_SMALL_NUMBER {
+                return breach(format!("{v} in a run"));
+            }
+            values.push(v);
+        }
+        Ok((row, col, format))
+    }
+
+    /// After `C`: the cell.
+    pub(super) fn cell(&mut self) -> Result<SheetCell, Fault> {
+        let row = self.u32()?;
+        let col = self.u32()?;
+        let format = self.cell_format()?;
         let value = match self.u8()? {
             0 => None,
             1 => Some(CellValue::Number(f64::from(self.u32()?))),
@@ -392,6 +499,57 @@ mod tests {
             assert_eq!(r.u8().unwrap(), FAILED);
             assert_eq!(&r.failed().unwrap(), e);
         }
+    }
+
+    #[test]
+    fn whole_numbers_side_by_side_go_as_one_run_and_the_rest_as_cells() {
+        let view = |col, value| CellView {
+            row: 2,
+            col,
+            value: Some(CellValueRef::Number(value)),
+            format: CellFormat::default(),
+        };
+        let mut w = Writer(Vec::new());
+        let mut sender = CellSender::new(&mut w);
+        for cell in [view(4, 1.0), view(5, 64.0), view(6, 2.5), view(7, 3.0)] {
+            sender.cell(&cell).unwrap();
+        }
+        sender.flush().unwrap();
+        let mut r = Reader(&w.0[..]);
+        let mut run = Vec::new();
+        assert_eq!(r.u8().unwrap(), RUN);
+        assert_eq!(r.run(&mut run).unwrap(), (2, 4, CellFormat::default()));
+        assert_eq!(run, [1, 64]);
+        for (col, value) in [(6, 2.5), (7, 3.0)] {
+            assert_eq!(r.u8().unwrap(), CELL);
+            let cell = r.cell().unwrap();
+            assert_eq!(
+                (cell.col, cell.value),
+                (col, Some(CellValue::Number(value)))
+            );
+        }
+        assert!(r.u8().is_err());
+    }
+
+    #[test]
+    fn runs_past_the_last_column_or_the_largest_kept_number_are_a_breach() {
+        let run = |col: u32, n: u32, v: u32| {
+            let mut w = Writer(Vec::new());
+            w.u32(0).unwrap();
+            w.u32(col).unwrap();
+            w.u8(0).unwrap();
+            w.u32(n).unwrap();
+            (0..n).for_each(|_| w.u32(v).unwrap());
+            Reader(&w.0[..]).run(&mut Vec::new())
+        };
+        assert!(run(u32::MAX - 1, 2, 5).is_ok());
+        assert!(matches!(run(u32::MAX - 1, 3, 5), Err(Fault::Breach(_))));
+        assert!(matches!(run(0, 0, 5), Err(Fault::Breach(_))));
+        assert!(matches!(run(0, MAX_RUN + 1, 5), Err(Fault::Breach(_))));
+        assert!(matches!(
+            run(0, 2, MAX_SMALL_NUMBER + 1),
+            Err(Fault::Breach(_))
+        ));
     }
 
     #[test]

@@ -75,7 +75,10 @@ fn run(input: impl Read, output: impl Write, time: Duration) -> Result<(), Fault
                 let Some(b) = book.as_mut() else {
                     return Err(Fault::Breach("a sheet asked for before a file".into()));
                 };
-                match b.send_sheet(index, &mut out) {
+                let mut sender = protocol::CellSender::new(&mut out);
+                let sent = b.send_sheet(index, &mut sender);
+                sender.flush()?;
+                match sent {
                     Ok(()) => out.u8(protocol::DONE)?,
                     Err(e) => out.failed(&e)?,
                 }
