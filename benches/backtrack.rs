@@ -15,10 +15,23 @@ use std::time::Instant;
 
 use criterion::{criterion_group, Criterion};
 use knights_tour::board::{Board, Square};
-use knights_tour::solve::backtrack::{
-    enumerate, solve, solve_counted, solve_with_rng, Budget, Search,
-};
-use knights_tour::solve::{rng_from_seed, Constraint, Request};
+use knights_tour::solve::backtrack::{enumerate, Backtrack, Budget};
+use knights_tour::solve::search::{Answer, Search};
+use knights_tour::solve::{rng_from_seed, Constraint, Request, Rng};
+
+/// The search's first step, in its fixed order, and its nodes.
+fn solve_counted(req: &Request, budget: &Budget) -> (Answer, u64) {
+    Backtrack::new(req).step(budget, &mut rng_from_seed(0))
+}
+
+fn solve(req: &Request, budget: &Budget) -> Answer {
+    solve_counted(req, budget).0
+}
+
+/// A step breaking ties with `rng`.
+fn solve_with_rng(req: &Request, budget: &Budget, rng: &mut Rng) -> Answer {
+    Backtrack::shuffled(req).step(budget, rng).0
+}
 
 fn pair_request(start: Square, end: Square) -> Request {
     let mut req = Request::open(Board::new(8, 8).unwrap());
@@ -62,13 +75,13 @@ fn full_pairs_run() {
         let ms = t.elapsed().as_secs_f64() * 1000.0;
         let name = format!("{}-{} ({ms:.1} ms)", board.algebraic(s), board.algebraic(e));
         match answer {
-            Search::Found(tour) => {
+            Answer::Found { tour, .. } => {
                 assert!(req.is_satisfied_by(&tour));
                 solved += 1;
                 worst.push(((ms * 1000.0) as u64, name));
             }
-            Search::NoTour => unsolved.push(format!("{name}: no tour?!")),
-            Search::OutOfBudget { .. } => unsolved.push(format!("{name}: out of budget")),
+            Answer::NoTour => unsolved.push(format!("{name}: no tour?!")),
+            _ => unsolved.push(format!("{name}: out of budget")),
         }
     }
     worst.sort();
@@ -97,7 +110,7 @@ fn closed_12x12_nodes() {
         req.start = Some(Square::new(0, col));
         let t = Instant::now();
         let (answer, nodes) = solve_counted(&req, &Budget::nodes(10_000_000));
-        let found = matches!(&answer, Search::Found(t) if req.is_satisfied_by(t));
+        let found = matches!(&answer, Answer::Found { tour: t, .. } if req.is_satisfied_by(t));
         println!(
             "closed 12x12 from {}: found={found} {nodes} nodes, {:.2} ms",
             board.algebraic(Square::new(0, col)),
@@ -138,7 +151,9 @@ fn hard_workloads() {
         let t = Instant::now();
         let (answer, nodes) = solve_counted(req, &Budget::nodes(200_000_000));
         let what = match answer {
-            Search::Found(tour) => format!("found (meets request: {})", req.is_satisfied_by(&tour)),
+            Answer::Found { tour, .. } => {
+                format!("found (meets request: {})", req.is_satisfied_by(&tour))
+            }
             other => format!("{other:?}"),
         };
         println!(
@@ -158,7 +173,7 @@ fn hard_workloads() {
     for seed in 0..200u64 {
         let mut base = Request::open(board);
         base.start = Some(board.square_at((seed % 64) as u32));
-        let Search::Found(known) =
+        let Answer::Found { tour: known, .. } =
             solve_with_rng(&base, &Budget::unlimited(), &mut rng_from_seed(seed))
         else {
             panic!("no open 8x8 tour from {:?}", base.start);
@@ -175,7 +190,7 @@ fn hard_workloads() {
         let (answer, n) = solve_counted(&req, &Budget::nodes(20_000_000));
         nodes += n;
         match answer {
-            Search::Found(tour) => assert!(req.is_satisfied_by(&tour)),
+            Answer::Found { tour, .. } => assert!(req.is_satisfied_by(&tour)),
             _ => unsolved += 1,
         }
     }
@@ -192,7 +207,7 @@ fn bench_subset(c: &mut Criterion) {
         b.iter(|| {
             for &(s, e) in &pairs {
                 let answer = solve(&pair_request(s, e), &Budget::unlimited());
-                black_box(matches!(answer, Search::Found(_)));
+                black_box(matches!(answer, Answer::Found { .. }));
             }
         })
     });

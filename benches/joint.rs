@@ -14,7 +14,9 @@ use criterion::{criterion_group, Criterion};
 use knights_tour::board::Board;
 use knights_tour::solve::backtrack;
 use knights_tour::solve::construct::open_tour;
-use knights_tour::solve::{joint, repair, rng_from_seed, Budget, Constraint, Request};
+use knights_tour::solve::repair::Repair;
+use knights_tour::solve::search::Search;
+use knights_tour::solve::{joint, rng_from_seed, Budget, Constraint, Request};
 
 /// `count` constraints spread evenly over a constructed open tour of `board`.
 fn dense_request(board: Board, count: usize) -> Request {
@@ -46,8 +48,11 @@ fn rate(search: impl FnOnce() -> u64) -> (u64, f64) {
 fn one_off() {
     let board = Board::new(21, 37).expect("a board");
     let req = dense_request(board, 80);
-    let (joint_nodes, joint_s) =
-        rate(|| repair::solve(&req, &Budget::nodes(200_000), &mut rng_from_seed(1)).1);
+    let (joint_nodes, joint_s) = rate(|| {
+        Repair::new(&req)
+            .run(&Budget::nodes(200_000), &mut rng_from_seed(1))
+            .1
+    });
     // The plain search enumerating the 21x37 tours from a1: it never runs out of work.
     let plain = Request {
         start: Some(board.parse_square("a1").expect("a square")),
@@ -72,11 +77,7 @@ fn bench_joint(c: &mut Criterion) {
         "21x37, 80 constraints: 20,000 nodes of the repair search",
         |b| {
             b.iter(|| {
-                black_box(repair::solve(
-                    &req,
-                    &Budget::nodes(20_000),
-                    &mut rng_from_seed(1),
-                ))
+                black_box(Repair::new(&req).run(&Budget::nodes(20_000), &mut rng_from_seed(1)))
             })
         },
     );

@@ -17,8 +17,8 @@ mod knight_paths;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use knights_tour::board::{Board, Square};
+use knights_tour::generate::workbook::{write_workbook, WorkbookSpec};
 use knights_tour::solve::{Attempt, Method};
-use knights_tour::workbook::write::{write_workbook, WorkbookSpec};
 
 fn bench_write(c: &mut Criterion) {
     let board = Board::new(1000, 1000).unwrap();

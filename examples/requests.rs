@@ -7,22 +7,28 @@
 //!   10 s time limit;
 //! - issue 18's table (`density`): 12, 20, 30, 40 and 80 constraints sampled from a real tour
 //!   on boards up to 80, 150, 40, 150 and 60 a side, 10 s each, and the 30x5 request with a
-//!   fixed start that issue 12 left unanswered.
+//!   fixed start that issue 12 left unanswered;
+//! - issue 43's groups (`sparse`): 40 constraints on boards 40..=80 a side, one constraint per
+//!   200 to 400 squares on boards 40..=150 a side, and issue 43's 60x60 request at the
+//!   runner's seeds 1 to 8.
 //!
-//! For each group: how many were answered, the slowest time and the median.
+//! For each group: how many were answered, the slowest time and the median, the processor
+//! time (steadier on a shared machine), and which searches answered.
 //!
 //! ```text
 //! cargo run --release --example requests -- [REQUESTS_PER_GROUP] [SEED]
 //! ```
 //!
-//! `REQUESTS_ONLY=constraints` (or `ends`, or `density`) runs one kind of group only, while iterating on a
+//! `REQUESTS_ONLY=constraints` (or `ends`, `density` or `sparse`) runs one kind of group only, while iterating on a
 //! solver; `REQUESTS_VERBOSE=1` prints every request with its time; `REQUESTS_SOURCE=plain`
 //! samples the runner's tour as it comes (see `disguised`); `REQUESTS_PIN=first` (or
 //! `last`) makes one of each request's 12 constraints the source tour's first (or last) square,
 //! so that every request has a fixed end, which random sampling gives only now and then;
 //! `REQUESTS_DUMP=DIR` writes every constrained request sent into DIR as a `--constraints`
-//! file for `generate`, its command line on the first line, to look at one request alone;
-//! `REQUESTS_RUNS=K` sends every request K times, each run with its own seed for the runner, and
+//! file for `generate`, its command line on the first line, to look at one request alone (and
+//! with `REQUESTS_DUMP_ONLY=1`, sends none);
+//! `REQUESTS_METHOD=NAME` sends every request with `--method NAME` instead of `auto` (one search
+//! alone, to compare with the portfolio); `REQUESTS_RUNS=K` sends every request K times, each run with its own seed for the runner, and
 //! counts runs (answered/sent, median over all runs): a group's figures over one run each are a
 //! draw.
 
@@ -30,9 +36,12 @@ use std::time::{Duration, Instant};
 
 use rand::Rng as _;
 
+use clap::ValueEnum as _;
 use knights_tour::board::{Board, Square};
 use knights_tour::solve::runner::run;
-use knights_tour::solve::{existence, rng_from_seed, Constraint, Plan, Request, Rng};
+use knights_tour::solve::{
+    constraints, existence, rng_from_seed, Constraint, Method, Plan, Request, Rng,
+};
 use knights_tour::tour::Tour;
 
 /// One group's figures.
@@ -54,6 +63,11 @@ struct Figures {
     total: Duration,
     /// Every request's time, for the median.
     times: Vec<Duration>,
+    /// How many answers each search gave (the method its tour names).
+    methods: std::collections::BTreeMap<&'static str, usize>,
+    /// Every request's processor time (both threads of a race), where the system tells it:
+    /// steadier than the time on the clock on a machine shared with other work.
+    cpu: Vec<Duration>,
 }
 
 impl Figures {
@@ -63,6 +77,9 @@ impl Figures {
         }
         if let Some(dir) = std::env::var_os("REQUESTS_DUMP") {
             dump(req, seed, std::path::Path::new(&dir));
+            if std::env::var_os("REQUESTS_DUMP_ONLY").is_some() {
+                return;
+            }
         }
         for r in 0..self.runs {
             self.send_once(req, plan, seed.wrapping_add(r * RUN_SEED_STEP));
@@ -71,10 +88,17 @@ impl Figures {
 
     /// One run of `req` with the runner's generator seeded with `seed`.
     fn send_once(&mut self, req: &Request, plan: &Plan, seed: u64) {
-        let started = Instant::now();
+        let (started, cpu) = (Instant::now(), cpu_time());
         let outcome = run(req, plan, &mut rng_from_seed(seed), &mut |_| {});
         let took = started.elapsed();
-        let ok = outcome.tours().any(|a| req.is_satisfied_by(&a.tour));
+        if let (Some(before), Some(after)) = (cpu, cpu_time()) {
+            self.cpu.push(after.saturating_sub(before));
+        }
+        let answer = outcome.tours().find(|a| req.is_satisfied_by(&a.tour));
+        let ok = answer.is_some();
+        if let Some(a) = answer {
+            *self.methods.entry(a.method.name()).or_default() += 1;
+        }
         self.sent += 1;
         self.answered += usize::from(ok);
         self.total += took;
@@ -126,14 +150,27 @@ impl Figures {
         let mut times = self.times.clone();
         times.sort_unstable();
         let median = times.get(times.len() / 2).copied().unwrap_or_default();
+        let by: Vec<String> = self
+            .methods
+            .iter()
+            .map(|(method, n)| format!("{method} {n}"))
+            .collect();
+        let mut cpu = self.cpu.clone();
+        cpu.sort_unstable();
+        let cpu_median = cpu.get(cpu.len() / 2).copied().unwrap_or_default();
+        let cpu_total: Duration = cpu.iter().sum();
         println!(
-            "{name}: {}/{} answered, slowest {:.3} s ({}), median {:.3} s, mean {:.3} s",
+            "{name}: {}/{} answered, slowest {:.3} s ({}), median {:.3} s, mean {:.3} s; \
+             processor time median {:.2} s, total {:.1} s; by {}",
             self.answered,
             self.sent,
             self.slowest.as_secs_f64(),
             self.slowest_request,
             median.as_secs_f64(),
             self.total.as_secs_f64() / self.sent.max(1) as f64,
+            cpu_median.as_secs_f64(),
+            cpu_total.as_secs_f64(),
+            by.join(", "),
         );
     }
 }
@@ -244,6 +281,7 @@ fn main() {
     };
     let ten = Plan {
         timeout: Some(Duration::from_secs(10)),
+        method: method_from_env(),
         ..Plan::default()
     };
     for i in 0..per_group {
@@ -280,6 +318,69 @@ fn main() {
     let mut named = Figures::new("density");
     named.send(&thirty_by_five(), &ten, 0);
     named.print("30x5 with a fixed start and 12 constraints (issue 18; 10 s limit)");
+
+    // Issue 43's groups, drawn after every group above so that those keep their requests:
+    // 40 constraints on boards of 1,600 to 6,400 squares, and sparse requests (one constraint
+    // per 200 to 400 squares) on boards up to 150 a side, where pieces are hundreds of moves
+    // long; then issue 43's own request at the runner's seeds 1 to 8.
+    let mut forty = Figures::new("sparse");
+    for i in 0..per_group.min(12) {
+        let board = Board::new(rng.random_range(40..=80), rng.random_range(40..=80)).unwrap();
+        if let Some(req) = sampled(board, 40, pin, &mut rng, i as u64) {
+            forty.send(&req, &ten, 3_000_000 + i as u64);
+        }
+    }
+    forty.print("40 constraints from a real tour on boards 40..=80 a side (10 s limit)");
+    let mut sparse = Figures::new("sparse");
+    for i in 0..per_group.min(12) {
+        let board = Board::new(rng.random_range(40..=150), rng.random_range(40..=150)).unwrap();
+        let count = board.len() / rng.random_range(200..=400);
+        if let Some(req) = sampled(board, count, pin, &mut rng, i as u64) {
+            sparse.send(&req, &ten, 4_000_000 + i as u64);
+        }
+    }
+    sparse.print("one constraint per 200..=400 squares from a real tour, boards 40..=150 a side (10 s limit)");
+    let mut issue = Figures::new("sparse");
+    for runner_seed in 1..=8 {
+        issue.send(&issue_43(), &ten, runner_seed);
+    }
+    issue.print("issue 43's 40 constraints on 60x60, runner seeds 1..=8 (10 s limit)");
+}
+
+/// Issue 43's request: 40 constraints sampled from `generate --size 60 --seed 3`'s tour
+/// (squares as `row,col` from 1 at the top-left), which `--method auto` took 39 to 45 s over.
+fn issue_43() -> Request {
+    let board = Board::new(60, 60).unwrap();
+    let text = "54 41,14; 119 40,18; 213 2,52; 418 60,53; 464 55,44; 643 52,18; 654 53,18; \
+        746 55,40; 888 49,40; 1010 35,4; 1021 37,7; 1022 36,5; 1047 1,11; 1145 2,46; \
+        1469 32,58; 1523 17,59; 1560 5,54; 1596 5,44; 1672 10,53; 1908 10,41; 1922 4,31; \
+        2172 6,17; 2228 32,5; 2351 7,25; 2552 27,12; 2659 34,18; 2671 35,19; 2829 43,51; \
+        2995 19,47; 3031 17,31; 3039 21,41; 3121 36,46; 3137 29,49; 3179 24,16; 3258 32,41; \
+        3266 26,47; 3443 25,29; 3447 27,31; 3554 32,21; 3558 30,17";
+    let lines = text.replace(';', "\n");
+    Request {
+        constraints: constraints::parse(board, &lines).expect("issue 43's constraints"),
+        ..Request::open(board)
+    }
+}
+
+/// The processor time this process has used (Linux: `/proc/self/stat`, in ticks of 10 ms),
+/// `None` elsewhere.
+fn cpu_time() -> Option<Duration> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    let fields: Vec<&str> = stat.rsplit(')').next()?.split_whitespace().collect();
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    Some(Duration::from_millis(ticks * 10))
+}
+
+/// `REQUESTS_METHOD`, or `auto`.
+fn method_from_env() -> Method {
+    match std::env::var("REQUESTS_METHOD") {
+        Ok(name) => {
+            Method::from_str(&name, true).unwrap_or_else(|e| panic!("REQUESTS_METHOD: {e}"))
+        }
+        Err(_) => Method::Auto,
+    }
 }
 
 /// `tour` numbered from its other end and mirrored at random (seed `i`), unless

@@ -19,8 +19,8 @@ mod knight_paths;
 use std::time::Instant;
 
 use knights_tour::board::{Board, Square};
+use knights_tour::generate::workbook::{write_workbook, WorkbookSpec};
 use knights_tour::solve::{Attempt, Method};
-use knights_tour::workbook::write::{write_workbook, WorkbookSpec};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();

@@ -49,7 +49,7 @@ pub enum Error {
         /// Whether it is a file (none was made) rather than standard output.
         file: bool,
         /// Where the write was.
-        cause: crate::writing::TimedOut,
+        cause: crate::output::write_budget::TimedOut,
     },
     /// Anything else, already worded for a person.
     #[error("{0}")]

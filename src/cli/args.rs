@@ -9,8 +9,10 @@ use std::time::Duration;
 use clap::ValueEnum;
 
 use crate::board::{Board, Square};
+use crate::english::a_board;
 use crate::error::{Error, Result};
 use crate::solve::runner::{self, Plan};
+use crate::solve::search::{self, Declined};
 use crate::solve::{constraints, existence, hand, Method, Request, Tiebreak};
 
 /// Board size flags, shared by the commands that lay out a board.
@@ -130,9 +132,13 @@ impl SolveArgs {
             self.hand_flags()?;
         }
         let mut request = self.request(board)?;
-        if method == Method::Hand {
-            self.check_hand(&mut request)?;
+        // A method that does not take the request is a usage error; the portfolio that takes
+        // none (a board too large for every search) says so when it runs.
+        if let Some(why) = search::declines(method, &request).filter(|_| method != Method::Auto) {
+            return Err(Error::Usage(self.declined(method, &request, &why)));
         }
+        // The hand method's tour is closed, asked or not.
+        request.closed |= method == Method::Hand;
         existence::check_request(&request).map_err(|e| Error::Impossible(e.to_string()))?;
         let warnsdorff = matches!(method, Method::Auto | Method::Warnsdorff);
         if !warnsdorff {
@@ -189,19 +195,29 @@ impl SolveArgs {
         Ok(())
     }
 
-    /// `--method hand`: the board and start must suit it, and the tour it builds is closed.
-    fn check_hand(&self, request: &mut Request) -> Result<()> {
-        hand::check_board(request.board).map_err(Error::Usage)?;
-        if let Some(s) = request.start.filter(|&s| !hand::in_rings(request.board, s)) {
-            return Err(Error::Usage(format!(
-                "--start {}: --method hand starts on the two outer rings, and {} is in the \
-                 centre; start on one of them, or let it choose",
-                self.start.trim(),
-                request.board.algebraic(s)
-            )));
+    /// Why `method` does not take `request`, in words that name the flags and say what does
+    /// take it, true for this request.
+    fn declined(&self, method: Method, request: &Request, why: &Declined) -> String {
+        let board = request.board;
+        let flag = format!("--method {}", method.name());
+        match why {
+            Declined::Hand(hand::Unsupported::CentreStart(_)) => format!(
+                "--start {}: {flag}: {why}; start on one of them, or let it choose",
+                self.start.trim()
+            ),
+            Declined::Hand(_) => {
+                // Advice true for this board: a closed tour, an open one, or none at all.
+                let instead = match (existence::closed_tour(board), existence::open_tour(board)) {
+                    (Ok(()), _) => "--method auto --closed builds a closed tour on it".to_string(),
+                    (_, Ok(())) => {
+                        "--method auto builds an open tour on it (it has no closed tour)".into()
+                    }
+                    (_, Err(none)) => format!("it has no tour at all: {none}"),
+                };
+                format!("{flag} does not take {}: {why}; {instead}", a_board(board))
+            }
+            _ => format!("{flag} does not take this request: {why}; --method auto takes it"),
         }
-        request.closed = true;
-        Ok(())
     }
 
     fn request(&self, board: Board) -> Result<Request> {
@@ -271,9 +287,9 @@ pub enum PathArg {
     Off,
 }
 
-impl From<PathArg> for crate::workbook::write::PathDrawing {
+impl From<PathArg> for crate::generate::workbook::PathDrawing {
     fn from(p: PathArg) -> Self {
-        use crate::workbook::write::PathDrawing;
+        use crate::generate::workbook::PathDrawing;
         match p {
             PathArg::Auto => PathDrawing::Auto,
             PathArg::On => PathDrawing::On,

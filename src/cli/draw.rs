@@ -29,12 +29,12 @@ use crate::draw::{self, DrawOptions, Numbers};
 use crate::error::{Error, Result};
 use crate::exit_codes;
 use crate::output;
+use crate::output::write_budget::{search_share, WriteBudget};
 use crate::solve::{rng_from_seed, runner};
 use crate::tour::Tour;
 use crate::verify;
 use crate::workbook::cellref::{CellRange, CellRef};
 use crate::workbook::read::watched::{Limits, Opener};
-use crate::writing::{search_share, WriteBudget};
 
 /// Options of `knights-tour draw`.
 #[derive(Debug, clap::Args)]
@@ -158,7 +158,7 @@ pub fn run(args: Args) -> Result<u8> {
         output::check_writable(path, args.force)?;
     }
     // A generated tour and its picture share --timeout: the search gets most of it (see
-    // crate::writing). A FILE's tour is drawn without a time limit (none was given).
+    // crate::output::write_budget). A FILE's tour is drawn without a time limit (none was given).
     let deadline = match &args.file {
         Some(_) => None,
         None => Instant::now().checked_add(timeout(args.solve.timeout)?),

@@ -28,8 +28,8 @@
 use crate::cli::args::{command_line, PathArg, SolveArgs};
 use crate::cli::progress::Spinner;
 use crate::error::{Error, Result};
-use crate::export::Format;
 use crate::generate::{self, Job, WorkbookOptions};
+use crate::output::format::Format;
 use crate::output::{self, Destination};
 use crate::solve::{Goal, Method};
 use crate::workbook::cellref::CellRef;

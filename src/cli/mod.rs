@@ -6,7 +6,7 @@ pub mod completions;
 pub mod draw;
 pub mod generate;
 pub mod man;
-pub mod pairs;
+pub mod pairs_command;
 pub mod progress;
 pub mod puzzle;
 pub mod template;
@@ -43,7 +43,7 @@ pub enum Command {
     /// Write an empty practice board that flags mistakes as you type.
     Template(template::Args),
     /// Answer every (start, end) pair of a board: a tour, or why none exists.
-    Pairs(pairs::Args),
+    Pairs(pairs_command::Args),
     /// Write knight's-tour puzzles (some move numbers given, one answer) to solve in a spreadsheet.
     Puzzle(puzzle::Args),
     /// Print a shell completion script.
@@ -94,15 +94,16 @@ pub fn main() -> u8 {
     // handlers (an abort is for its parent to read).
     if !matches!(cli.command, Command::ReadWorkbooks(_)) {
         crate::output::remove_temp_files_on_signals();
-        crate::resources::install();
+        crate::output::memory::install();
     }
+    crate::output::set_step_aside(progress::step_aside);
     let name = cli.command.name();
     let result = match cli.command {
         Command::Generate(args) => generate::run(args),
         Command::Verify(args) => verify::run(args),
         Command::Draw(args) => draw::run(args),
         Command::Template(args) => template::run(args),
-        Command::Pairs(args) => pairs::run(args),
+        Command::Pairs(args) => pairs_command::run(args),
         Command::Puzzle(args) => puzzle::run(args),
         Command::Completions(args) => completions::run(args),
         Command::Man(args) => man::run(args),

@@ -22,8 +22,9 @@ fn shown() -> std::sync::MutexGuard<'static, Option<indicatif::ProgressBar>> {
 /// Run `write` (a write to standard output) with the progress line out of the way: when
 /// both go to the same terminal, text written beside the line would land after it ("⠁ reading
 /// f5.xlsx \[0s]file header"), and the line's next redraw would wipe the text. The line is
-/// cleared, `write` runs, and the line is drawn again below it.
-pub fn suspend<R>(write: impl FnOnce() -> R) -> R {
+/// cleared, `write` runs, and the line is drawn again below it. The command line hands this to
+/// [`crate::output::set_step_aside`], so the library's writers need not know of progress lines.
+pub fn step_aside(write: &mut dyn FnMut()) {
     let bar = shown().clone();
     match bar {
         Some(bar) => bar.suspend(write),

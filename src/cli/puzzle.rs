@@ -16,7 +16,7 @@
 //! ```
 //!
 //! This file only parses and prints; [`crate::puzzle`] makes the puzzles and
-//! [`crate::workbook::puzzle`] lays out the workbook.
+//! [`crate::puzzle::sheets`] lays out the workbook.
 //!
 //! Exit codes: 0 the puzzles were written; 1 no puzzle with a proved unique answer was found
 //! within --timeout (nothing written); 2 usage error or impossible request (nothing written).
@@ -29,12 +29,12 @@ use crate::cli::args::{timeout, BoardArgs};
 use crate::cli::progress::Spinner;
 use crate::error::{Error, Result};
 use crate::exit_codes;
-use crate::export::Format;
+use crate::output::format::Format;
+use crate::output::write_budget::{search_share, WriteBudget};
 use crate::output::{self, Destination};
 use crate::puzzle::{self, clues_for, Difficulty, Puzzle, PuzzleError};
 use crate::solve::{rng_from_seed, Budget};
 use crate::workbook::cellref::CellRef;
-use crate::writing::{search_share, WriteBudget};
 
 /// Most puzzles one run makes.
 const MAX_COUNT: u32 = 1000;
@@ -210,7 +210,7 @@ fn job(args: &Args) -> Result<Job> {
         .unwrap_or("C3")
         .parse()
         .map_err(|e| Error::Usage(format!("--at: {e}")))?;
-    crate::workbook::template::Template::new(board, at)
+    crate::template::Template::new(board, at)
         .map_err(|e| Error::Usage(format!("--at {}: {e}", args.at.as_deref().unwrap_or("C3"))))?;
     let clues = match args.clues {
         Some(k) if k == 0 || k > board.len() => {
@@ -243,14 +243,14 @@ fn job(args: &Args) -> Result<Job> {
 fn write(job: &Job, puzzles: &[Puzzle], force: bool, budget: &WriteBudget<'_>) -> Result<()> {
     let fill = |out: &mut dyn Write| -> std::io::Result<()> {
         match job.format {
-            Format::Csv => crate::export::puzzle::write_csv(puzzles, out),
-            Format::Json => crate::export::puzzle::write_json(
+            Format::Csv => crate::puzzle::formats::write_csv(puzzles, out),
+            Format::Json => crate::puzzle::formats::write_json(
                 puzzles,
                 job.seed,
                 job.difficulty.map(|d| d.name()),
                 out,
             ),
-            Format::Text => crate::export::puzzle::write_text(puzzles, out),
+            Format::Text => crate::puzzle::formats::write_text(puzzles, out),
             Format::Xlsx => unreachable!("workbooks are written below"),
         }
     };
@@ -262,7 +262,7 @@ fn write(job: &Job, puzzles: &[Puzzle], force: bool, budget: &WriteBudget<'_>) -
                     message: e.to_string(),
                 };
                 let mut book =
-                    crate::workbook::puzzle::workbook(puzzles, job.at).map_err(to_error)?;
+                    crate::puzzle::sheets::workbook(puzzles, job.at).map_err(to_error)?;
                 book.save_to_writer(out).map_err(to_error)
             })
         }

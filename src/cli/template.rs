@@ -28,11 +28,11 @@ use crate::cli::args::BoardArgs;
 use crate::cli::progress::Spinner;
 use crate::error::{Error, Result};
 use crate::exit_codes;
-use crate::export::format::xlsx_output;
+use crate::output::format::xlsx_output;
+use crate::output::write_budget::WriteBudget;
 use crate::solve::{existence, Request};
+use crate::template::Template;
 use crate::workbook::cellref::CellRef;
-use crate::workbook::template::Template;
-use crate::writing::WriteBudget;
 
 /// Options of `knights-tour template`.
 #[derive(Debug, clap::Args)]

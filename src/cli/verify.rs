@@ -8,26 +8,26 @@
 //! where the board is, its start and end, then every problem found. `--format json` (or
 //! `--json`) prints one JSON document, `--format csv` one row per board (a class report).
 //! `-o FILE` writes the report to a file in the format its extension names; `-o report.xlsx`
-//! writes a class workbook (see [`crate::workbook::write::class`]).
+//! writes a class workbook (see [`crate::verify::class`]).
 //!
 //! Exit codes: 0 when every file holds at least one board and every board is a complete tour;
 //! 1 when a board is `partial` or `invalid`, or a file holds no board; 2 when a file cannot be
 //! read (or a `--sheet` is missing, or the usage is wrong).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::cli::args::command_line;
 use crate::cli::progress::{self, Spinner};
 use crate::error::{Error, Result};
 use crate::exit_codes;
-use crate::export::Format;
+use crate::output::format::Format;
+use crate::output::write_budget::WriteBudget;
 use crate::output::{self, Destination};
 use crate::solve::backtrack::Budget;
+use crate::verify::class::{is_marked, save_class_report, Capacity, ClassReport};
 use crate::verify::{complete, csv, inputs, text, FileReport, JsonDocument, Totals, VerifyOptions};
 use crate::workbook::cellref::{CellRange, CellRef};
 use crate::workbook::read::watched::{Limits, Opener};
-use crate::workbook::write::class::{is_marked, save_class_report, Capacity, ClassReport};
-use crate::writing::WriteBudget;
 
 /// Options of `knights-tour verify`.
 #[derive(Debug, clap::Args)]
@@ -163,82 +163,19 @@ pub fn run(args: Args) -> Result<u8> {
         ));
     }
     if let Some(out) = &args.complete {
-        let out = crate::export::format::xlsx_output(&out.to_string_lossy(), "--complete")?;
+        let out = crate::output::format::xlsx_output(&out.to_string_lossy(), "--complete")?;
         output::check_writable(&out, args.force)?;
     }
     let (format, sink) = sink(&args)?;
     if let Sink::File(path) | Sink::Workbook(path) = &sink {
         output::check_writable(path, args.force)?;
     }
-    let to_file = !matches!(sink, Sink::Stdout);
-    let options = VerifyOptions {
-        sheets: args.sheets.clone(),
-        range: args.range,
-        board: args.board,
-        board_size: args.board_size,
-        drawings: format == ReportFormat::Text && (to_file || !args.quiet),
-        keep_typed: matches!(sink, Sink::Workbook(_)),
-    };
     let inputs = inputs::expand(&args.files).map_err(Error::Usage)?;
-    let mut run = Run {
-        opener,
-        options,
-        spinner: Spinner::new(),
-        quiet: args.quiet,
-        code: exit_codes::SUCCESS,
-        totals: Totals::default(),
-        reports: Vec::new(),
-        // Text and CSV stream file by file; reports are kept for JSON, --complete and -o .xlsx.
-        keep: format == ReportFormat::Json
-            || args.complete.is_some()
-            || matches!(sink, Sink::Workbook(_)),
-        capacity: matches!(sink, Sink::Workbook(_)).then(Capacity::default),
-    };
+    let mut run = Run::new(&args, format, &sink, opener);
     match &sink {
-        Sink::Stdout => {
-            let stream = !args.quiet && format != ReportFormat::Json;
-            if stream && format == ReportFormat::Csv {
-                write_stdout(&csv::header())?;
-            }
-            run.each(&inputs, &mut |report| match (stream, format) {
-                (false, _) | (_, ReportFormat::Json) => Ok(()),
-                (_, ReportFormat::Csv) => write_stdout(&csv::rows(report)),
-                (_, ReportFormat::Text) => write_stdout(&text::render_file(report)),
-            })?;
-        }
-        Sink::File(path) => {
-            output::write_atomically_with(path, args.force, &WriteBudget::unlimited(), |w| {
-                let io = |e: std::io::Error| Error::io(path, e);
-                if format == ReportFormat::Csv {
-                    w.write_all(csv::header().as_bytes()).map_err(io)?;
-                }
-                run.each(&inputs, &mut |report| {
-                    let text = match format {
-                        ReportFormat::Json => return Ok(()),
-                        ReportFormat::Csv => csv::rows(report),
-                        ReportFormat::Text => text::render_file(report),
-                    };
-                    w.write_all(text.as_bytes()).map_err(io)
-                })?;
-                let tail = match format {
-                    ReportFormat::Text if run.totals.files > 1 => text::render_totals(&run.totals),
-                    ReportFormat::Json => json_document(std::mem::take(&mut run.reports))?,
-                    _ => String::new(),
-                };
-                w.write_all(tail.as_bytes()).map_err(io)
-            })?
-        }
-        Sink::Workbook(path) => {
-            run.each(&inputs, &mut |_| Ok(()))?;
-            run.spinner.set("writing the class workbook");
-            let report = ClassReport {
-                files: &run.reports,
-                command_line: &command_line(None),
-            };
-            let show = |msg: &str| run.spinner.set(msg);
-            let writing = WriteBudget::new(path.display().to_string(), None, Some(&show));
-            save_class_report(&report, path, args.force, &writing)?;
-        }
+        Sink::Stdout => run.print_reports(&inputs, format, args.quiet)?,
+        Sink::File(path) => run.write_report_file(&inputs, format, path, args.force)?,
+        Sink::Workbook(path) => run.write_class_workbook(&inputs, path, args.force)?,
     }
     let Run {
         spinner,
@@ -248,24 +185,54 @@ pub fn run(args: Args) -> Result<u8> {
         ..
     } = run;
     let completions = match &args.complete {
-        Some(out) => {
-            spinner.set("completing failed attempts");
-            let budget = Budget {
-                meter: Some(progress::meter()),
-                ..Budget::nodes(complete::DEFAULT_NODE_BUDGET)
-            };
-            let show = |msg: &str| spinner.set(msg);
-            let writing = WriteBudget::new(out.display().to_string(), None, Some(&show));
-            let items = complete::complete_reports(&reports, out, args.force, &budget, &writing)?;
-            Some(complete::render_completions(&items, out))
-        }
+        Some(out) => Some(complete_failed(&reports, out, args.force, &spinner)?),
         None => None,
     };
     spinner.finish();
-    match &sink {
+    print_ending(&args, &sink, format, &totals, reports)?;
+    if let Some(lines) = &completions {
+        // With --format json or csv, stdout stays a single document.
+        if format != ReportFormat::Text {
+            eprint!("{lines}");
+        } else if !args.quiet {
+            write_stdout(lines)?;
+        }
+    }
+    Ok(code)
+}
+
+/// `--complete`: the failed attempts of `reports` completed into the workbook `out`; the lines
+/// that say so.
+fn complete_failed(
+    reports: &[FileReport],
+    out: &Path,
+    force: bool,
+    spinner: &Spinner,
+) -> Result<String> {
+    spinner.set("completing failed attempts");
+    let budget = Budget {
+        meter: Some(progress::meter()),
+        ..Budget::nodes(complete::DEFAULT_NODE_BUDGET)
+    };
+    let show = |msg: &str| spinner.set(msg);
+    let writing = WriteBudget::new(out.display().to_string(), None, Some(&show));
+    let items = complete::complete_reports(reports, out, force, &budget, &writing)?;
+    Ok(complete::render_completions(&items, out))
+}
+
+/// What is printed once every file is read: the totals, the JSON document, or where the
+/// report went.
+fn print_ending(
+    args: &Args,
+    sink: &Sink,
+    format: ReportFormat,
+    totals: &Totals,
+    reports: Vec<FileReport>,
+) -> Result<()> {
+    match sink {
         Sink::Stdout if args.quiet => {}
         Sink::Stdout if format == ReportFormat::Text && totals.files > 1 => {
-            write_stdout(&text::render_totals(&totals))?;
+            write_stdout(&text::render_totals(totals))?;
         }
         Sink::Stdout if format == ReportFormat::Json => {
             write_stdout(&json_document(reports)?)?;
@@ -285,21 +252,13 @@ pub fn run(args: Args) -> Result<u8> {
             };
             write_stdout(&format!(
                 "{}report written to {}{what}\n",
-                text::render_totals(&totals),
+                text::render_totals(totals),
                 path.display()
             ))?;
         }
         _ => {}
     }
-    if let Some(lines) = &completions {
-        // With --format json or csv, stdout stays a single document.
-        if format != ReportFormat::Text {
-            eprint!("{lines}");
-        } else if !args.quiet {
-            write_stdout(lines)?;
-        }
-    }
-    Ok(code)
+    Ok(())
 }
 
 /// The JSON document on `reports`, ending with a newline.
@@ -328,6 +287,98 @@ struct Run {
 }
 
 impl Run {
+    /// The run `args` ask for, reporting in `format` to `sink`.
+    fn new(args: &Args, format: ReportFormat, sink: &Sink, opener: Opener) -> Run {
+        let to_file = !matches!(sink, Sink::Stdout);
+        let workbook = matches!(sink, Sink::Workbook(_));
+        let options = VerifyOptions {
+            sheets: args.sheets.clone(),
+            range: args.range,
+            board: args.board,
+            board_size: args.board_size,
+            drawings: format == ReportFormat::Text && (to_file || !args.quiet),
+            keep_typed: workbook,
+        };
+        Run {
+            opener,
+            options,
+            spinner: Spinner::new(),
+            quiet: args.quiet,
+            code: exit_codes::SUCCESS,
+            totals: Totals::default(),
+            reports: Vec::new(),
+            // Text and CSV stream file by file; reports are kept for JSON, --complete and -o .xlsx.
+            keep: format == ReportFormat::Json || args.complete.is_some() || workbook,
+            capacity: workbook.then(Capacity::default),
+        }
+    }
+
+    /// Every input verified, text and CSV printed file by file as they are read.
+    fn print_reports(
+        &mut self,
+        inputs: &[inputs::Input],
+        format: ReportFormat,
+        quiet: bool,
+    ) -> Result<()> {
+        let stream = !quiet && format != ReportFormat::Json;
+        if stream && format == ReportFormat::Csv {
+            write_stdout(&csv::header())?;
+        }
+        self.each(inputs, &mut |report| match (stream, format) {
+            (false, _) | (_, ReportFormat::Json) => Ok(()),
+            (_, ReportFormat::Csv) => write_stdout(&csv::rows(report)),
+            (_, ReportFormat::Text) => write_stdout(&text::render_file(report)),
+        })
+    }
+
+    /// Every input verified into the report file `path` (`-o report.csv`, `.json`, `.txt`).
+    fn write_report_file(
+        &mut self,
+        inputs: &[inputs::Input],
+        format: ReportFormat,
+        path: &Path,
+        force: bool,
+    ) -> Result<()> {
+        output::write_atomically_with(path, force, &WriteBudget::unlimited(), |w| {
+            let io = |e: std::io::Error| Error::io(path, e);
+            if format == ReportFormat::Csv {
+                w.write_all(csv::header().as_bytes()).map_err(io)?;
+            }
+            self.each(inputs, &mut |report| {
+                let text = match format {
+                    ReportFormat::Json => return Ok(()),
+                    ReportFormat::Csv => csv::rows(report),
+                    ReportFormat::Text => text::render_file(report),
+                };
+                w.write_all(text.as_bytes()).map_err(io)
+            })?;
+            let tail = match format {
+                ReportFormat::Text if self.totals.files > 1 => text::render_totals(&self.totals),
+                ReportFormat::Json => json_document(std::mem::take(&mut self.reports))?,
+                _ => String::new(),
+            };
+            w.write_all(tail.as_bytes()).map_err(io)
+        })
+    }
+
+    /// Every input verified into the class workbook `path` (`-o report.xlsx`).
+    fn write_class_workbook(
+        &mut self,
+        inputs: &[inputs::Input],
+        path: &Path,
+        force: bool,
+    ) -> Result<()> {
+        self.each(inputs, &mut |_| Ok(()))?;
+        self.spinner.set("writing the class workbook");
+        let report = ClassReport {
+            files: &self.reports,
+            command_line: &command_line(None),
+        };
+        let show = |msg: &str| self.spinner.set(msg);
+        let writing = WriteBudget::new(path.display().to_string(), None, Some(&show));
+        save_class_report(&report, path, force, &writing)
+    }
+
     /// Verify each input in turn and hand its report to `emit`; a class workbook that grows
     /// past what a workbook holds stops the run before anything is written.
     fn each(

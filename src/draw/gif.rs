@@ -12,8 +12,8 @@ use std::io::{self, Write};
 use ::gif::{DisposalMethod, Encoder, EncodingError, Frame, Repeat};
 
 use crate::board::Square;
+use crate::output::write_budget::{TimedOut, Work, WriteBudget};
 use crate::tour::Tour;
-use crate::writing::{TimedOut, Work, WriteBudget};
 
 use super::raster::{
     check_raster_size, paint_mark, paint_number, paint_segment, paint_square, paint_still,
@@ -81,7 +81,7 @@ pub fn gif<W: Write>(tour: &Tour, opts: &DrawOptions, out: W) -> io::Result<()> 
     gif_within(tour, opts, out, &WriteBudget::unlimited())
 }
 
-/// [`gif`] within `budget`: each frame a step of its stage (see [`crate::writing`]).
+/// [`gif`] within `budget`: each frame a step of its stage (see [`crate::output::write_budget`]).
 pub(crate) fn gif_within<W: Write>(
     tour: &Tour,
     opts: &DrawOptions,

@@ -38,8 +38,8 @@ mod svg;
 use std::io::{self, Write};
 use std::path::Path;
 
+use crate::output::write_budget::{TimedOut, WriteBudget};
 use crate::tour::Tour;
-use crate::writing::{TimedOut, WriteBudget};
 
 pub use self::font::Font;
 pub use self::geometry::{Geometry, NumberLayout, DEFAULT_MAX_PX, DEFAULT_SQUARE_PX};
@@ -127,10 +127,10 @@ impl Format {
 }
 
 /// Draw `tour` in `format` to `out`, within `budget` (the deadline and the progress line: see
-/// [`crate::writing`]).
+/// [`crate::output::write_budget`]).
 ///
 /// Fails with [`io::ErrorKind::InvalidInput`] when a raster would be too large (see
-/// [`raster::check_raster_size`]), with [`crate::writing::TimedOut`] (kind
+/// [`raster::check_raster_size`]), with [`crate::output::write_budget::TimedOut`] (kind
 /// [`io::ErrorKind::TimedOut`]) when the deadline comes first, or with the writer's error.
 pub fn draw<W: Write>(
     tour: &Tour,

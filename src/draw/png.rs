@@ -2,8 +2,8 @@
 
 use std::io::{self, Write};
 
+use crate::output::write_budget::{TimedOut, WriteBudget};
 use crate::tour::Tour;
-use crate::writing::{TimedOut, WriteBudget};
 
 use super::raster::{check_raster_size, paint_still, RgbCanvas};
 use super::scene::Scene;
@@ -27,7 +27,7 @@ pub fn png<W: Write>(tour: &Tour, opts: &DrawOptions, out: W) -> io::Result<()> 
     png_within(tour, opts, out, &WriteBudget::unlimited())
 }
 
-/// [`png`] within `budget` (see [`crate::writing`]).
+/// [`png`] within `budget` (see [`crate::output::write_budget`]).
 pub(crate) fn png_within<W: Write>(
     tour: &Tour,
     opts: &DrawOptions,

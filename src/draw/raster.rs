@@ -6,7 +6,7 @@
 
 use std::io;
 
-use crate::writing::{TimedOut, Work, WriteBudget};
+use crate::output::write_budget::{TimedOut, Work, WriteBudget};
 
 use crate::board::Square;
 use crate::english::{a_board, with_article};
@@ -317,7 +317,7 @@ fn draw_digits(
 /// numbers (on top, each on a patch of its square's colour, to stay legible). PNG draws this;
 /// so does the last GIF frame of a partial tour.
 ///
-/// A stage of `budget` counting the path's moves (see [`crate::writing`]): the squares and
+/// A stage of `budget` counting the path's moves (see [`crate::output::write_budget`]): the squares and
 /// numbers are checked against its deadline too, a batch at a time.
 pub(crate) fn paint_still(
     canvas: &mut impl Canvas,

@@ -6,8 +6,8 @@ use std::fmt::Write as _;
 
 use crate::board::Square;
 use crate::english::a_board;
+use crate::output::write_budget::{TimedOut, Work, WriteBudget};
 use crate::tour::Tour;
-use crate::writing::{TimedOut, Work, WriteBudget};
 
 use super::geometry::NumberLayout;
 use super::scene::{Ink, Mark, Scene};
@@ -36,7 +36,7 @@ pub fn svg(tour: &Tour, opts: &DrawOptions) -> String {
 }
 
 /// [`svg`] within `budget`: the path's moves are the steps of its stage (see
-/// [`crate::writing`]).
+/// [`crate::output::write_budget`]).
 pub(crate) fn svg_within(
     tour: &Tour,
     opts: &DrawOptions,

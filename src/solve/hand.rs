@@ -25,7 +25,7 @@
 //! The method needs a centre: on a board with a side of 5 the centre is a single row, no two
 //! of its squares a move apart, and nothing can be inserted; with a side of 6 it is two squares
 //! wide, few runs fit, and most walks fail (more the longer the board). [`check_board`] says
-//! which boards it takes, as measured.
+//! which boards it takes.
 //!
 //! ```
 //! use knights_tour::board::Board;
@@ -44,29 +44,25 @@ use rand::Rng as _;
 
 use crate::board::{file_letters, Board, Square};
 use crate::english::count_usize;
-use crate::solve::{Budget, Rng};
+use crate::solve::search::{Answer, Search};
+use crate::solve::{Budget, Method, Request, Rng};
 use crate::tour::Tour;
 
-/// The smallest side the method takes: a centre at least two squares wide. On a side of 5 the
-/// centre is one row, no two of its squares a move apart, so nothing can ever be inserted and
-/// Steps 1 and 2 alone must cover the board: measured, 5x6 and 5x8 succeed only after 13 and
-/// 104 walks on average, and 5x10 to 5x30 never in 10,000 walks (100 seeds each).
+/// The smallest side the method takes: on a side of 5 the centre is one row, no two of its
+/// squares a move apart, so nothing can ever be inserted and Steps 1 and 2 alone must cover
+/// the board, which they rarely do (`docs/solver.md` has the walks each board took).
 pub const MIN_SIDE: u32 = 6;
 
 /// On a board one of whose sides is 6 (a centre two squares wide, few runs fit) the other side
-/// is at most this. Measured (100 seeds each): 6x6 11.6 walks a tour on average (Step 3 never
-/// inserts anything there: the four central squares are not a move from one another), 6x16
-/// 171 (at most 886, 0.09 s); 6x24 1,500 (at most 6,434, 1.9 s), and from 6x27 on some seeds
-/// find no tour in 10,000 walks.
+/// is at most this: longer ones take thousands of walks a tour, and some none in
+/// [`MAX_WALKS`].
 pub const MAX_SIDE_BESIDE_6: u32 = 16;
 
-/// The largest side the method takes. Measured with 100 seeds on every board of even area
-/// with sides from 7 to 16 and on 20x20, 24x24, 29x30, 30x30, 7x30 and 8x30, each seed a
-/// closed tour after at most 51 walks; a person does not build bigger ones by hand.
+/// The largest side the method takes: a person does not build bigger tours by hand.
 pub const MAX_SIDE: u32 = 30;
 
-/// Walks tried at most before [`build`] gives up (each a fresh start); on the boards it takes,
-/// 100 seeds each never needed more than 51 (7x30).
+/// Walks tried at most before [`build`] gives up (each a fresh start), far more than any board
+/// the method takes has needed.
 pub const MAX_WALKS: u32 = 10_000;
 
 /// Search nodes one gap of the cycle may spend looking for its longest run in Step 3.
@@ -92,54 +88,89 @@ fn ring(board: Board, sq: Square) -> u32 {
     sq.row.min(sq.col).min(bottom).min(right)
 }
 
-/// Whether the hand method takes `board`; `Err` says why not, naming the method and another
-/// that does, in words a usage error can show.
+/// Why the hand method does not take a request: facts, for the caller to word (and to say
+/// which method does take it).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Unsupported {
+    /// A side below [`MIN_SIDE`].
+    #[error(
+        "it needs both sides at least {MIN_SIDE}, not {0}: it keeps to the two outer \
+         rings first and inserts the centre last, and a centre one square wide takes no \
+         insertion (no two of its squares are a move apart)"
+    )]
+    Narrow(Board),
+    /// A side above [`MAX_SIDE`].
+    #[error("it builds tours by hand, on boards up to {MAX_SIDE}x{MAX_SIDE}, not {0}")]
+    Large(Board),
+    /// An odd number of squares: no closed tour.
+    #[error(
+        "it builds closed tours, and the {0} board has none: it has an odd number \
+         of squares and a closed tour alternates colours"
+    )]
+    OddArea(Board),
+    /// Six squares wide and longer than [`MAX_SIDE_BESIDE_6`].
+    #[error(
+        "it takes boards {MIN_SIDE} squares wide up to {MIN_SIDE}x{MAX_SIDE_BESIDE_6}, \
+         not {0}: their centre is two squares wide, few runs fit in it, and most walks fail (on \
+         6x24 one tour took up to 6,434 walks; from 6x27 some seeds find none in 10,000)"
+    )]
+    SixWideLong(Board),
+    /// A start in the centre (named, algebraic).
+    #[error("it starts on the two outer rings, and {0} is in the centre")]
+    CentreStart(String),
+    /// An end square, or "move k on X" constraints.
+    #[error(
+        "it builds a closed tour from a start square only: it takes no end square \
+         and no \"move k on X\" constraints"
+    )]
+    FixedSquares,
+}
+
+/// Whether the hand method takes `board`; `Err` says why not.
 ///
 /// ```
 /// use knights_tour::board::Board;
-/// use knights_tour::solve::hand::check_board;
+/// use knights_tour::solve::hand::{check_board, Unsupported};
 /// assert!(check_board(Board::new(8, 8).unwrap()).is_ok());
 /// assert!(check_board(Board::new(8, 10).unwrap()).is_ok());
 /// assert!(check_board(Board::new(6, 6).unwrap()).is_ok());
 /// assert!(check_board(Board::new(6, 18).unwrap()).is_err());
-/// let why = check_board(Board::new(5, 6).unwrap()).unwrap_err();
-/// assert!(why.contains("--method hand") && why.contains("--method auto"), "{why}");
+/// let board = Board::new(5, 6).unwrap();
+/// assert_eq!(check_board(board), Err(Unsupported::Narrow(board)));
 /// ```
-pub fn check_board(board: Board) -> Result<(), String> {
+pub fn check_board(board: Board) -> Result<(), Unsupported> {
     let (short, long) = (
         board.rows().min(board.cols()),
         board.rows().max(board.cols()),
     );
-    let instead = "; --method auto --closed builds a closed tour on it";
     if short < MIN_SIDE {
-        return Err(format!(
-            "--method hand needs both sides at least {MIN_SIDE}, not {board}: it keeps to the \
-             two outer rings first and inserts the centre last, and a centre one square wide \
-             takes no insertion (no two of its squares are a move apart){instead}"
-        ));
+        return Err(Unsupported::Narrow(board));
     }
     if long > MAX_SIDE {
-        return Err(format!(
-            "--method hand builds tours by hand, on boards up to {MAX_SIDE}x{MAX_SIDE}, not \
-             {board}{instead}"
-        ));
+        return Err(Unsupported::Large(board));
     }
     if board.len() % 2 == 1 {
-        return Err(format!(
-            "--method hand builds closed tours, and the {board} board has none: it has an odd \
-             number of squares and a closed tour alternates colours; --method auto builds an \
-             open tour on it"
-        ));
+        return Err(Unsupported::OddArea(board));
     }
     if short == MIN_SIDE && long > MAX_SIDE_BESIDE_6 {
-        return Err(format!(
-            "--method hand takes boards {MIN_SIDE} squares wide up to {MIN_SIDE}x\
-             {MAX_SIDE_BESIDE_6}, not {board}: their centre is two squares wide, few runs fit \
-             in it, and most walks fail (on 6x24 one tour took up to 6,434 walks; from 6x27 \
-             some seeds find none in 10,000){instead}"
-        ));
+        return Err(Unsupported::SixWideLong(board));
     }
     Ok(())
+}
+
+/// Whether the hand method takes `request`: its board ([`check_board`]), a start on the two
+/// outer rings if any, and nothing else fixed (its tour is closed whether asked or not).
+pub fn check_request(request: &Request) -> Result<(), Unsupported> {
+    if request.end.is_some() || !request.constraints.is_empty() {
+        return Err(Unsupported::FixedSquares);
+    }
+    check_board(request.board)?;
+    match request.start {
+        Some(s) if !in_rings(request.board, s) => {
+            Err(Unsupported::CentreStart(request.board.algebraic(s)))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// The rule that chose a move of Step 1, in the article's order of preference.
@@ -346,9 +377,9 @@ pub struct HandTour {
 pub enum HandError {
     /// The method does not take this board or start ([`check_board`]).
     #[error("{0}")]
-    Unsupported(String),
+    Unsupported(Unsupported),
     /// The budget (time, nodes or [`MAX_WALKS`]) ended before a walk succeeded.
-    #[error("the hand method made no closed tour in {} (the last: {last}); --method auto --closed builds one", count_usize(*.failed, "walk"))]
+    #[error("the hand method made no closed tour in {} (the last: {last})", count_usize(*.failed, "walk"))]
     GaveUp {
         /// Walks that failed.
         failed: usize,
@@ -370,10 +401,8 @@ pub fn build(
 ) -> Result<HandTour, HandError> {
     check_board(board).map_err(HandError::Unsupported)?;
     if let Some(s) = start.filter(|&s| !in_rings(board, s)) {
-        return Err(HandError::Unsupported(format!(
-            "--method hand starts on the two outer rings, and {} is in the centre; start on \
-             one of them, or let it choose",
-            board.algebraic(s)
+        return Err(HandError::Unsupported(Unsupported::CentreStart(
+            board.algebraic(s),
         )));
     }
     let mut hand = Hand::new(board);
@@ -404,6 +433,56 @@ pub fn build(
                 last: last.unwrap_or_default(),
                 nodes: hand.nodes,
             });
+        }
+    }
+}
+
+/// The hand method as a [`Search`]: each step builds one closed tour of the request's board
+/// ([`build`], from its start if fixed), its steps kept for the workbook.
+///
+/// ```
+/// use knights_tour::board::Board;
+/// use knights_tour::solve::hand::ByHand;
+/// use knights_tour::solve::search::{Answer, Search};
+/// use knights_tour::solve::{rng_from_seed, Budget, Request};
+/// let req = Request::open(Board::new(8, 8).unwrap());
+/// let (answer, _) = ByHand::new(&req).step(&Budget::unlimited(), &mut rng_from_seed(1));
+/// let Answer::Built(built) = answer else { panic!("{answer:?}") };
+/// assert!(built.tour.is_closed());
+/// ```
+pub struct ByHand<'a> {
+    request: &'a Request,
+}
+
+impl<'a> ByHand<'a> {
+    /// The hand method for `request`, which it takes ([`check_request`]).
+    pub fn new(request: &'a Request) -> ByHand<'a> {
+        ByHand { request }
+    }
+}
+
+impl Search for ByHand<'_> {
+    fn method(&self) -> Method {
+        Method::Hand
+    }
+
+    fn exhaustive(&self) -> bool {
+        false
+    }
+
+    fn step(&mut self, budget: &Budget, rng: &mut Rng) -> (Answer, u64) {
+        let r = self.request;
+        match build(r.board, r.start, rng, budget) {
+            Ok(built) => {
+                let nodes = built.nodes;
+                (Answer::Built(Box::new(built)), nodes)
+            }
+            // Walks out of the budget prove nothing and may go on; out of walks, they stop.
+            Err(HandError::GaveUp { nodes, failed, .. }) if failed < MAX_WALKS as usize => {
+                (Answer::Unfinished, nodes)
+            }
+            Err(HandError::GaveUp { nodes, .. }) => (Answer::Spent, nodes),
+            Err(HandError::Unsupported(_)) => (Answer::Spent, 0),
         }
     }
 }

@@ -13,11 +13,14 @@ pub const METER_STEP: u64 = 4096;
 /// ```
 /// use std::sync::atomic::AtomicU64;
 /// use knights_tour::board::Board;
-/// use knights_tour::solve::{backtrack, Budget, Meter, Request};
+/// use knights_tour::solve::backtrack::Backtrack;
+/// use knights_tour::solve::search::Search;
+/// use knights_tour::solve::{rng_from_seed, Budget, Meter, Request};
 /// static NODES: AtomicU64 = AtomicU64::new(0);
 /// let budget = Budget { meter: Some(Meter::new(&NODES)), ..Budget::nodes(50_000) };
 /// // 6x6 open tours from a corner take a while to find without Warnsdorff's luck.
-/// let _ = backtrack::solve(&Request::open(Board::new(6, 6).unwrap()), &budget);
+/// let req = Request::open(Board::new(6, 6).unwrap());
+/// let _ = Backtrack::new(&req).step(&budget, &mut rng_from_seed(1));
 /// assert!(Meter::new(&NODES).read() <= 50_000);
 /// ```
 #[derive(Clone, Copy, Debug)]

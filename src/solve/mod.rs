@@ -1,18 +1,22 @@
 //! Finding knight's tours: what is asked ([`Request`]), whether it can exist
-//! ([`existence`]), and one module per strategy.
+//! ([`existence`]), one module per search, each behind one interface ([`search::Search`]),
+//! and the portfolio that runs them ([`portfolio`]).
 //!
 //! - [`warnsdorff`]: Warnsdorff's rule, fast, may get stuck (each attempt a worksheet);
-//! - [`backtrack`]: exhaustive depth-first search with pruning, cannot fail given time;
 //! - [`construct`]: divide-and-conquer construction, linear time on any board with a tour;
+//! - [`backtrack`]: exhaustive depth-first search with pruning, cannot fail given time;
+//! - [`segments`]: "move k on X" constraints, the tour searched segment by segment;
+//! - [`joint`]: "move k on X" constraints, every piece between them grown at once, exhaustive
+//!   (proofs, counts of completions); [`repair`] repairs its deepest position region by
+//!   region (large neighbourhood search), the `joint` search of `--method`;
+//! - [`rotations`]: "move k on X" constraints, a whole tour rearranged until each is met;
 //! - [`hand`]: the hand method for closed tours (edges first, then a cycle, then insertions),
 //!   with every step kept for the workbook;
-//! - [`segments`]: "move k on X" constraints, the tour searched segment by segment;
-//! - [`joint`]: dense constraints, every piece between them grown at once, exhaustive (proofs,
-//!   counts of completions);
-//! - [`repair`]: dense constraints on larger boards, the joint search's deepest position
-//!   repaired region by region (large neighbourhood search);
-//! - [`runner`]: the one way into all of them ([`runner::run_with`]): attempts, construction,
-//!   search, enumeration, several tours and completion, each tour handed over as it is found.
+//! - [`race`]: any search raced in copies on two threads, the tour still a function of the seed;
+//! - [`runner`]: the one way into all of them ([`runner::run_with`]): goals (tours, every
+//!   tour, a completion), each tour handed over as it is found.
+//!
+//! `docs/solver.md` holds the measurements behind the portfolio's table.
 
 pub mod backtrack;
 pub mod constraints;
@@ -20,12 +24,14 @@ pub mod construct;
 pub mod existence;
 pub mod hand;
 pub mod joint;
-pub mod lanes;
 mod meter;
 pub mod pairs;
+pub mod portfolio;
+pub mod race;
 pub mod repair;
 pub mod rotations;
 pub mod runner;
+pub mod search;
 pub mod segments;
 pub mod steered;
 pub mod warnsdorff;
@@ -72,6 +78,24 @@ pub fn random_seed() -> u64 {
     rand::random::<u64>() % RANDOM_SEED_LIMIT
 }
 
+/// A start square chosen at random among those from which a tour can exist, so a random start
+/// never dooms an attempt on boards like 5x5 (corner colour only) or 4xn (outer ranks only).
+pub(crate) fn random_start(request: &Request, rng: &mut Rng) -> Square {
+    use rand::Rng as _;
+    let board = request.board;
+    let admissible = |sq: Square| existence::open_tour_from(board, sq).is_ok();
+    // Rejection sampling: admissible squares are at least a third of any board with a tour.
+    for _ in 0..64 {
+        let idx = rng.random_range(0..board.len() as u32);
+        let sq = board.square_at(idx);
+        if admissible(sq) {
+            return sq;
+        }
+    }
+    let first = board.squares().find(|&sq| admissible(sq));
+    first.unwrap_or(Square::new(0, 0))
+}
+
 /// "Move `move_number` must be on `square`" (move 1 is the start).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Constraint {
@@ -105,22 +129,32 @@ impl Tiebreak {
     }
 }
 
-/// Which strategy to use. The command line's `--method` values are these (clap's
-/// `ValueEnum`), so no copy exists.
+/// Which search to use: each names one search ([`search::build`]), `auto` the portfolio of
+/// them all ([`portfolio`]). The command line's `--method` values are these (clap's
+/// `ValueEnum`), and every tour names the one that found it ([`Attempt::method`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, clap::ValueEnum)]
 pub enum Method {
-    /// Warnsdorff attempts first, then a method that cannot fail.
+    /// Warnsdorff attempts first, then the searches that apply, so a tour is found whenever
+    /// one exists.
     #[default]
     Auto,
     /// Warnsdorff's rule only (may fail).
     Warnsdorff,
     /// Depth-first search with pruning (exhaustive; bounded by the time limit).
     Backtrack,
-    /// Divide-and-conquer construction (linear time, any size).
+    /// Divide-and-conquer construction (linear time, any size; no "move k on X").
     Construct,
     /// The hand method for closed tours, step by step (sides 6 to 30, even area; 6xN up to
     /// 6x16).
     Hand,
+    /// "Move k on X" constraints: the tour grown segment by segment between them.
+    Segments,
+    /// "Move k on X" constraints: every piece between them grown at once, the deepest
+    /// position repaired region by region (exhaustive; open tours).
+    Joint,
+    /// "Move k on X" constraints: a whole tour rearranged until each sits at its move (open
+    /// tours).
+    Rotations,
 }
 
 impl Method {
@@ -132,8 +166,37 @@ impl Method {
             Method::Backtrack => "backtrack",
             Method::Construct => "construct",
             Method::Hand => "hand",
+            Method::Segments => "segments",
+            Method::Joint => "joint",
+            Method::Rotations => "rotations",
         }
     }
+
+    /// The search in words, as the subject of a sentence: "the rotation search".
+    pub fn search_name(self) -> &'static str {
+        match self {
+            Method::Auto => "the portfolio of searches",
+            Method::Warnsdorff => "Warnsdorff's rule",
+            Method::Backtrack => "the backtracking search",
+            Method::Construct => "the construction",
+            Method::Hand => "the hand method",
+            Method::Segments => "the segment search",
+            Method::Joint => "the joint search",
+            Method::Rotations => "the rotation search",
+        }
+    }
+
+    /// Every method, in `--help`'s order.
+    pub const ALL: [Method; 8] = [
+        Method::Auto,
+        Method::Warnsdorff,
+        Method::Backtrack,
+        Method::Construct,
+        Method::Hand,
+        Method::Segments,
+        Method::Joint,
+        Method::Rotations,
+    ];
 }
 
 /// What the user asks for: a tour of `board`, optionally with fixed ends, closed, constrained.

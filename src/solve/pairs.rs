@@ -42,7 +42,8 @@ use std::time::{Duration, Instant};
 
 use crate::board::{Board, Square};
 use crate::english::thousands;
-use crate::solve::backtrack::{self, Search};
+use crate::solve::backtrack::Backtrack;
+use crate::solve::search::{self, Search as _};
 use crate::solve::{existence, rng_from_seed, Budget, Meter, Request};
 use crate::tour::Tour;
 
@@ -487,15 +488,15 @@ pub fn solve(
             nodes += used;
             let idx = open[k];
             match result {
-                Search::Found(tour) => {
+                search::Answer::Found { tour, .. } => {
                     answers[idx] = Answer::Found(tour);
                     answered += 2;
                 }
-                Search::NoTour => {
+                search::Answer::NoTour => {
                     answers[idx] = Answer::NoTour;
                     answered += 2;
                 }
-                Search::OutOfBudget { .. } => {}
+                _ => {}
             }
             progress(Progress {
                 answered,
@@ -540,9 +541,9 @@ struct PassTask<'a> {
 impl PassTask<'_> {
     /// Search every open pair, handing `(position in open, answer, nodes)` to `done` on this
     /// thread as the answers come in.
-    fn run(&self, threads: usize, done: &mut dyn FnMut(usize, Search, u64)) {
+    fn run(&self, threads: usize, done: &mut dyn FnMut(usize, search::Answer, u64)) {
         let next = AtomicUsize::new(0);
-        let (tx, rx) = mpsc::channel::<(usize, Search, u64)>();
+        let (tx, rx) = mpsc::channel::<(usize, search::Answer, u64)>();
         std::thread::scope(|scope| {
             for _ in 0..threads.min(self.open.len()) {
                 let tx = tx.clone();
@@ -568,7 +569,7 @@ impl PassTask<'_> {
     /// Search the unordered pair `idx` (tour from the lower square index to the higher). Odd
     /// passes grow the tour from the lower square, even ones from the higher: one direction
     /// is sometimes much easier than the other.
-    fn search(&self, idx: usize) -> (Search, u64) {
+    fn search(&self, idx: usize) -> (search::Answer, u64) {
         let (i, j) = unpair(idx);
         let (s, e) = (self.board.square_at(i), self.board.square_at(j));
         let forward = self.pass % 2 == 1;
@@ -580,9 +581,12 @@ impl PassTask<'_> {
         };
         let mut rng = rng_from_seed(self.seed);
         rng.set_stream((idx as u64) << 8 | u64::from(self.pass & 0xff));
-        let (result, used) = backtrack::search(&request, &self.budget, Some(&mut rng));
+        let (result, used) = Backtrack::shuffled(&request).step(&self.budget, &mut rng);
         let result = match result {
-            Search::Found(t) if !forward => Search::Found(t.reversed()),
+            search::Answer::Found { tour, by } if !forward => search::Answer::Found {
+                tour: tour.reversed(),
+                by,
+            },
             other => other,
         };
         (result, used)

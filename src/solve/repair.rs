@@ -1,8 +1,6 @@
-//! Dense "move k on X" requests on boards the joint search ([`joint`]) does not finish alone: a
-//! large neighbourhood search (Shaw, 1998) around it. The joint search stops short on such
-//! boards: on the `requests` example's 80-constraint group (boards of 300 to 1,500 squares) it
-//! reached at most nine tenths of the squares in 10 s and backed up from there, because a dead
-//! end found late is usually caused by a choice made much earlier and far away. This search
+//! "Move k on X" requests the joint search ([`joint`]) does not finish alone: a large
+//! neighbourhood search (Shaw, 1998) around it. A dead end the joint search finds late is
+//! usually caused by a choice made much earlier and far away, and it backs up to it. This search
 //! keeps the deepest position the joint search reached, takes back every move placed near one
 //! square still free there (the constrained moves stay), and lets the joint search fill that
 //! part again with every other move held as a constraint: a small, dense request, answered or
@@ -20,101 +18,84 @@ use std::collections::VecDeque;
 use rand::Rng as _;
 
 use crate::board::Board;
-use crate::solve::backtrack::Search;
-use crate::solve::joint::{self, Distances};
-use crate::solve::{Budget, Constraint, Request, Rng};
+use crate::solve::joint::{self, Tables};
+use crate::solve::race::{Race, COPIES};
+use crate::solve::search::{Answer, Declined, Search};
+use crate::solve::{Budget, Constraint, Method, Request, Rng};
 
-/// Node cap of each repair. Most repairs are refuted within a few dozen nodes, and a repair
-/// still searching after a few hundred rarely goes deeper: with positions a little shallower
-/// kept ([`KEPT_SHALLOWER`]), the 80-constraint group's 8 requests (one copy of the search,
-/// 2 s each, 64 runs with seeds 9-16) were met 45 times with caps of 5,000 nodes, 52 with
-/// 1,000, 55 with 500 and 51 with 300 (seeds 1-8: 52 with 1,000, 54 with 500).
+/// Node cap of each repair: most repairs are refuted within a few dozen nodes, and one still
+/// searching after a few hundred rarely goes deeper (`docs/solver.md`).
 const REPAIR_NODES: u64 = 500;
 
-/// Node cap of the first fresh joint search (each later one gets more, by
-/// [`START_GROWTH_DIVISOR`]): the first deepest position comes from it. Measured with repairs of
-/// 5,000 nodes on the 80-constraint group's seven requests the runner missed (seeds 1-3, 10 s
-/// each, the schedule below): 3,000, 5,000 and 10,000 nodes met 14, 18 and 16 of 21.
+/// Node cap of the first fresh joint search, whose deepest position is the first repaired;
+/// each later one gets more ([`START_GROWTH_DIVISOR`]).
 const FIRST_START_NODES: u64 = 5000;
 
 /// Repairs take back the moves within this many knight moves of the free square first, and at
-/// most [`LAST_RADIUS`]. From 2 (up to 5, 10 tries a radius) 12 of the 21 were met, where this
-/// schedule met 18.
+/// most [`LAST_RADIUS`].
 const FIRST_RADIUS: u32 = 3;
 
 /// The largest region a repair takes back, in knight moves from its free square.
 const LAST_RADIUS: u32 = 6;
 
-/// Repairs in a row at one radius that do not go deeper before the radius grows (40: 15 of
-/// the 21 met).
+/// Repairs in a row at one radius that do not go deeper before the radius grows.
 const TRIES_PER_RADIUS: u32 = 21;
 
 /// Sweeps from [`FIRST_RADIUS`] to [`LAST_RADIUS`] without a deeper position before a fresh
-/// start. Seeds 4-6: 3 sweeps met 19 of 21, never starting afresh 14 of 21.
+/// start.
 const SWEEPS_PER_START: u32 = 3;
 
 /// A repair's position is kept when it holds at most this many moves fewer than the deepest
-/// since the last fresh start. Most repairs are refuted within a few dozen nodes and give a
-/// position far shallower; the few that run to their cap give one a move or three short of the
-/// deepest, a different position to repair next. Measured with the 80-constraint group's 8
-/// requests, 12 seeds each, 400,000 nodes (one copy of the search, not the runner's lanes):
-/// keeping only positions as deep as the one repaired answered 52 of the 96 runs; a threshold
-/// of 2, 3 and 4 moves below the deepest 65, 64 and 65; 6 moves, 53. Through the CLI, with
-/// repairs of 5,000 nodes then (`--seed 1..8`, 10 s; the 80-constraint requests and the
-/// 40-constraint ones dense enough for this search): 111 of 112 met (112 before) in 129 s in
-/// all (137 s before), the hardest requests faster (25x59 18 s in all from 24 s, 32x39 14 s
-/// from 22 s, 14x97 16 s from 36 s); 11x29, slower on those 8 seeds, is as fast over 64
-/// (median 1.69 s, 1.70 s before).
+/// since the last fresh start (threshold accepting): the few repairs that run to their cap
+/// give a position a move or three short of the deepest, a different one to repair next.
 const KEPT_SHALLOWER: usize = 3;
 
 /// Each fresh start's joint search gets this fraction more nodes than the last (1/4), so that
 /// a request without a tour is proved so in the end.
 const START_GROWTH_DIVISOR: u64 = 4;
 
-/// Whether the repair search takes `req`: the requests the joint search takes.
+/// The largest board the search takes: each joint search holds a dozen arrays a square.
+pub const MAX_SQUARES: usize = crate::solve::segments::MAX_SQUARES;
+
+/// Why the joint search (with its repairs) does not take `request`, or `None` when it does:
+/// an open tour with at least one fixed square, on a board of at most [`MAX_SQUARES`].
 ///
 /// ```
 /// use knights_tour::board::Board;
-/// use knights_tour::solve::{repair, Request};
-/// assert!(!repair::supports(&Request::open(Board::new(8, 8).unwrap())));
+/// use knights_tour::solve::{repair, search::Declined, Request};
+/// assert_eq!(
+///     repair::declines(&Request::open(Board::new(8, 8).unwrap())),
+///     Some(Declined::NothingFixed)
+/// );
 /// ```
-pub fn supports(req: &Request) -> bool {
-    joint::supports(req)
+pub fn declines(request: &Request) -> Option<Declined> {
+    if request.closed {
+        Some(Declined::Closed)
+    } else if request.all_constraints().is_empty() {
+        Some(Declined::NothingFixed)
+    } else if request.board.len() > MAX_SQUARES {
+        Some(Declined::TooLarge {
+            max_squares: MAX_SQUARES,
+        })
+    } else {
+        None
+    }
 }
 
-/// One tour meeting `req` and the search nodes used (every joint search's); [`Search::NoTour`]
-/// when a fresh joint search proved there is none. A request the search does not take
-/// ([`supports`]) gives `OutOfBudget` with no nodes.
-///
-/// ```
-/// use knights_tour::board::Board;
-/// use knights_tour::solve::construct::open_tour;
-/// use knights_tour::solve::backtrack::Search;
-/// use knights_tour::solve::{repair, rng_from_seed, Budget, Constraint, Request};
-/// // Every fourth move of a 12x12 tour fixed: a puzzle with 36 clues.
-/// let board = Board::new(12, 12).unwrap();
-/// let tour = open_tour(board).unwrap();
-/// let constraints = (0..board.len())
-///     .step_by(4)
-///     .map(|i| Constraint { move_number: i as u32 + 1, square: tour.squares().nth(i).unwrap() })
-///     .collect();
-/// let req = Request { constraints, ..Request::open(board) };
-/// match repair::solve(&req, &Budget::nodes(1_000_000), &mut rng_from_seed(1)).0 {
-///     Search::Found(found) => assert!(req.is_satisfied_by(&found)),
-///     other => panic!("{other:?}"),
-/// }
-/// ```
-pub fn solve(req: &Request, budget: &Budget, rng: &mut Rng) -> (Search, u64) {
-    Repair::new(req).resume(budget, rng)
+/// [`COPIES`] repair searches raced on threads ([`Race`]): `--method joint`.
+pub fn raced(request: &Request) -> Race<'_, Repair<'_>> {
+    Race::new(COPIES, move |_| Repair::new(request))
 }
 
-/// A repair search that can be resumed: the runner gives it a slice of the time in each of its
-/// rounds, and the deepest position and the radius carry over from one slice to the next.
+/// The repair search as a [`Search`]: each step is a fresh joint search of the whole request or
+/// one repair of the deepest position, and the deepest position and the radius carry over
+/// from one step to the next. Exhaustive: its fresh joint searches see the request alone,
+/// their node caps grow, and they prove "no tour".
 ///
 /// ```
 /// use knights_tour::board::Board;
-/// use knights_tour::solve::backtrack::Search;
 /// use knights_tour::solve::repair::Repair;
+/// use knights_tour::solve::search::{Answer, Search};
 /// use knights_tour::solve::{rng_from_seed, Budget, Constraint, Request};
 /// let board = Board::new(6, 6).unwrap();
 /// let sq = |name| board.parse_square(name).unwrap();
@@ -127,11 +108,11 @@ pub fn solve(req: &Request, budget: &Budget, rng: &mut Rng) -> (Search, u64) {
 ///     ..Request::open(board)
 /// };
 /// let mut search = Repair::new(&req);
-/// assert_eq!(search.resume(&Budget::nodes(1_000), &mut rng_from_seed(1)).0, Search::NoTour);
+/// assert_eq!(search.run(&Budget::nodes(1_000), &mut rng_from_seed(1)).0, Answer::NoTour);
 /// ```
 pub struct Repair<'a> {
     req: &'a Request,
-    distances: Distances,
+    tables: Tables,
     /// Whether move `k` is one of the request's own constraints (which every repair keeps), at
     /// `k`.
     is_fixed: Vec<bool>,
@@ -150,8 +131,27 @@ pub struct Repair<'a> {
     best: usize,
 }
 
+impl Search for Repair<'_> {
+    fn method(&self) -> Method {
+        Method::Joint
+    }
+
+    fn exhaustive(&self) -> bool {
+        true
+    }
+
+    /// A fresh start, or one repair of the deepest position (each within its own node cap as
+    /// well).
+    fn step(&mut self, budget: &Budget, rng: &mut Rng) -> (Answer, u64) {
+        match self.deepest.take() {
+            None => self.start(budget, rng),
+            Some(deepest) => self.repair(deepest, budget, rng),
+        }
+    }
+}
+
 impl<'a> Repair<'a> {
-    /// A search for `req`; it does nothing before [`Repair::resume`].
+    /// A search for `req`, which it takes ([`declines`] is `None`).
     pub fn new(req: &'a Request) -> Repair<'a> {
         let mut is_fixed = vec![false; req.board.len() + 1];
         for c in req.all_constraints() {
@@ -161,7 +161,7 @@ impl<'a> Repair<'a> {
         }
         Repair {
             req,
-            distances: Distances::new(req.board),
+            tables: Tables::new(req.board),
             is_fixed,
             deepest: None,
             radius: FIRST_RADIUS,
@@ -172,64 +172,26 @@ impl<'a> Repair<'a> {
         }
     }
 
-    /// Search on from where the last call stopped, within `budget`: a tour meeting the
-    /// request, a proof that none does, or `OutOfBudget`; and the search nodes used. A request
-    /// the search does not take ([`supports`]) gives `OutOfBudget` with no nodes.
-    pub fn resume(&mut self, budget: &Budget, rng: &mut Rng) -> (Search, u64) {
-        if !supports(self.req) {
-            return (Search::OutOfBudget { nodes: 0 }, 0);
-        }
-        let mut spent = 0;
-        while !budget.exhausted(spent) {
-            let (result, nodes) = self.step(&budget.after(spent), rng);
-            spent += nodes.max(1);
-            if !matches!(result, Search::OutOfBudget { .. }) {
-                return (result, spent);
-            }
-        }
-        (Search::OutOfBudget { nodes: spent }, spent)
-    }
-
-    /// One step within `budget`: a fresh start, or one repair of the deepest position (each
-    /// within its own node cap as well); what it found and the search nodes it used. The
-    /// steps [`Repair::resume`] takes, and the unit in which [`Lanes`](super::lanes::Lanes)
-    /// races copies of this search.
-    pub fn step(&mut self, budget: &Budget, rng: &mut Rng) -> (Search, u64) {
-        if !supports(self.req) {
-            return (Search::OutOfBudget { nodes: 0 }, 0);
-        }
-        match self.deepest.take() {
-            None => self.start(budget, rng),
-            Some(deepest) => self.repair(deepest, budget, rng),
-        }
-    }
-
     /// A fresh joint search of the whole request, the one step that can prove "no tour"; its
     /// deepest position is the one repaired next (none when it stopped before its first
     /// decision, and the next step starts afresh again).
-    fn start(&mut self, budget: &Budget, rng: &mut Rng) -> (Search, u64) {
+    fn start(&mut self, budget: &Budget, rng: &mut Rng) -> (Answer, u64) {
         let budget = budget.capped(self.start_nodes);
         self.start_nodes = self
             .start_nodes
             .saturating_add(self.start_nodes / START_GROWTH_DIVISOR);
-        let (result, nodes, deepest) =
-            joint::solve_deepest(self.req, &budget, rng, &self.distances);
+        let (result, nodes, deepest) = joint::solve_deepest(self.req, &budget, rng, &self.tables);
         self.best = deepest.len();
         self.deepest = (!deepest.is_empty()).then_some(deepest);
         (self.radius, self.stale, self.sweeps) = (FIRST_RADIUS, 0, 0);
         (result, nodes)
     }
 
-    /// Take back the moves of `placed` within the radius of a random free square (not the
-    /// request's own), and search that part again with every other move fixed; keep the
+    /// Take back the moves of `placed` within the radius of a free square drawn uniformly (not
+    /// the request's own), and search that part again with every other move fixed; keep the
     /// deeper position of the two, and grow the radius, or start afresh, when repairs stop
     /// going deeper. A tour when one is found.
-    ///
-    /// The free square is drawn uniformly. Drawing three and keeping the one with the fewest
-    /// free neighbours (where the search is walled in) met 62 of the 64 runs of the
-    /// `requests` example's 80-constraint requests (seed 2026; CLI `--seed 1..8`, 10 s),
-    /// median 1.07 s; the most free neighbours 58, median 0.81 s; a uniform draw 63, 0.72 s.
-    fn repair(&mut self, placed: Vec<Constraint>, budget: &Budget, rng: &mut Rng) -> (Search, u64) {
+    fn repair(&mut self, placed: Vec<Constraint>, budget: &Budget, rng: &mut Rng) -> (Answer, u64) {
         let board = self.req.board;
         let mut taken = vec![false; board.len()];
         for c in &placed {
@@ -239,7 +201,7 @@ impl<'a> Repair<'a> {
             .filter(|&s| !taken[s as usize])
             .collect();
         let Some(&focus) = free.get(rng.random_range(0..free.len().max(1))) else {
-            return (Search::OutOfBudget { nodes: 0 }, 0); // a full position is a tour, found
+            return (Answer::Unfinished, 0); // a full position is a tour, found
         };
         let near = within(board, focus, self.radius);
         let constraints = placed.iter().filter(|c| {
@@ -250,14 +212,14 @@ impl<'a> Repair<'a> {
             ..Request::open(board)
         };
         let budget = budget.capped(REPAIR_NODES);
-        let (result, nodes, deeper) = joint::solve_deepest(&sub, &budget, rng, &self.distances);
-        if let Search::Found(tour) = result {
+        let (result, nodes, deeper) = joint::solve_deepest(&sub, &budget, rng, &self.tables);
+        if let Answer::Found { tour, by } = result {
             if self.req.is_satisfied_by(&tour) {
-                return (Search::Found(tour), nodes);
+                return (Answer::Found { tour, by }, nodes);
             }
         }
         self.keep_position(placed, deeper);
-        (Search::OutOfBudget { nodes }, nodes)
+        (Answer::Unfinished, nodes)
     }
 
     /// Keep a repair's `deeper` position instead of `placed` when it is at most

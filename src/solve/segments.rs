@@ -3,13 +3,10 @@
 //! small node cap, and a segment that cannot be finished is retried with other random ties, then
 //! the segment before it is redone.
 //!
-//! One depth-first search over the whole tour (the [`backtrack`](super::backtrack) search) keeps the same pruning
-//! rules but backtracks chronologically: when the knight cannot reach the next constrained
-//! square in time, or leaves a region it can no longer cover, the cause lies hundreds of moves
-//! back and the search is lost in the subtrees in between. Measured on 12 constraints sampled
-//! from real tours on boards up to 80x80 (the `requests` example's 20 requests, seed 1): from a
-//! random start with 10^5 nodes, that search found a tour in 0 to 18 of 20 restarts depending
-//! on the request, and none in 7 of the 20 requests; segments found all 20 within 3 s each.
+//! One depth-first search over the whole tour (the [`backtrack`](super::backtrack) search)
+//! keeps the same pruning rules but backtracks chronologically: when the knight cannot reach
+//! the next constrained square in time, or leaves a region it can no longer cover, the cause
+//! lies hundreds of moves back and the search is lost in the subtrees in between.
 //!
 //! Every segment is searched by the [`backtrack`](super::backtrack) engine with its pruning intact (constrained
 //! squares kept free until their move, the next one within reach in time, the unvisited squares
@@ -19,37 +16,27 @@
 //! squares nearer a later constrained square (that segment will need them). Attempts
 //! alternate between growing the tour from move 1 and from move n, whichever ends are fixed
 //! (`orientations` says why). This is not exhaustive: it never proves that no tour exists; the
-//! runner keeps the exhaustive search beside it for that.
+//! portfolio keeps the exhaustive search beside it for that.
 
 use rand::Rng as _;
 
 use crate::board::Square;
-use crate::solve::backtrack::{Extension, Pieces, Search};
-use crate::solve::{Budget, Request, Rng};
+use crate::solve::backtrack::{Extension, Pieces};
+use crate::solve::search::{Answer, Declined, Search};
+use crate::solve::{Budget, Method, Request, Rng};
 use crate::tour::Tour;
 
 /// Attempts at one segment from the same prefix before the segment before it is redone.
 const RETRIES: u32 = 3;
 
 /// Nodes one attempt at a whole tour may use, per square of the board, before it starts again
-/// from a new start. Segments fail in one of two ways, measured on 12 sampled constraints on
-/// boards up to 80x80: a walk without backtracking reaches the segment's end, or the walk is
-/// lost whatever the node cap; and a segment that keeps failing is often doomed by segments
-/// placed long before it. With fresh attempts every 10 nodes a square, 59 of 60 requests (seeds
-/// 1, 2, 3) were solved within 3 s each; every 20 nodes a square, 58; never, 13 of 20 (seed 1).
+/// from a new start: a segment that keeps failing is often doomed by segments placed long
+/// before it.
 const NODES_PER_SQUARE: u64 = 10;
 
-/// Nodes one attempt may use at least, whatever the board's size. Each attempt sets up a new
+/// Nodes one attempt may use at least, whatever the board's size: each attempt sets up a new
 /// search (a start and its plan, the engine, the map of nearest constrained squares), which on
-/// a small board costs about as much as the nodes themselves at ten nodes a square (1,150 on
-/// 5x23): 20 million segment nodes on a 5x23 request took 8.4 s without this
-/// floor and 5.9 s with it, which leaves the capped exhaustive search beside it (`runner`) time
-/// to find that request's tour within 10 s. Measured with the `requests` example's constraints
-/// (seeds 1-8, and seeds 1-4 with `REQUESTS_PIN=first` and `last`; 320 requests, 10 s each, run
-/// side by side with no floor): no floor left 2 unanswered (5x23, 30x5), 4,096 left 1 (30x5)
-/// and the slowest unpinned request went from 5.6 s (44x5) to 3.7 s; 8,192 also left 1 but
-/// slowed 11x69 to 5.8 s; 16,384 left 2 (30x5, 5x55). Boards of 410 squares or more are not
-/// affected.
+/// a small board costs about as much as ten nodes a square.
 const MIN_NODES_PER_ATTEMPT: u64 = 4096;
 
 /// Nodes one attempt at a segment of `len` moves may use: a walk without backtracking takes
@@ -60,25 +47,84 @@ fn segment_cap(len: usize) -> u64 {
 }
 
 /// Moves to spare on the way to a segment's end square below which the knight heads for it,
-/// drawn for each attempt. Heading home late makes the knight sweep the squares around it first;
-/// early leaves them for later segments. Which is right depends on the request. Measured on the
-/// `requests` example's constraints (seeds 1, 3, 4, 6, 7 and 2026, 40 requests each, 10 s):
-/// always 6 (the engine's default) left 4 of 240 unanswered, always 3 or 4 left 2, drawn from
-/// 2..=4 or 2..=6 left 1 (62x26, seed 3, which every setting missed).
+/// drawn for each attempt: heading home late makes the knight sweep the squares around it
+/// first, early leaves them for later segments, and which is right depends on the request.
 const HOMING_SLACKS: std::ops::RangeInclusive<u32> = 2..=4;
 
 /// Random starts tried before giving up on a request whose start is free (each refused start
 /// costs a plan only).
 const START_DRAWS: u32 = 256;
 
-/// One tour meeting `req` (which has constraints), or [`Search::OutOfBudget`] with the nodes
-/// used; never [`Search::NoTour`]. Ties are broken by `rng`, so a seed gives one tour.
-pub fn solve(req: &Request, budget: &Budget, rng: &mut Rng) -> (Search, u64) {
+/// The largest board the search takes: it holds several arrays a square, the plan alone 32
+/// bytes a square (on 10000x10000, 9 GB).
+pub const MAX_SQUARES: usize = 1_000_000;
+
+/// Why the segment search does not take `request`, or `None` when it does: it needs a fixed
+/// square to grow from, and a board of at most [`MAX_SQUARES`].
+pub fn declines(request: &Request) -> Option<Declined> {
+    if request.all_constraints().is_empty() {
+        Some(Declined::NothingFixed)
+    } else if request.board.len() > MAX_SQUARES {
+        Some(Declined::TooLarge {
+            max_squares: MAX_SQUARES,
+        })
+    } else {
+        None
+    }
+}
+
+/// The segment search as a [`Search`]: each step grows whole tours from fresh starts until
+/// one is found or the step's budget is spent. Ties are broken by the step's generator, so a
+/// seed gives one tour.
+///
+/// ```
+/// use knights_tour::board::Board;
+/// use knights_tour::solve::segments::Segments;
+/// use knights_tour::solve::search::{Answer, Search};
+/// use knights_tour::solve::{rng_from_seed, Budget, Constraint, Request};
+/// let board = Board::new(20, 20).unwrap();
+/// let at = |k, name| Constraint { move_number: k, square: board.parse_square(name).unwrap() };
+/// let req = Request { constraints: vec![at(1, "a1"), at(400, "t19")], ..Request::open(board) };
+/// let (answer, _) = Segments::new(&req).run(&Budget::nodes(1_000_000), &mut rng_from_seed(1));
+/// assert!(matches!(answer, Answer::Found { tour, .. } if req.is_satisfied_by(&tour)));
+/// ```
+pub struct Segments<'a> {
+    request: &'a Request,
+}
+
+impl<'a> Segments<'a> {
+    /// The search for `request`, which it takes ([`declines`] is `None`).
+    pub fn new(request: &'a Request) -> Segments<'a> {
+        Segments { request }
+    }
+}
+
+impl Search for Segments<'_> {
+    fn method(&self) -> Method {
+        Method::Segments
+    }
+
+    fn exhaustive(&self) -> bool {
+        false
+    }
+
+    fn step(&mut self, budget: &Budget, rng: &mut Rng) -> (Answer, u64) {
+        solve(self.request, budget, rng)
+    }
+}
+
+/// One tour meeting `req` (which fixes a square), or [`Answer::Unfinished`]; never
+/// [`Answer::NoTour`], and the nodes used.
+fn solve(req: &Request, budget: &Budget, rng: &mut Rng) -> (Answer, u64) {
     let ways = orientations(req);
     let mut spent = 0u64;
     // Orientations in a row that found no start the plan accepts.
     let mut startless = 0;
     for attempt in 0.. {
+        if startless == ways.len() && ways.iter().all(|(req, _)| first_move_fixed(req)) {
+            // No plan from either end's one start: no attempt ever starts.
+            return (Answer::Spent, spent);
+        }
         if budget.exhausted(spent) || startless == ways.len() {
             break;
         }
@@ -94,28 +140,30 @@ pub fn solve(req: &Request, budget: &Budget, rng: &mut Rng) -> (Search, u64) {
             if *reverse {
                 path.reverse();
             }
+            let tour = Tour::from_indices_unchecked(req.board, path);
             return (
-                Search::Found(Tour::from_indices_unchecked(req.board, path)),
+                Answer::Found {
+                    tour,
+                    by: Method::Segments,
+                },
                 spent,
             );
         }
     }
-    (Search::OutOfBudget { nodes: spent }, spent)
+    (Answer::Unfinished, spent)
 }
 
 /// The request as the attempts grow it, each with `true` when reversed (move k becomes move
 /// n + 1 - k): attempts alternate between the two, so that a tour is grown from either end
 /// whatever the request fixes. Growing from the other end changes which segments come first,
-/// and the hard ones are often the last. Measured with the `requests` example's constraints,
-/// 10 s a request:
-/// - neither end fixed (seeds 4-7, 160 requests): growing forward only left four long narrow
-///   boards unanswered (44x5, 20x72, ...); the reversed request of each was solved at once;
-/// - the end fixed (`REQUESTS_PIN=last`, seeds 1-4): growing from the end only, as the search
-///   did before, left 11 of 160 unanswered; both ways, none;
-/// - the start fixed (`REQUESTS_PIN=first`, seeds 1-4): from the start only, 3 of 160; both
-///   ways, 2.
+/// and the hard ones are often the last.
 fn orientations(req: &Request) -> [(Request, bool); 2] {
     [(req.clone(), false), (req.reversed(), true)]
+}
+
+/// Whether move 1's square is given, so that [`pieces_from_some_start`] draws no start.
+fn first_move_fixed(req: &Request) -> bool {
+    req.all_constraints().iter().any(|c| c.move_number == 1)
 }
 
 /// The plan from the request's start, or from a random square the plan accepts (right colour,

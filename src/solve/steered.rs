@@ -22,7 +22,7 @@ use std::time::Instant;
 use rand::Rng as _;
 
 use crate::board::Board;
-use crate::solve::backtrack::knight_distance;
+use crate::solve::backtrack::{from_centre, knight_distance};
 use crate::solve::Rng;
 
 /// The largest board a steered walk is tried on; the walk keeps about 14 bytes a square.
@@ -148,14 +148,8 @@ impl<'a> Walk<'a> {
         let start = self.start(rng)?;
         self.visit(start);
         self.work = 1;
-        let (rows, cols) = (i64::from(self.board.rows()), i64::from(self.board.cols()));
-        let centre = |x: u32| {
-            let (r, c) = (
-                (i64::from(x) / cols) * 2 - (rows - 1),
-                (i64::from(x) % cols) * 2 - (cols - 1),
-            );
-            r * r + c * c
-        };
+        let board = self.board;
+        let centre = |x: u32| from_centre(board, board.square_at(x));
         let mut work_left = ROTATION_WORK_PER_SQUARE * n as u64;
         let mut steps = 0u64;
         let mut moves: Vec<u32> = Vec::with_capacity(8);

@@ -26,7 +26,8 @@
 use rand::Rng as _;
 
 use crate::board::{Board, Square, KNIGHT_MOVES};
-use crate::solve::{Rng, Tiebreak};
+use crate::solve::search::{Answer, Search};
+use crate::solve::{Budget, Method, Request, Rng, Tiebreak};
 use crate::tour::Tour;
 
 /// A visited square or a border cell: never a candidate.
@@ -226,166 +227,87 @@ fn random_among(counts: &[u8; 8], best: u8, ties: u32, rng: &mut Rng) -> usize {
         .map_or(0, |(k, _)| k)
 }
 
+/// Warnsdorff's rule as a [`Search`]: each step one attempt, from the request's start or a
+/// random square from which a tour can exist; an attempt that misses the request (stuck, or
+/// finished elsewhere than asked) is shown as a failed one. The attempts are the Excel
+/// macro's: `attempts` of them for each tour found, then the search is spent. An end square,
+/// closure or constraints are met only by luck, which is still worth a few cheap attempts.
+///
+/// ```
+/// use knights_tour::board::Board;
+/// use knights_tour::solve::search::{Answer, Search};
+/// use knights_tour::solve::warnsdorff::Attempts;
+/// use knights_tour::solve::{rng_from_seed, Budget, Request, Tiebreak};
+/// let req = Request::open(Board::new(8, 8).unwrap());
+/// let mut search = Attempts::new(&req, Tiebreak::Random, 1);
+/// let (answer, _) = search.step(&Budget::unlimited(), &mut rng_from_seed(1));
+/// if matches!(answer, Answer::Missed { .. }) {
+///     // Its one attempt is used up.
+///     assert_eq!(search.step(&Budget::unlimited(), &mut rng_from_seed(1)).0, Answer::Spent);
+/// }
+/// ```
+pub struct Attempts<'a> {
+    request: &'a Request,
+    tiebreak: Tiebreak,
+    attempts: u32,
+    left: u32,
+    solver: Option<Warnsdorff>,
+}
+
+impl<'a> Attempts<'a> {
+    /// `attempts` attempts a tour at `request` with `tiebreak`.
+    pub fn new(request: &'a Request, tiebreak: Tiebreak, attempts: u32) -> Attempts<'a> {
+        Attempts {
+            request,
+            tiebreak,
+            attempts,
+            left: attempts,
+            solver: None,
+        }
+    }
+
+    /// The tie-break the attempts use.
+    pub fn tiebreak(&self) -> Tiebreak {
+        self.tiebreak
+    }
+}
+
+impl Search for Attempts<'_> {
+    fn method(&self) -> Method {
+        Method::Warnsdorff
+    }
+
+    fn exhaustive(&self) -> bool {
+        false
+    }
+
+    fn step(&mut self, _budget: &Budget, rng: &mut Rng) -> (Answer, u64) {
+        if self.left == 0 {
+            return (Answer::Spent, 0);
+        }
+        self.left -= 1;
+        let req = self.request;
+        let start = match req.start {
+            Some(s) => s,
+            None => crate::solve::random_start(req, rng),
+        };
+        let solver = self
+            .solver
+            .get_or_insert_with(|| Warnsdorff::new(req.board));
+        let path = solver.attempt(start, self.tiebreak, rng);
+        let nodes = path.len() as u64;
+        if req.is_satisfied_by(&path) {
+            // Each tour found earns the next tour its own attempts.
+            self.left = self.attempts;
+            let by = Method::Warnsdorff;
+            return (Answer::Found { tour: path, by }, nodes);
+        }
+        let by = Method::Warnsdorff;
+        (Answer::Missed { path, by }, nodes)
+    }
+}
+
 /// The index of `sq` in a board padded by two cells on every side, `width` wide.
 fn padded(width: usize, sq: Square) -> usize {
     (sq.row as usize + 2) * width + sq.col as usize + 2
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::solve::rng_from_seed;
-    use proptest::prelude::*;
-
-    fn board(r: u32, c: u32) -> Board {
-        Board::new(r, c).unwrap()
-    }
-
-    /// Unvisited neighbours of `sq` given the visited set, counted the slow way.
-    fn onward(b: Board, sq: Square, visited: &[bool]) -> Vec<Square> {
-        b.knight_moves(sq)
-            .filter(|n| !visited[b.index(*n) as usize])
-            .collect()
-    }
-
-    /// Replays `tour` and checks each move obeys Warnsdorff's rule and the tie-break, and that
-    /// the attempt stopped only where the knight was stuck.
-    fn obeys_rule(tour: &Tour, tiebreak: Tiebreak) -> Result<(), String> {
-        let b = tour.board();
-        let mut visited = vec![false; b.len()];
-        let squares: Vec<Square> = tour.squares().collect();
-        for (i, &sq) in squares.iter().enumerate() {
-            visited[b.index(sq) as usize] = true;
-            let cands = onward(b, sq, &visited);
-            let Some(&next) = squares.get(i + 1) else {
-                return match cands.is_empty() {
-                    true => Ok(()),
-                    false => Err(format!("stopped at move {} with moves left", i + 1)),
-                };
-            };
-            let count = |s: Square| onward(b, s, &visited).len();
-            let least = cands.iter().map(|&s| count(s)).min().unwrap();
-            if count(next) != least {
-                return Err(format!(
-                    "move {} is not to a least-constrained square",
-                    i + 2
-                ));
-            }
-            let tied: Vec<Square> = cands.into_iter().filter(|&s| count(s) == least).collect();
-            let centre = |s: Square| {
-                let r = 2 * i64::from(s.row) - i64::from(b.rows()) + 1;
-                let c = 2 * i64::from(s.col) - i64::from(b.cols()) + 1;
-                r * r + c * c
-            };
-            let pohl =
-                |s: Square| -> usize { onward(b, s, &visited).iter().map(|&t| count(t)).sum() };
-            let ok = match tiebreak {
-                Tiebreak::Random => true,
-                // `tied` is in KNIGHT_MOVES order; the first of the farthest wins.
-                Tiebreak::Center => {
-                    let far = tied.iter().map(|&s| centre(s)).max().unwrap();
-                    tied.iter().find(|&&s| centre(s) == far) == Some(&next)
-                }
-                Tiebreak::Pohl => pohl(next) == tied.iter().map(|&s| pohl(s)).min().unwrap(),
-            };
-            if !ok {
-                return Err(format!(
-                    "move {} breaks the {tiebreak:?} tie wrongly",
-                    i + 2
-                ));
-            }
-        }
-        Ok(())
-    }
-
-    const ALL: [Tiebreak; 3] = [Tiebreak::Random, Tiebreak::Center, Tiebreak::Pohl];
-
-    #[test]
-    fn center_ties_ignore_the_generator() {
-        let b = board(12, 9);
-        let mut w = Warnsdorff::new(b);
-        for sq in [Square::new(0, 0), Square::new(5, 4), Square::new(11, 3)] {
-            let a = w.attempt(sq, Tiebreak::Center, &mut rng_from_seed(1));
-            let c = w.attempt(sq, Tiebreak::Center, &mut rng_from_seed(99));
-            assert_eq!(a, c);
-            obeys_rule(&a, Tiebreak::Center).unwrap();
-        }
-    }
-
-    #[test]
-    fn random_ties_are_reproducible_and_vary_with_the_seed() {
-        let b = board(30, 30);
-        let mut w = Warnsdorff::new(b);
-        for tb in [Tiebreak::Random, Tiebreak::Pohl] {
-            let run = |w: &mut Warnsdorff, seed| {
-                w.attempt(Square::new(0, 0), tb, &mut rng_from_seed(seed))
-            };
-            assert_eq!(run(&mut w, 5), run(&mut w, 5));
-            let distinct: std::collections::HashSet<Vec<u32>> =
-                (0..5).map(|s| run(&mut w, s).into_indices()).collect();
-            assert!(distinct.len() > 1, "{tb:?}: five seeds gave one path");
-        }
-    }
-
-    #[test]
-    fn center_ties_tour_8x8_from_every_square() {
-        let b = board(8, 8);
-        let mut w = Warnsdorff::new(b);
-        let mut rng = rng_from_seed(0);
-        let failed: Vec<String> = b
-            .squares()
-            .filter(|&sq| !w.attempt(sq, Tiebreak::Center, &mut rng).is_complete())
-            .map(|sq| b.algebraic(sq))
-            .collect();
-        assert!(failed.is_empty(), "stuck from {failed:?}");
-    }
-
-    #[test]
-    fn the_empty_corners_of_tiny_boards() {
-        let mut rng = rng_from_seed(0);
-        let one = attempt(board(1, 1), Square::new(0, 0), Tiebreak::Random, &mut rng);
-        assert!(one.is_complete());
-        let stuck = attempt(board(3, 3), Square::new(1, 1), Tiebreak::Random, &mut rng);
-        assert_eq!(stuck.len(), 1);
-        let off = attempt(board(3, 3), Square::new(3, 0), Tiebreak::Random, &mut rng);
-        assert!(off.is_empty());
-    }
-
-    #[test]
-    fn reused_buffers_give_the_same_paths_as_fresh_ones() {
-        let b = board(20, 17);
-        let mut w = Warnsdorff::new(b);
-        for tb in ALL {
-            for seed in 0..3 {
-                let sq = Square::new(seed as u32 * 5, 3);
-                let reused = w.attempt(sq, tb, &mut rng_from_seed(seed));
-                let fresh = attempt(b, sq, tb, &mut rng_from_seed(seed));
-                assert_eq!(reused, fresh);
-            }
-        }
-    }
-
-    proptest! {
-        #[test]
-        fn attempts_are_valid_paths_that_obey_the_rule(
-            rows in 1u32..=12, cols in 1u32..=12, pick in any::<u32>(),
-            t in 0usize..3, seed in any::<u64>(),
-        ) {
-            let b = board(rows, cols);
-            let start = b.square_at(pick % b.len() as u32);
-            let tour = attempt(b, start, ALL[t], &mut rng_from_seed(seed));
-            prop_assert_eq!(tour.check(), Ok(()));
-            prop_assert_eq!(tour.start(), Some(start));
-            if tour.is_complete() {
-                let req = crate::solve::Request {
-                    start: Some(start),
-                    ..crate::solve::Request::open(b)
-                };
-                prop_assert!(req.is_satisfied_by(&tour));
-            }
-            if let Err(e) = obeys_rule(&tour, ALL[t]) {
-                prop_assert!(false, "{} from {}: {}", b, b.algebraic(start), e);
-            }
-        }
-    }
 }

@@ -37,13 +37,13 @@
 use std::path::Path;
 
 use crate::error::Result;
+use crate::output::write_budget::WriteBudget;
 use crate::solve::runner::{self, Ending, Goal, Plan};
 use crate::solve::{rng_from_seed, Budget, Method, Request};
 use crate::tour::Tour;
+use crate::verify::completion::{write_completions_within, CompletedSheet, SheetResult};
 use crate::verify::{BoardReport, FileReport, Verdict};
 use crate::workbook::cellref::CellRef;
-use crate::workbook::write::completion::{write_completions_within, CompletedSheet, SheetResult};
-use crate::writing::WriteBudget;
 
 /// Search nodes `verify --complete` spends on one sheet before giving up: about 5 seconds in
 /// a release build (the search places roughly 4.5 million squares a second), and the answer

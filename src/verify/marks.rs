@@ -2,7 +2,7 @@
 //! (or, on a failed attempt, each square the knight can still reach), what kind of mark it
 //! gets, and a note in plain words, all from the verifier's own [`Problem`]s (their kinds,
 //! cells, squares and move numbers), never from a second check. The class report
-//! ([`crate::workbook::write::class`]) fills and annotates the cells from these marks.
+//! ([`crate::verify::class`]) fills and annotates the cells from these marks.
 //!
 //! ```
 //! use knights_tour::verify::marks::{marks, MarkKind};

@@ -34,7 +34,9 @@
 
 mod block;
 pub mod check;
+pub mod class;
 pub mod complete;
+pub mod completion;
 pub mod csv;
 pub mod inputs;
 mod layout;
@@ -60,7 +62,7 @@ use crate::tour::Tour;
 use crate::workbook::cellref::{CellRange, CellRef};
 use crate::workbook::read::watched::Opener;
 use crate::workbook::read::{CellValueRef, Format, SheetCells, Workbook};
-use crate::workbook::write::{PATH_DATA_SHEET, SUMMARY_COLUMNS, SUMMARY_HEADER_ROW};
+use crate::workbook::write::names::{PATH_DATA_SHEET, SUMMARY_COLUMNS, SUMMARY_HEADER_ROW};
 
 use block::BlockGrid;
 pub use block::MAX_BOARD_SQUARES;
@@ -330,7 +332,13 @@ fn grid_report(
     let mut grid = BlockGrid::new(cells, g.range);
     let ragged = options.range.is_none() && !g.labelled;
     let check = |grid: &BlockGrid<'_>| {
-        check::grid::check_board(grid, cells.formats_known(), ragged, g.base, g.unvisited)
+        let reading = check::numbering::Reading {
+            formats_known: cells.formats_known(),
+            detect_ragged: ragged,
+            base: g.base,
+            unvisited: g.unvisited,
+        };
+        check::numbering::check_board(grid, reading)
     };
     let mut checked = check(&grid);
     // Text on the board may be the hand method's insertion labels (5a after 5): read in their

@@ -123,8 +123,28 @@ fn render_board(sheet: &str, b: &BoardReport) -> String {
     if let Some(magic) = b.magic {
         let _ = write!(out, " ({})", magic.as_str());
     }
+    push_progress(&mut out, b);
+    push_placement(&mut out, b);
+    push_ends(&mut out, b);
+    out.push('\n');
+    for p in &b.problems {
+        let _ = writeln!(
+            out,
+            "    {}: {}",
+            p.kind.as_str(),
+            escape_control(&p.message)
+        );
+    }
+    if let Some(d) = &b.drawing {
+        out.push_str(d);
+    }
+    out
+}
+
+/// How far a board not yet a tour got: ` (40 of 64 squares visited, ...)`.
+fn push_progress(out: &mut String, b: &BoardReport) {
+    let squares = u64::from(b.board.rows) * u64::from(b.board.cols);
     if b.verdict == Verdict::Unfinished {
-        let squares = u64::from(b.board.rows) * u64::from(b.board.cols);
         let _ = write!(
             out,
             " ({} of {squares} squares visited, no mistake so far, {} still empty)",
@@ -144,7 +164,6 @@ fn render_board(sheet: &str, b: &BoardReport) -> String {
         );
     }
     if b.verdict == Verdict::Partial {
-        let squares = u64::from(b.board.rows) * u64::from(b.board.cols);
         if b.stuck == Some(true) {
             let _ = write!(
                 out,
@@ -159,6 +178,10 @@ fn render_board(sheet: &str, b: &BoardReport) -> String {
             );
         }
     }
+}
+
+/// Where the board is and how it is written: `, 8x8 board at B2, 64 squares visited`.
+fn push_placement(out: &mut String, b: &BoardReport) {
     let p = &b.board;
     let on_board = crate::english::with_article(&format!("{}x{} board", p.rows, p.cols));
     match (b.notation, b.cells) {
@@ -198,6 +221,10 @@ fn render_board(sheet: &str, b: &BoardReport) -> String {
             );
         }
     }
+}
+
+/// The start and the end: `, start C3 (a1) (highlighted), end D5 (b3)`.
+fn push_ends(out: &mut String, b: &BoardReport) {
     let at = |cell: Option<CellRef>, square: Option<SquareName>| match (cell, square) {
         (Some(c), Some(s)) => Some(format!("{c} ({s})")),
         (Some(c), None) => Some(c.to_string()),
@@ -214,19 +241,6 @@ fn render_board(sheet: &str, b: &BoardReport) -> String {
     if let Some(end) = at(b.end, b.end_square) {
         let _ = write!(out, ", end {end}");
     }
-    out.push('\n');
-    for p in &b.problems {
-        let _ = writeln!(
-            out,
-            "    {}: {}",
-            p.kind.as_str(),
-            escape_control(&p.message)
-        );
-    }
-    if let Some(d) = &b.drawing {
-        out.push_str(d);
-    }
-    out
 }
 
 /// Text from a file (sheet names, cell text, file names) made safe for a terminal: control

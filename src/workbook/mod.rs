@@ -1,9 +1,8 @@
-//! Spreadsheet files: writing generated tours ([`mod@write`]), reading any workbook ([`mod@read`]),
-//! empty practice boards ([`template`]) and puzzles ([`mod@puzzle`]), and A1 cell references
-//! ([`cellref`]).
+//! Spreadsheet files, the layer every command's workbook stands on: reading any workbook
+//! ([`mod@read`]), the primitives workbooks are written with ([`mod@write`]: board layout,
+//! styles, sheet names, the path chart, compression) and A1 cell references ([`cellref`]).
+//! Each command's own workbook lives in the command's folder.
 
 pub mod cellref;
-pub mod puzzle;
 pub mod read;
-pub mod template;
 pub mod write;

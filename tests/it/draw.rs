@@ -601,7 +601,7 @@ fn draw_picks_the_format_from_the_file_name() {
     ] {
         let format = Format::from_path(std::path::Path::new(name)).unwrap();
         let mut out = Vec::new();
-        let budget = knights_tour::writing::WriteBudget::unlimited();
+        let budget = knights_tour::output::write_budget::WriteBudget::unlimited();
         draw::draw(&tour, &opts(100), format, &mut out, &budget).unwrap();
         assert!(out.starts_with(magic), "{name}");
     }

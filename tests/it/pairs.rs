@@ -7,14 +7,14 @@ use std::collections::{BTreeMap, HashSet};
 
 use calamine::{open_workbook, Data, Reader, Xlsx};
 use knights_tour::board::{Board, Square};
+use knights_tour::pairs::matrix::{
+    write_pairs_workbook, PairsWorkbook, MATRIX_HEADER_ROW, TOURS_FIRST_ROW,
+};
 use knights_tour::solve::backtrack::{enumerate, Budget};
 use knights_tour::solve::pairs::{solve, Mark, PairsPlan};
 use knights_tour::solve::Request;
 use knights_tour::tour::Tour;
 use knights_tour::verify::{verify_bytes, verify_path, Verdict, VerifyOptions};
-use knights_tour::workbook::write::pairs::{
-    write_pairs_workbook, PairsWorkbook, MATRIX_HEADER_ROW, TOURS_FIRST_ROW,
-};
 use predicates::prelude::*;
 use proptest::prelude::*;
 use serde_json::Value;

@@ -8,10 +8,10 @@ use std::path::{Path, PathBuf};
 
 use calamine::{open_workbook_auto, Data, Reader};
 use knights_tour::board::{Board, Square};
+use knights_tour::template::{duplicate_rule, not_a_move_rule, successor_rule};
 use knights_tour::tour::Tour;
 use knights_tour::verify::{verify_path, Verdict, VerifyOptions};
 use knights_tour::workbook::cellref::{CellRange, CellRef};
-use knights_tour::workbook::template::{duplicate_rule, not_a_move_rule, successor_rule};
 use predicates::prelude::*;
 use predicates::str::contains;
 

@@ -41,17 +41,14 @@ pub(crate) struct Limits {
 /// split near the end is found by the degree rules almost as fast).
 const CONNECTIVITY_MIN_LEFT: usize = 8;
 
-// Connectivity, measured: a full breadth-first check at every node saved only 2-15% of the
-// nodes on 8x8 pairs and constraints, 4x12 closed and 6x6 enumeration but made the search 1.5-2.5
-// times slower; even every 4th move it made a 200x200 search take 3 s (quadratic; now 0.02 s).
-// The check below is local (bounded work near the square just left, exact when it decides),
+// Connectivity: a full breadth-first check at every node saves few nodes and makes the search
+// quadratic (`docs/solver.md`). The check below is local (bounded work near the square just left, exact when it decides),
 // with a full check only when two large regions meet there. It is kept as insurance against a
 // region cut off early on a large board, which the degree rules would only find after
 // exploring it exhaustively.
 
 /// Nodes between looks at the clock. A node costs up to a full connectivity check, a pass over
-/// the board: on 130x144 with 40 constraints, looking every 4,096 nodes let `--timeout 3` run
-/// 3.6 s.
+/// the board, so on large boards thousands of nodes overrun a time limit.
 const DEADLINE_STEP: u64 = 256;
 
 /// Squares a local connectivity search may visit before giving up undecided.
@@ -550,8 +547,7 @@ impl<'p, 'r> Engine<'p, 'r> {
                 // Near the goal's square, moves that keep a few moves to spare come first.
                 let urgency = u64::from(self.homing_slack.saturating_sub(slack));
                 // Among equally constrained moves, a square nearer a later segment's square
-                // than to any other is left for that segment (measured on the `requests`
-                // example, 80 requests, 3 s each: 3 large boards unanswered instead of 5).
+                // than to any other is left for that segment.
                 let later =
                     self.homing && self.owner.get(wi).is_some_and(|&o| o as usize > self.goal);
                 let key = (urgency << 41)

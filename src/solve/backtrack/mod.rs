@@ -1,8 +1,8 @@
 //! Exhaustive depth-first search for knight's tours: it cannot fail given time, and it proves
-//! impossibility ([`Search::NoTour`]) when it runs out of moves to try.
+//! impossibility ([`Answer::NoTour`](crate::solve::search::Answer::NoTour)) when it runs out of moves to try.
 //!
 //! The search walks in Warnsdorff order (fewest onward moves first; ties by distance from the
-//! centre, or at random with [`solve_with_rng`]) on an explicit stack, and prunes with rules that
+//! centre, or at random after the first step of a [`Backtrack`]) on an explicit stack, and prunes with rules that
 //! never discard a tour:
 //! - colour parity and constraint distances are checked before any move (the `plan` module);
 //! - an unvisited square with no way in is fatal; one with a single way in must be the last
@@ -15,13 +15,14 @@
 //!
 //! ```
 //! use knights_tour::board::{Board, Square};
-//! use knights_tour::solve::Request;
-//! use knights_tour::solve::backtrack::{solve, Budget, Search};
+//! use knights_tour::solve::backtrack::Backtrack;
+//! use knights_tour::solve::search::{Answer, Search};
+//! use knights_tour::solve::{rng_from_seed, Budget, Request};
 //! let mut req = Request::open(Board::new(8, 8).unwrap());
 //! req.start = Some(Square::new(0, 0));
 //! req.end = Some(Square::new(0, 1));
-//! match solve(&req, &Budget::unlimited()) {
-//!     Search::Found(tour) => assert!(req.is_satisfied_by(&tour)),
+//! match Backtrack::new(&req).run(&Budget::unlimited(), &mut rng_from_seed(1)).0 {
+//!     Answer::Found { tour, .. } => assert!(req.is_satisfied_by(&tour)),
 //!     other => panic!("{other:?}"),
 //! }
 //! ```
@@ -29,29 +30,18 @@
 mod engine;
 mod plan;
 
+use rand::Rng as _;
+
 use crate::board::Square;
-use crate::solve::{Request, Rng};
+use crate::solve::search::{Answer, Declined, Search};
+use crate::solve::{Method, Request, Rng};
 use crate::tour::Tour;
 pub(crate) use engine::Limits;
 use engine::{Engine, Stop};
-pub(crate) use plan::{knight_distance, neighbour_arrays, rank};
-use plan::{Plan, TieOrder};
+use plan::Plan;
+pub(crate) use plan::{from_centre, knight_distance, neighbour_arrays, rank};
 
 pub use crate::solve::Budget;
-
-/// The answer of a search.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Search {
-    /// A complete tour meeting the request.
-    Found(Tour),
-    /// Proof that no tour meets the request: the exhaustive search ended.
-    NoTour,
-    /// The budget ran out first; `nodes` were searched.
-    OutOfBudget {
-        /// Search nodes (squares placed) used.
-        nodes: u64,
-    },
-}
 
 /// What [`enumerate`] counted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -65,84 +55,151 @@ pub struct Enumeration {
     pub nodes: u64,
 }
 
-/// One tour meeting `req`, [`Search::NoTour`] if none exists, or [`Search::OutOfBudget`].
-///
-/// Deterministic: the same request always gives the same tour.
-pub fn solve(req: &Request, budget: &Budget) -> Search {
-    solve_counted(req, budget).0
+/// The exhaustive search as a [`Search`]. Its first step keeps a fixed order among equally
+/// constrained moves (so a run's first tour depends on the request alone); later steps break
+/// ties at random, so that they find other tours. Where the request fixes nothing on an open
+/// tour, each step starts on a random square from which a tour can exist; a closed tour found
+/// with nothing fixed is turned to start on a random square in a random direction. Each step
+/// searches afresh within its budget: a step that ends within it is exhaustive, a proof.
+pub struct Backtrack<'a> {
+    request: &'a Request,
+    /// Whether the next step keeps the fixed order.
+    fixed: bool,
 }
 
-/// Like [`solve`], also returning the search nodes used (squares placed), for benchmarks and
-/// reports.
+/// The largest board the search takes: about 100 bytes a square (420 MB on 2000x2000,
+/// measured through the CLI; on 10000x10000 it would take 10 GB).
+pub const MAX_SQUARES: usize = 4_000_000;
+
+/// Why the search does not take `request`, or `None` when it does: a board of at most
+/// [`MAX_SQUARES`].
+pub fn declines(request: &Request) -> Option<Declined> {
+    (request.board.len() > MAX_SQUARES).then_some(Declined::TooLarge {
+        max_squares: MAX_SQUARES,
+    })
+}
+
+impl<'a> Backtrack<'a> {
+    /// The search for `request`, which it takes ([`declines`] is `None`).
+    pub fn new(request: &'a Request) -> Backtrack<'a> {
+        Backtrack {
+            request,
+            fixed: true,
+        }
+    }
+
+    /// The search for `request`, every step breaking ties at random (the first too): for a
+    /// caller that wants another tour, or another course, from each step.
+    pub fn shuffled(request: &'a Request) -> Backtrack<'a> {
+        Backtrack {
+            request,
+            fixed: false,
+        }
+    }
+}
+
+impl Search for Backtrack<'_> {
+    fn method(&self) -> Method {
+        Method::Backtrack
+    }
+
+    fn exhaustive(&self) -> bool {
+        true
+    }
+
+    fn step(&mut self, budget: &Budget, rng: &mut Rng) -> (Answer, u64) {
+        let first = std::mem::replace(&mut self.fixed, false);
+        let req = self.request;
+        let (answer, nodes) = match random_start_request(req, rng) {
+            Some(from) => {
+                let ties = (!first).then_some(&mut *rng);
+                match search(&from, budget, ties) {
+                    // A start with no tour (rare): search from any start instead.
+                    (Answer::NoTour, n) => {
+                        let (answer, m) = search(req, &budget.after(n), None);
+                        (answer, n + m)
+                    }
+                    found => found,
+                }
+            }
+            None => search(req, budget, (!first).then_some(&mut *rng)),
+        };
+        match answer {
+            Answer::Found { tour, by } => (
+                Answer::Found {
+                    tour: turn_closed(req, tour, rng),
+                    by,
+                },
+                nodes,
+            ),
+            other => (other, nodes),
+        }
+    }
+}
+
+/// For an open request that fixes nothing, the same request from a random admissible start,
+/// so the search's tour starts at random too; `None` when the request fixes a square or is
+/// closed (a closed tour is turned afterwards instead).
+fn random_start_request(request: &Request, rng: &mut Rng) -> Option<Request> {
+    if request.closed || !request.all_constraints().is_empty() {
+        return None;
+    }
+    Some(Request {
+        start: Some(crate::solve::random_start(request, rng)),
+        ..request.clone()
+    })
+}
+
+/// A closed tour found with no fixed square, turned to start on a random square in a random
+/// direction: the random start is random for the search too.
+fn turn_closed(r: &Request, tour: Tour, rng: &mut Rng) -> Tour {
+    if !r.closed || !r.all_constraints().is_empty() {
+        return tour;
+    }
+    let board = r.board;
+    let start = board.square_at(rng.random_range(0..board.len() as u32));
+    let tour = if rng.random_bool(0.5) {
+        tour.reversed()
+    } else {
+        tour
+    };
+    tour.rotated_to(start).unwrap_or(tour)
+}
+
+/// Extend `prefix` (moves 1..=k fixed) to a complete tour meeting `req`, with the search
+/// nodes used; [`Answer::NoTour`] if no tour starts with that prefix (including a prefix that
+/// is not a knight's path on `req.board` or contradicts the request). An empty prefix is a
+/// search of the request alone.
 ///
 /// ```
 /// use knights_tour::board::{Board, Square};
+/// use knights_tour::solve::backtrack::{complete, Budget};
+/// use knights_tour::solve::search::Answer;
 /// use knights_tour::solve::Request;
-/// use knights_tour::solve::backtrack::{solve_counted, Budget, Search};
-/// let mut req = Request::open(Board::new(8, 8).unwrap());
-/// req.start = Some(Square::new(0, 0));
-/// let (answer, nodes) = solve_counted(&req, &Budget::unlimited());
-/// assert!(matches!(answer, Search::Found(_)));
-/// assert!(nodes >= 63);
-/// ```
-pub fn solve_counted(req: &Request, budget: &Budget) -> (Search, u64) {
-    solve_ordered(req, budget, None)
-}
-
-/// Like [`solve`], with ties between equally constrained moves broken by `rng`, so that
-/// different seeds give different tours.
-///
-/// ```
-/// use knights_tour::board::{Board, Square};
-/// use knights_tour::solve::{rng_from_seed, Request};
-/// use knights_tour::solve::backtrack::{solve_with_rng, Budget, Search};
-/// let mut req = Request::open(Board::new(6, 6).unwrap());
-/// req.start = Some(Square::new(0, 0));
-/// let a = solve_with_rng(&req, &Budget::unlimited(), &mut rng_from_seed(1));
-/// let b = solve_with_rng(&req, &Budget::unlimited(), &mut rng_from_seed(1));
-/// assert_eq!(a, b);
-/// assert!(matches!(a, Search::Found(t) if req.is_satisfied_by(&t)));
-/// ```
-pub fn solve_with_rng(req: &Request, budget: &Budget, rng: &mut Rng) -> Search {
-    solve_ordered(req, budget, Some(rng)).0
-}
-
-/// Extend `prefix` (moves 1..=k fixed) to a complete tour meeting `req`; [`Search::NoTour`] if
-/// no tour starts with that prefix (including a prefix that is not a knight's path on
-/// `req.board` or contradicts the request). An empty prefix is the same as [`solve`].
-///
-/// ```
-/// use knights_tour::board::{Board, Square};
-/// use knights_tour::solve::Request;
-/// use knights_tour::solve::backtrack::{complete, Budget, Search};
 /// use knights_tour::tour::Tour;
 /// let board = Board::new(5, 5).unwrap();
 /// let prefix = Tour::from_squares(board, [Square::new(0, 0), Square::new(1, 2)]).unwrap();
-/// match complete(&prefix, &Request::open(board), &Budget::unlimited()) {
-///     Search::Found(t) => assert_eq!(&t.indices()[..2], prefix.indices()),
+/// match complete(&prefix, &Request::open(board), &Budget::unlimited()).0 {
+///     Answer::Found { tour, .. } => assert_eq!(&tour.indices()[..2], prefix.indices()),
 ///     other => panic!("{other:?}"),
 /// }
 /// ```
-pub fn complete(prefix: &Tour, req: &Request, budget: &Budget) -> Search {
-    complete_counted(prefix, req, budget).0
-}
-
-/// Like [`complete`], also returning the search nodes used.
-pub fn complete_counted(prefix: &Tour, req: &Request, budget: &Budget) -> (Search, u64) {
+pub fn complete(prefix: &Tour, req: &Request, budget: &Budget) -> (Answer, u64) {
     if prefix.board() != req.board || prefix.check().is_err() {
-        return (Search::NoTour, 0);
+        return (Answer::NoTour, 0);
     }
     let Some(start) = prefix.start() else {
-        return solve_counted(req, budget);
+        return search(req, budget, None);
     };
     // Each round replays the prefix without counting nodes; a prefix that breaks the request
     // leaves nothing to search, hence `NoTour`.
     search_in_rounds(req, vec![start], &prefix.indices()[1..], budget, None)
 }
 
-/// One tour meeting `req` and the search nodes used: [`solve_counted`] without a generator,
-/// [`solve_with_rng`] with one.
-pub fn search(req: &Request, budget: &Budget, rng: Option<&mut Rng>) -> (Search, u64) {
+/// One tour meeting `req` and the search nodes used, [`Answer::NoTour`] when the search
+/// proved there is none; ties between equally constrained moves broken in a fixed order, or
+/// by `rng` when given (the first round included).
+pub(crate) fn search(req: &Request, budget: &Budget, rng: Option<&mut Rng>) -> (Answer, u64) {
     solve_ordered(req, budget, rng)
 }
 
@@ -180,7 +237,7 @@ pub fn enumerate(
             out.exhaustive = false;
             break;
         }
-        let Some(plan) = Plan::build(&search_req, start, TieOrder::Centre) else {
+        let Some(plan) = Plan::build(&search_req, start) else {
             continue;
         };
         let mut engine = Engine::new(&plan, None);
@@ -221,22 +278,23 @@ fn to_tour(req: &Request, path: &[u32], reverse: bool) -> Tour {
 }
 
 /// Run until the first tour; map the engine's stop to an answer.
-fn run_to_first(engine: &mut Engine<'_, '_>, req: &Request, limits: Limits) -> Search {
+fn run_to_first(engine: &mut Engine<'_, '_>, req: &Request, limits: Limits) -> Answer {
     let mut found: Option<Vec<u32>> = None;
     let stop = engine.run(limits, &mut |path| {
         found = Some(path.to_vec());
         false
     });
     match (found, stop) {
-        (Some(path), _) => Search::Found(to_tour(req, &path, false)),
-        (None, Stop::Budget) => Search::OutOfBudget {
-            nodes: engine.nodes,
+        (Some(path), _) => Answer::Found {
+            tour: to_tour(req, &path, false),
+            by: Method::Backtrack,
         },
-        (None, _) => Search::NoTour,
+        (None, Stop::Budget) => Answer::Unfinished,
+        (None, _) => Answer::NoTour,
     }
 }
 
-fn solve_ordered(req: &Request, budget: &Budget, mut rng: Option<&mut Rng>) -> (Search, u64) {
+fn solve_ordered(req: &Request, budget: &Budget, mut rng: Option<&mut Rng>) -> (Answer, u64) {
     let (search_req, reverse) = oriented(req);
     let result = match search_req.start {
         Some(start) => solve_from(&search_req, start, budget, rng),
@@ -247,7 +305,13 @@ fn solve_ordered(req: &Request, budget: &Budget, mut rng: Option<&mut Rng>) -> (
         None => solve_any_start(&search_req, budget, &mut rng),
     };
     match result {
-        (Search::Found(t), nodes) if reverse => (Search::Found(t.reversed()), nodes),
+        (Answer::Found { tour, by }, nodes) if reverse => (
+            Answer::Found {
+                tour: tour.reversed(),
+                by,
+            },
+            nodes,
+        ),
         other => other,
     }
 }
@@ -257,25 +321,20 @@ fn solve_from(
     start: Square,
     budget: &Budget,
     rng: Option<&mut Rng>,
-) -> (Search, u64) {
+) -> (Answer, u64) {
     search_in_rounds(req, vec![start], &[], budget, rng)
 }
 
 /// No start and no end: try every start, corners (far from the centre) first. Plans are built
 /// one at a time: a plan per square of a big board would not fit in memory.
-fn solve_any_start(req: &Request, budget: &Budget, rng: &mut Option<&mut Rng>) -> (Search, u64) {
+fn solve_any_start(req: &Request, budget: &Budget, rng: &mut Option<&mut Rng>) -> (Answer, u64) {
     // A constraint on move 1 is the start: every other start would be refused, each after a
     // pass over the board (on 1000x1000, a million passes).
     if let Some(first) = req.all_constraints().iter().find(|c| c.move_number == 1) {
         return search_in_rounds(req, vec![first.square], &[], budget, rng.as_deref_mut());
     }
-    let (rows, cols) = (i64::from(req.board.rows()), i64::from(req.board.cols()));
     let mut starts: Vec<Square> = req.board.squares().collect();
-    starts.sort_by_key(|sq| {
-        let dr = 2 * i64::from(sq.row) - (rows - 1);
-        let dc = 2 * i64::from(sq.col) - (cols - 1);
-        std::cmp::Reverse(dr * dr + dc * dc)
-    });
+    starts.sort_by_key(|&sq| std::cmp::Reverse(from_centre(req.board, sq)));
     search_in_rounds(req, starts, &[], budget, rng.as_deref_mut())
 }
 
@@ -310,7 +369,7 @@ fn search_in_rounds(
     prefix: &[u32],
     budget: &Budget,
     mut rng: Option<&mut Rng>,
-) -> (Search, u64) {
+) -> (Answer, u64) {
     let mut own_rng = crate::solve::rng_from_seed(RESTART_SEED);
     let mut spent = 0u64;
     let mut cap = first_round_cap(req.board.len());
@@ -321,10 +380,10 @@ fn search_in_rounds(
             // Checked before the plan is built: building one is a pass over the board, and
             // refusing a start costs that pass too.
             if budget.exhausted(spent) {
-                return (Search::OutOfBudget { nodes: spent }, spent);
+                return (Answer::Unfinished, spent);
             }
             // Parity and constraint checks refuse some starts without search.
-            let Some(plan) = Plan::build(req, start, TieOrder::Centre) else {
+            let Some(plan) = Plan::build(req, start) else {
                 continue;
             };
             let mut limits = budget.limits(spent);
@@ -342,17 +401,16 @@ fn search_in_rounds(
             let answer = run_to_first(&mut engine, req, limits);
             spent += engine.nodes;
             match answer {
-                Search::Found(t) => return (Search::Found(t), spent),
-                Search::NoTour => {}
-                Search::OutOfBudget { .. } if capped => still_open.push(start),
-                Search::OutOfBudget { .. } => return (Search::OutOfBudget { nodes: spent }, spent),
+                Answer::Unfinished if capped => still_open.push(start),
+                Answer::NoTour => {}
+                other => return (other, spent),
             }
         }
         starts = still_open;
         cap = cap.saturating_mul(ROUND_GROWTH);
         first_round = false;
     }
-    (Search::NoTour, spent)
+    (Answer::NoTour, spent)
 }
 
 /// The search's plan and pruning rules for a tour grown piece by piece (`solve::segments`): a
@@ -377,7 +435,7 @@ impl Pieces {
     /// The plan for `req` with move 1 on `start`; `None` when that is refused without search
     /// (parity, constrained squares too far apart in time).
     pub(crate) fn new(req: &Request, start: Square) -> Option<Pieces> {
-        Plan::build(req, start, TieOrder::Centre).map(|plan| Pieces { plan })
+        Plan::build(req, start).map(|plan| Pieces { plan })
     }
 
     /// A search from move 1 on [`Pieces::start`], ties broken by `rng`, grown piece by piece;

@@ -22,7 +22,7 @@
 use std::collections::{HashMap, VecDeque};
 
 use super::fill::{odd_cuts, parts};
-use super::search::{find_in, knight_neighbours, Graph};
+use super::tile_search::{find_in, knight_neighbours, Graph};
 use super::tiles::TILES;
 use super::END;
 use crate::board::KNIGHT_MOVES;

@@ -22,7 +22,7 @@
 
 use std::collections::HashMap;
 
-use super::search::{self, Goal};
+use super::tile_search::{self as search, Goal};
 use super::tiles::TILES;
 use super::END;
 

@@ -14,8 +14,8 @@
 //! `L + q M + R` is the board's length.
 
 use super::lane_strips::{LaneSet, LaneStrip, FOUR_OPEN, THREE_CLOSED};
-use super::search::{self, Goal};
 use super::thin::{link, whole, Segment};
+use super::tile_search::{self as search, Goal};
 use super::END;
 
 /// 4 x n boards up to this length are searched whole.

@@ -35,12 +35,13 @@ mod fill;
 mod lane_strips;
 mod lanes;
 mod narrow;
-mod search;
 mod thin;
+mod tile_search;
 mod tiles;
 
 use crate::board::{Board, Square};
-use crate::solve::{Request, Rng};
+use crate::solve::search::{Answer, Declined, Search};
+use crate::solve::{Budget, Method, Request, Rng};
 use crate::tour::Tour;
 
 /// The successor of an open tour's last square.
@@ -315,43 +316,12 @@ pub fn open_tour(board: Board) -> Option<Tour> {
     Some(successors(board)?.to_tour())
 }
 
-/// A tour meeting `req`, if the constructed one can be made to: a closed tour is started at
-/// `req.start` (or just after `req.end`) in either direction; an odd x odd board's open tour is
-/// built to start on `req.start` (or on `req.end`, then walked backwards). Other constraints
-/// are checked, never searched for: `None` when they do not hold. Deterministic: with no fixed
-/// square the tour starts where the construction starts it (see [`build`] for a random start).
-///
-/// ```
-/// use knights_tour::board::{Board, Square};
-/// use knights_tour::solve::{construct, Request};
-/// let mut req = Request::open(Board::new(10, 10).unwrap());
-/// req.start = Some(Square::new(4, 7));
-/// let tour = construct::solve(&req).unwrap();
-/// assert!(req.is_satisfied_by(&tour));
-/// ```
-pub fn solve(req: &Request) -> Option<Tour> {
-    build(req, None).map(|s| s.to_tour())
-}
-
-/// Move numbers by square index (from 1) of a tour meeting `req`, like [`solve`], built in
-/// place over the successor array: about 4 bytes a square, for boards too big for two arrays.
-///
-/// ```
-/// use knights_tour::board::{Board, Square};
-/// use knights_tour::solve::{construct, Request};
-/// let board = Board::new(8, 8).unwrap();
-/// let mut req = Request::open(board);
-/// req.closed = true;
-/// req.start = Some(Square::new(7, 0));
-/// let numbers = construct::numbering(&req).unwrap();
-/// assert_eq!(numbers[board.index(Square::new(7, 0)) as usize], 1);
-/// ```
-pub fn numbering(req: &Request) -> Option<Vec<u32>> {
-    build(req, None).map(Successors::into_numbering)
-}
-
 /// The constructed tour meeting `req` as successors (start and direction set), or `None` where
-/// the construction cannot meet it. With no fixed square and a generator, the start is drawn
+/// the construction cannot meet it: a closed tour is started at `req.start` (or just after
+/// `req.end`) in either direction; an odd x odd board's open tour is built to start on
+/// `req.start` (or on `req.end`, then walked backwards). Other constraints are checked, never
+/// searched for. [`Successors::into_numbering`] numbers the tour in place (about 4 bytes a
+/// square, for boards too big for two arrays). With no fixed square and a generator, the start is drawn
 /// at random among the squares that start a tour (a closed tour is turned to start there, in a
 /// random direction), so a random start is random here too; without a generator the tour starts
 /// where the construction starts it.
@@ -385,6 +355,84 @@ pub fn build(req: &Request, rng: Option<&mut Rng>) -> Option<Successors> {
     // The standard tour may still happen to fit either way round (3 x n and 4 x n boards, or
     // both ends fixed on an odd board).
     fit(req, successors(board)?)
+}
+
+/// Why the construction does not take `request`, or `None` when it does: it places no "move
+/// k on X" constraints (its start and end it does place).
+pub fn declines(request: &Request) -> Option<Declined> {
+    if !request.constraints.is_empty() {
+        Some(Declined::Constraints)
+    } else if !constructible(request.board, request.closed) {
+        Some(Declined::NotConstructible)
+    } else {
+        None
+    }
+}
+
+/// The construction as a [`Search`]: each step builds one tour ([`build`], from a random
+/// start where nothing fixes it). A request fixing a square gets one tour; a free start gets
+/// a few draws, after which the construction is spent (it may only repeat itself), as it is
+/// when it cannot meet the ends asked for.
+///
+/// ```
+/// use knights_tour::board::Board;
+/// use knights_tour::solve::construct::Construction;
+/// use knights_tour::solve::search::{Answer, Search};
+/// use knights_tour::solve::{rng_from_seed, Budget, Request};
+/// let req = Request::open(Board::new(300, 300).unwrap());
+/// let (answer, _) = Construction::new(&req).step(&Budget::unlimited(), &mut rng_from_seed(1));
+/// assert!(matches!(answer, Answer::Found { tour, .. } if req.is_satisfied_by(&tour)));
+/// ```
+pub struct Construction<'a> {
+    request: &'a Request,
+    draws: u32,
+}
+
+/// Tours drawn from random starts before the construction counts as spent.
+const FREE_START_DRAWS: u32 = 4;
+
+impl<'a> Construction<'a> {
+    /// The construction for `request`, which it takes ([`declines`] is `None`).
+    pub fn new(request: &'a Request) -> Construction<'a> {
+        let free = request.start.is_none() && request.end.is_none();
+        Construction {
+            request,
+            draws: if free { FREE_START_DRAWS } else { 1 },
+        }
+    }
+}
+
+impl Search for Construction<'_> {
+    fn method(&self) -> Method {
+        Method::Construct
+    }
+
+    fn exhaustive(&self) -> bool {
+        false
+    }
+
+    fn step(&mut self, _budget: &Budget, rng: &mut Rng) -> (Answer, u64) {
+        if self.draws == 0 {
+            return (Answer::Spent, 0);
+        }
+        self.draws -= 1;
+        match build(self.request, Some(rng)) {
+            Some(built) => {
+                let tour = built.to_tour();
+                (
+                    Answer::Found {
+                        tour,
+                        by: Method::Construct,
+                    },
+                    0,
+                )
+            }
+            None => {
+                self.draws = 0;
+                (Answer::Spent, 0)
+            }
+        }
+    }
 }
 
 /// A tour from `start` to `end` (different squares): on boards at least 5 a side, a chain of
@@ -425,10 +473,8 @@ fn between(board: Board, start: Square, end: Square) -> Option<Successors> {
             end: Some(end),
             ..Request::open(board)
         };
-        let budget = crate::solve::Budget::nodes(SMALL_BOARD_NODES);
-        if let crate::solve::backtrack::Search::Found(tour) =
-            crate::solve::backtrack::solve(&req, &budget)
-        {
+        let budget = Budget::nodes(SMALL_BOARD_NODES);
+        if let Answer::Found { tour, .. } = crate::solve::backtrack::search(&req, &budget, None).0 {
             return Some(successors_of(&tour));
         }
     }
@@ -674,6 +720,7 @@ mod tests {
             closed: true,
             constraints: Vec::new(),
         };
+        let solve = |req: &Request| build(req, None).map(|s| s.to_tour());
         let tour = solve(&req).unwrap();
         assert!(req.is_satisfied_by(&tour));
         let req_end_only = Request {

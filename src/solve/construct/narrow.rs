@@ -27,7 +27,7 @@
 //! just be started anywhere on a cycle.
 
 use super::lane_strips::{LaneSet, THREE_CLOSED};
-use super::search::{find_in, Graph};
+use super::tile_search::{find_in, Graph};
 use super::END;
 
 /// Narrowest and widest windows searched.

@@ -10,7 +10,7 @@
 //!
 //! Boards 4 high cannot be chained this way (see `four`).
 
-use super::search::{self, Goal};
+use super::tile_search::{self as search, Goal};
 use super::END;
 
 /// Seeded restarts and nodes per restart for one strip.

@@ -1,6 +1,8 @@
-//! The regions of free squares (connected through free squares by knight's moves), kept up to
-//! date as the joint search takes squares and gives them back, so that the regions rule can
-//! look at every region at every node without a pass over the free squares.
+//! The regions rule of the joint search: a piece's remaining squares all lie in one region of
+//! free squares next to both of its ends, so every region must be filled exactly, colour by
+//! colour, by the pieces that can enter it. The regions (connected through free squares by
+//! knight's moves) are kept up to date as the search takes squares and gives them back, so
+//! that the rule can look at every region at every node without a pass over the free squares.
 //!
 //! A pass at every node (a breadth-first search over all free squares) was a third of the joint
 //! search's time on the `requests` example's 80-constraint boards (perf, 21x37). Taking a
@@ -11,7 +13,7 @@
 //! The search takes the same course as with the pass: the same nodes, the same tours (checked
 //! on 30 dense requests, three seeds each), in three quarters of the time.
 
-use super::NONE;
+use super::{Conflict, Joint, NONE};
 
 /// The knight's graph of a board and which squares are free: the joint search's own arrays.
 pub(super) struct Graph<'a> {
@@ -257,6 +259,135 @@ impl Regions {
         let base = self.stamp + 1;
         self.stamp += count;
         base
+    }
+}
+
+/// Why the regions rule failed ([`Joint::regions_fill`]).
+pub(super) enum Fill {
+    /// A piece has no region next to both its ends.
+    Everything,
+    /// These regions cannot be filled, in the order of their ids.
+    Regions(Vec<(u32, Shortfall)>),
+}
+
+/// How a region cannot be filled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Shortfall {
+    /// Fewer squares of a colour can come into it than it holds.
+    TooFew,
+    /// The pieces that can go nowhere else bring more squares of a colour than it holds.
+    TooMany,
+}
+
+impl Joint {
+    /// The regions rule over the whole board: every region of free squares is filled exactly,
+    /// colour by colour, by the pieces that can enter it.
+    pub(super) fn check_regions(&mut self) -> Result<(), Conflict> {
+        let Some(mut regions) = self.regions.take() else {
+            return Ok(());
+        };
+        let result = self.check_all_regions(&mut regions);
+        self.regions = Some(regions);
+        result
+    }
+
+    pub(super) fn check_all_regions(&self, regions: &mut Regions) -> Result<(), Conflict> {
+        let failing = match self.regions_fill(regions) {
+            Ok(()) => return Ok(()),
+            Err(Fill::Everything) => return Err(Conflict::everything(self.frames.len() as u32)),
+            Err(Fill::Regions(failing)) => failing,
+        };
+        // The failing region met first in the free squares' order (the order in which a pass
+        // over them found the regions before they were kept up to date), so that the search
+        // takes the course it took then.
+        let first = self.free.items.iter().find_map(|&s| {
+            let r = regions.of(s);
+            failing.iter().find(|f| f.0 == r).map(|f| (s, f.1))
+        });
+        let Some((s, kind)) = first else {
+            return Err(Conflict::everything(self.frames.len() as u32));
+        };
+        match kind {
+            Shortfall::TooFew => {
+                // Too few squares can come into the region: that holds while the squares
+                // around it stay as they are (and so the piece ends next to it).
+                let mut raw = Vec::new();
+                for &v in regions.squares(&graph!(self), s) {
+                    self.ways_reason(v, &mut raw);
+                }
+                Err(Conflict::of(raw))
+            }
+            Shortfall::TooMany => Err(Conflict::everything(self.frames.len() as u32)),
+        }
+    }
+
+    /// The regions rule: every region can be filled exactly, colour by colour, by the pieces
+    /// that can enter it (those with both ends next to it). Otherwise either a piece next to
+    /// no region, or the regions that fail, in the order of their ids.
+    pub(super) fn regions_fill(&self, regions: &Regions) -> Result<(), Fill> {
+        let sizes = regions.sizes();
+        let count_of_regions = sizes.len();
+        let mut possible = vec![[0u32; 2]; count_of_regions];
+        let mut forced = vec![[0u32; 2]; count_of_regions];
+        for gap in &self.gaps {
+            if gap.open() == 0 {
+                continue;
+            }
+            // The regions next to one end of the piece (none for a free start or end).
+            let side = |t: u32| -> Option<[u32; 8]> {
+                if t == 0 || t > self.n {
+                    return None;
+                }
+                let mut ids = [NONE; 8];
+                for (k, &w) in self.neighbours(self.sq[t as usize]).iter().enumerate() {
+                    if self.time[w as usize] == 0 {
+                        ids[k] = regions.of(w);
+                    }
+                }
+                Some(ids)
+            };
+            let mut options = [NONE; 8];
+            let mut count = 0;
+            let mut add = |id: u32| {
+                if id != NONE && !options[..count].contains(&id) {
+                    options[count] = id;
+                    count += 1;
+                }
+            };
+            match (side(gap.f), side(gap.g)) {
+                (Some(a), Some(b)) => a.iter().filter(|id| b.contains(id)).for_each(|&id| add(id)),
+                (Some(a), None) | (None, Some(a)) => a.iter().for_each(|&id| add(id)),
+                (None, None) => continue, // free at both ends: anywhere
+            }
+            if count == 0 {
+                // No region next to both ends: the piece cannot be finished.
+                return Err(Fill::Everything);
+            }
+            let (odd, even) = self.colour_counts(gap.f, gap.g);
+            for &id in &options[..count] {
+                possible[id as usize][0] += odd;
+                possible[id as usize][1] += even;
+            }
+            if count == 1 {
+                let id = options[0] as usize;
+                forced[id][0] += odd;
+                forced[id][1] += even;
+            }
+        }
+        let mut failing = Vec::new();
+        for r in 0..count_of_regions {
+            let size = sizes[r];
+            if possible[r][0] < size[0] || possible[r][1] < size[1] {
+                failing.push((r as u32, Shortfall::TooFew));
+            } else if forced[r][0] > size[0] || forced[r][1] > size[1] {
+                failing.push((r as u32, Shortfall::TooMany));
+            }
+        }
+        if failing.is_empty() {
+            Ok(())
+        } else {
+            Err(Fill::Regions(failing))
+        }
     }
 }
 

@@ -1,10 +1,10 @@
 //! Judging a candidate board: the verdict, every problem with its cells and squares, the
-//! start and end, and the knight's path itself. [`grid`] judges move numbers on a grid,
+//! start and end, and the knight's path itself. [`numbering`] judges move numbers on a grid,
 //! [`path`] a tour written entry by entry (squares, coordinates, one cell); `inserted` reads
 //! the hand method's insertion labels (`5a` after 5) on a grid.
 
-pub mod grid;
 pub(crate) mod inserted;
+pub mod numbering;
 pub mod path;
 
 use std::collections::{BTreeMap, HashMap};

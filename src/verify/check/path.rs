@@ -14,66 +14,88 @@ use super::super::notation::{ListForm, PathCandidate};
 use super::super::report::{Problem, ProblemKind, SquareName, Verdict};
 use super::{Checked, MAX_CELLS_PER_PROBLEM, MAX_PROBLEMS_PER_KIND};
 
-/// Judge `path` on a board of `rows` x `cols`.
-pub(crate) fn check_path(path: &PathCandidate, (rows, cols): (u32, u32)) -> Checked {
-    let n = u64::from(rows) * u64::from(cols);
-    let squares = &path.squares;
-    // `A5 (c2)` for an entry in a cell of its own, `move 5 (c2)` in a one-cell tour.
-    let name = |i: usize| match path.form {
-        ListForm::OneCell => format!("move {} ({})", i + 1, squares[i]),
-        _ => format!("{} ({})", path.cells[i], squares[i]),
-    };
-    let mut problems = Vec::new();
-    let mut first_at: HashMap<SquareName, usize> = HashMap::new();
-    let mut dups: Vec<(SquareName, Vec<usize>)> = Vec::new();
-    for (i, &sq) in squares.iter().enumerate() {
-        if sq.on(rows, cols).is_none() {
-            problems.push(Problem {
-                kind: ProblemKind::OutOfRange,
-                cells: vec![path.cells[i]],
-                squares: vec![sq],
-                message: format!("{} names a square off the {rows}x{cols} board", name(i)),
-                numbers: vec![i as i64 + 1],
-            });
-            continue;
+/// The entries being judged, on a board of `rows` x `cols`.
+struct Entries<'p> {
+    path: &'p PathCandidate,
+    rows: u32,
+    cols: u32,
+}
+
+impl Entries<'_> {
+    /// `A5 (c2)` for an entry in a cell of its own, `move 5 (c2)` in a one-cell tour.
+    fn name(&self, i: usize) -> String {
+        match self.path.form {
+            ListForm::OneCell => format!("move {} ({})", i + 1, self.path.squares[i]),
+            _ => format!("{} ({})", self.path.cells[i], self.path.squares[i]),
         }
-        match first_at.get(&sq) {
-            Some(&j) => match dups.iter_mut().find(|(s, _)| *s == sq) {
-                Some((_, at)) => at.push(i),
-                None => dups.push((sq, vec![j, i])),
-            },
-            None => {
-                first_at.insert(sq, i);
+    }
+
+    /// Where each square on the board is first named, and the squares named again with every
+    /// entry naming them; a problem for each entry off the board.
+    fn place(&self, problems: &mut Vec<Problem>) -> Placed {
+        let (rows, cols) = (self.rows, self.cols);
+        let mut first_at: HashMap<SquareName, usize> = HashMap::new();
+        let mut dups: Vec<(SquareName, Vec<usize>)> = Vec::new();
+        for (i, &sq) in self.path.squares.iter().enumerate() {
+            if sq.on(rows, cols).is_none() {
+                problems.push(Problem {
+                    kind: ProblemKind::OutOfRange,
+                    cells: vec![self.path.cells[i]],
+                    squares: vec![sq],
+                    message: format!(
+                        "{} names a square off the {rows}x{cols} board",
+                        self.name(i)
+                    ),
+                    numbers: vec![i as i64 + 1],
+                });
+                continue;
+            }
+            match first_at.get(&sq) {
+                Some(&j) => match dups.iter_mut().find(|(s, _)| *s == sq) {
+                    Some((_, at)) => at.push(i),
+                    None => dups.push((sq, vec![j, i])),
+                },
+                None => {
+                    first_at.insert(sq, i);
+                }
             }
         }
+        Placed { first_at, dups }
     }
-    for (sq, at) in &dups {
-        let cells: Vec<String> = at.iter().map(|&i| path.cells[i].to_string()).collect();
-        let moves = at
-            .iter()
-            .map(|i| (i + 1).to_string())
-            .collect::<Vec<_>>()
-            .join(", ");
-        let message = match path.form {
-            ListForm::OneCell => format!("{sq} is listed {} times: moves {moves}", at.len()),
-            _ => format!(
-                "{sq} is listed {} times: at {} (moves {moves})",
-                at.len(),
-                cells.join(", ")
-            ),
-        };
-        problems.push(Problem {
-            kind: ProblemKind::DuplicateNumber,
-            cells: at.iter().map(|&i| path.cells[i]).collect(),
-            squares: at.iter().map(|&i| squares[i]).collect(),
-            message,
-            numbers: at.iter().map(|&i| i as i64 + 1).collect(),
-        });
+
+    /// A problem for each square named more than once.
+    fn report_duplicates(&self, dups: &[(SquareName, Vec<usize>)], problems: &mut Vec<Problem>) {
+        let path = self.path;
+        for (sq, at) in dups {
+            let cells: Vec<String> = at.iter().map(|&i| path.cells[i].to_string()).collect();
+            let moves = at
+                .iter()
+                .map(|i| (i + 1).to_string())
+                .collect::<Vec<_>>()
+                .join(", ");
+            let message = match path.form {
+                ListForm::OneCell => format!("{sq} is listed {} times: moves {moves}", at.len()),
+                _ => format!(
+                    "{sq} is listed {} times: at {} (moves {moves})",
+                    at.len(),
+                    cells.join(", ")
+                ),
+            };
+            problems.push(Problem {
+                kind: ProblemKind::DuplicateNumber,
+                cells: at.iter().map(|&i| path.cells[i]).collect(),
+                squares: at.iter().map(|&i| path.squares[i]).collect(),
+                message,
+                numbers: at.iter().map(|&i| i as i64 + 1).collect(),
+            });
+        }
     }
-    if squares.len() as u64 >= n && first_at.len() as u64 != n && n <= 1 << 16 {
+
+    /// The squares no entry names, as one problem (on boards of at most 65,536 squares).
+    fn missing_squares(&self, first_at: &HashMap<SquareName, usize>) -> Problem {
         let mut missing = Vec::new();
-        for rank in (1..=rows).rev() {
-            for file in 0..cols {
+        for rank in (1..=self.rows).rev() {
+            for file in 0..self.cols {
                 let sq = SquareName { file, rank };
                 if !first_at.contains_key(&sq) {
                     missing.push(sq);
@@ -92,50 +114,77 @@ pub(crate) fn check_path(path: &PathCandidate, (rows, cols): (u32, u32)) -> Chec
             String::new()
         };
         missing.truncate(MAX_CELLS_PER_PROBLEM);
-        problems.push(Problem {
+        Problem {
             kind: ProblemKind::MissingNumber,
             cells: Vec::new(),
             squares: missing,
             message: format!("no entry names {shown}{more}"),
             numbers: Vec::new(),
-        });
-    }
-    let mut bad_moves = 0;
-    let mut not_listed = BTreeMap::new();
-    for i in 1..squares.len() {
-        let (a, b) = (squares[i - 1], squares[i]);
-        if a.is_knight_move(b) {
-            continue;
         }
-        bad_moves += 1;
-        if bad_moves > MAX_PROBLEMS_PER_KIND {
-            *not_listed.entry(ProblemKind::NotAKnightMove).or_insert(0) += 1;
-            continue;
+    }
+
+    /// A problem for each step that is not a knight's move (the first
+    /// [`MAX_PROBLEMS_PER_KIND`], then one line counting the rest); the count not listed.
+    fn report_bad_moves(&self, problems: &mut Vec<Problem>) -> BTreeMap<ProblemKind, usize> {
+        let (path, squares) = (self.path, &self.path.squares);
+        let mut bad_moves = 0;
+        let mut not_listed = BTreeMap::new();
+        for i in 1..squares.len() {
+            let (a, b) = (squares[i - 1], squares[i]);
+            if a.is_knight_move(b) {
+                continue;
+            }
+            bad_moves += 1;
+            if bad_moves > MAX_PROBLEMS_PER_KIND {
+                *not_listed.entry(ProblemKind::NotAKnightMove).or_insert(0) += 1;
+                continue;
+            }
+            let (from, to) = match path.form {
+                ListForm::OneCell => (self.name(i - 1), self.name(i)),
+                _ => (
+                    format!("move {i} at {}", self.name(i - 1)),
+                    format!("move {} at {}", i + 1, self.name(i)),
+                ),
+            };
+            problems.push(Problem {
+                kind: ProblemKind::NotAKnightMove,
+                cells: vec![path.cells[i - 1], path.cells[i]],
+                squares: vec![a, b],
+                message: format!("{from} -> {to} is not a knight's move"),
+                numbers: vec![i as i64, i as i64 + 1],
+            });
         }
-        let (from, to) = match path.form {
-            ListForm::OneCell => (name(i - 1), name(i)),
-            _ => (
-                format!("move {i} at {}", name(i - 1)),
-                format!("move {} at {}", i + 1, name(i)),
-            ),
-        };
-        problems.push(Problem {
-            kind: ProblemKind::NotAKnightMove,
-            cells: vec![path.cells[i - 1], path.cells[i]],
-            squares: vec![a, b],
-            message: format!("{from} -> {to} is not a knight's move"),
-            numbers: vec![i as i64, i as i64 + 1],
-        });
+        if let Some(&count) = not_listed.get(&ProblemKind::NotAKnightMove) {
+            problems.push(Problem {
+                kind: ProblemKind::NotAKnightMove,
+                cells: Vec::new(),
+                squares: Vec::new(),
+                message: format!("... and {count} more not-a-knight-move problems not listed"),
+                numbers: Vec::new(),
+            });
+        }
+        not_listed
     }
-    if let Some(&count) = not_listed.get(&ProblemKind::NotAKnightMove) {
-        problems.push(Problem {
-            kind: ProblemKind::NotAKnightMove,
-            cells: Vec::new(),
-            squares: Vec::new(),
-            message: format!("... and {count} more not-a-knight-move problems not listed"),
-            numbers: Vec::new(),
-        });
+}
+
+/// Where the squares are named: first, and again.
+struct Placed {
+    first_at: HashMap<SquareName, usize>,
+    dups: Vec<(SquareName, Vec<usize>)>,
+}
+
+/// Judge `path` on a board of `rows` x `cols`.
+pub(crate) fn check_path(path: &PathCandidate, (rows, cols): (u32, u32)) -> Checked {
+    let n = u64::from(rows) * u64::from(cols);
+    let squares = &path.squares;
+    let entries = Entries { path, rows, cols };
+    let mut problems = Vec::new();
+    let Placed { first_at, dups } = entries.place(&mut problems);
+    entries.report_duplicates(&dups, &mut problems);
+    if squares.len() as u64 >= n && first_at.len() as u64 != n && n <= 1 << 16 {
+        problems.push(entries.missing_squares(&first_at));
     }
+    let not_listed = entries.report_bad_moves(&mut problems);
     let verdict = if !problems.is_empty() {
         Verdict::Invalid
     } else if squares.len() as u64 == n {

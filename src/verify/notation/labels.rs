@@ -113,6 +113,24 @@ const MIN_LETTERS: u32 = 3;
 
 /// Find the label lines of a sheet.
 pub(crate) fn find_labels(sheet: &SheetCells) -> Labels {
+    let mut lines = candidate_lines(sheet);
+    let (keep, mut numeric_cells) = judge_numeric_lines(sheet, &lines);
+    let mut kept = keep.iter();
+    lines.retain(|_| kept.next().copied().unwrap_or(false));
+    numeric_cells.sort_unstable();
+    numeric_cells.dedup();
+    let (row_cuts, col_cuts) = (cuts(&lines, true), cuts(&lines, false));
+    Labels {
+        row_cuts,
+        col_cuts,
+        lines,
+        numeric_cells,
+    }
+}
+
+/// Every line that may be labels: runs of numbers from 0 or 1, letters from `a`, and the
+/// frame of a one-square board.
+fn candidate_lines(sheet: &SheetCells) -> Vec<Line> {
     let mut lines = Vec::new();
     let int_at = |r: u32, c: u32| -> Option<(i64, bool)> {
         let cell = sheet.find(r, c)?;
@@ -146,9 +164,15 @@ pub(crate) fn find_labels(sheet: &SheetCells) -> Labels {
             }
         }
     }
-    // A numeric line is a label when one side is free of other numbers, when it frames a
-    // board with a line across it (files along the top, ranks down the side, meeting at a
-    // corner), or when the numbers beside it are a knight's path and it spans them.
+    lines
+}
+
+/// Which lines are labels (one flag a line), and the cells of the numeric ones with the
+/// corners where their frames meet. A numeric line is a label when one side is free of other
+/// numbers, when it frames a board with a line across it (files along the top, ranks down the
+/// side, meeting at a corner), or when the numbers beside it are a knight's path and it spans
+/// them; a line of letters always is.
+fn judge_numeric_lines(sheet: &SheetCells, lines: &[Line]) -> (Vec<bool>, Vec<(u32, u32)>) {
     let number = |r: u32, c: u32| {
         sheet
             .find(r, c)
@@ -188,41 +212,34 @@ pub(crate) fn find_labels(sheet: &SheetCells) -> Labels {
     }
     // The corner where a frame's two lines meet is no square, whatever number it holds (the
     // attempt's number, a count).
-    for ((frame, &label), l) in framed.iter().zip(&keep).zip(&lines) {
+    for ((frame, &label), l) in framed.iter().zip(&keep).zip(lines) {
         if let (Some((r, c)), true) = (frame, label || !l.numeric) {
             if number(*r, *c) {
                 numeric_cells.push((*r, *c));
             }
         }
     }
-    let mut kept = keep.iter();
-    lines.retain(|_| kept.next().copied().unwrap_or(false));
-    numeric_cells.sort_unstable();
-    numeric_cells.dedup();
-    let cuts = |vertical: bool| {
-        let mut out: Vec<u32> = lines
-            .iter()
-            .filter(|a| a.vertical == vertical)
-            .filter(|a| {
-                lines.iter().any(|b| {
-                    b.vertical == vertical
-                        && b.fixed == a.fixed
-                        && b.last.checked_add(1) == Some(a.first)
-                })
+    (keep, numeric_cells)
+}
+
+/// Where a line of labels (`vertical`: ranks) starts again right after another: the
+/// boundaries no board spans. Sorted.
+fn cuts(lines: &[Line], vertical: bool) -> Vec<u32> {
+    let mut out: Vec<u32> = lines
+        .iter()
+        .filter(|a| a.vertical == vertical)
+        .filter(|a| {
+            lines.iter().any(|b| {
+                b.vertical == vertical
+                    && b.fixed == a.fixed
+                    && b.last.checked_add(1) == Some(a.first)
             })
-            .map(|a| a.first)
-            .collect();
-        out.sort_unstable();
-        out.dedup();
-        out
-    };
-    let (row_cuts, col_cuts) = (cuts(true), cuts(false));
-    Labels {
-        row_cuts,
-        col_cuts,
-        lines,
-        numeric_cells,
-    }
+        })
+        .map(|a| a.first)
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
 }
 
 /// From a cell holding `first` (0 or 1): the longest run `first`, `first + 1`, ... in

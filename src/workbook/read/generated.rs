@@ -55,7 +55,7 @@ pub fn looks_like_text_grid(head: &[u8]) -> bool {
     match lines.next() {
         Some(l) if rank_line(l).is_some() => true,
         // A puzzle's grid comes under its title.
-        Some(l) if l.starts_with(crate::puzzle::TITLE) => {
+        Some(l) if l.starts_with(crate::workbook::write::names::PUZZLE_TITLE) => {
             lines.next().is_some_and(|l| rank_line(l).is_some())
         }
         _ => false,
@@ -188,8 +188,8 @@ pub(super) fn read_text_grid<R: Read + Seek>(
                     sheet.token(row, c as u64 + 1, token)?;
                 }
             }
-        } else if text.starts_with(crate::puzzle::TITLE)
-            || text.starts_with(crate::puzzle::ANSWER_TITLE)
+        } else if text.starts_with(crate::workbook::write::names::PUZZLE_TITLE)
+            || text.starts_with(crate::workbook::write::names::PUZZLE_ANSWER_TITLE)
         {
             // A puzzle's title, or its answer's, is one cell as in the workbook: its numbers
             // are no moves.
@@ -315,7 +315,7 @@ impl Tours<'_, '_, '_> {
                 detail: format!("puzzle {number} claims a {rows}x{cols} board"),
             });
         }
-        let title = format!("{} {number}", crate::puzzle::TITLE);
+        let title = format!("{} {number}", crate::workbook::write::names::PUZZLE_TITLE);
         self.sheet
             .push(self.sheet.row, 0, CellValue::Text(title.into()))?;
         self.sheet.row += 1;

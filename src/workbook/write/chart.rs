@@ -24,12 +24,9 @@ use rust_xlsxwriter::{
     ChartType, ConditionalFormat2ColorScale, Workbook, Worksheet, XlsxError,
 };
 
-use super::layout::{col16, Look};
+use super::board_layout::{col16, Look};
+use super::names::PATH_DATA_SHEET;
 use super::styles::{PATH_LINE, SCALE_HIGH, SCALE_LOW};
-use super::{
-    PathDrawing, WorkbookSpec, AUTO_CHART_MAX_SIDE, AUTO_COLOUR_SCALE_MAX_SQUARES,
-    MAX_CHARTED_ATTEMPTS, PATH_DATA_SHEET,
-};
 use crate::board::{Board, Square};
 use crate::solve::Attempt;
 use crate::tour::Tour;
@@ -47,38 +44,9 @@ const MAX_SERIES: usize = 255;
 /// the sheet's 16,384 columns.
 pub(crate) const MAX_DRAWN_COLS: u32 = (SHEET_COLS - 2) / 2;
 
-/// Indices of the attempts whose path is drawn, in order.
-pub(crate) fn charted_attempts(spec: &WorkbookSpec) -> Vec<usize> {
-    spec.attempts
-        .iter()
-        .enumerate()
-        .filter(|(_, a)| drawable(&a.tour) && wanted(spec.draw_path, chart_auto(a.tour.board())))
-        .map(|(i, _)| i)
-        .take(MAX_CHARTED_ATTEMPTS)
-        .collect()
-}
-
 /// Whether `tour` has a line to draw on a board the sheet can chart.
 pub(crate) fn drawable(tour: &Tour) -> bool {
     path_points(tour) >= 2 && tour.board().cols() <= MAX_DRAWN_COLS
-}
-
-fn chart_auto(board: Board) -> bool {
-    board.rows() <= AUTO_CHART_MAX_SIDE && board.cols() <= AUTO_CHART_MAX_SIDE
-}
-
-fn wanted(setting: PathDrawing, auto: bool) -> bool {
-    match setting {
-        PathDrawing::Auto => auto,
-        PathDrawing::On => true,
-        PathDrawing::Off => false,
-    }
-}
-
-/// Whether `attempt`'s board gets the colour scale.
-pub(crate) fn colour_scale_wanted(spec: &WorkbookSpec, attempt: &Attempt) -> bool {
-    let auto = attempt.tour.board().len() <= AUTO_COLOUR_SCALE_MAX_SQUARES;
-    attempt.tour.len() >= 2 && wanted(spec.colour_scale, auto)
 }
 
 /// Points of the drawn path: every square in move order, and for a closed tour the start once

@@ -1,6 +1,47 @@
 //! Worksheet names a workbook can hold: at most 31 characters, none of `[]:*?/\`, no
 //! apostrophe at either end, never empty, unique ignoring case, and clear of the names a
 //! workbook reserves for its own sheets (`Summary`, `Results`, `Path data`).
+//!
+//! Also the names and headings of the tool's own sheets, which its reader recognises when a
+//! workbook comes back: one definition for the writer and the reader.
+//!
+//! ```
+//! use knights_tour::workbook::write::names::{PUZZLE_TITLE, SUMMARY_COLUMNS, SUMMARY_SHEET};
+//! assert_eq!(SUMMARY_SHEET, "Summary");
+//! assert_eq!(SUMMARY_COLUMNS[0], "Sheet");
+//! assert!(PUZZLE_TITLE.starts_with("Knight's tour"));
+//! ```
+
+/// Name of the summary worksheet (always the last visible sheet).
+pub const SUMMARY_SHEET: &str = "Summary";
+
+/// Name of the hidden worksheet that holds the path charts' coordinates.
+pub const PATH_DATA_SHEET: &str = "Path data";
+
+/// Row (from 0) of the summary table's header; attempt `i` (from 0) is on row
+/// `SUMMARY_HEADER_ROW + 1 + i`.
+pub const SUMMARY_HEADER_ROW: u32 = 5;
+
+/// The table's column headings, in order.
+pub const SUMMARY_COLUMNS: [&str; 11] = [
+    "Sheet",
+    "Board",
+    "Start",
+    "End",
+    "Squares visited",
+    "Result",
+    "Path",
+    "Method",
+    "Tie-break",
+    "Seed",
+    "Note",
+];
+
+/// How a puzzle sheet's title starts.
+pub const PUZZLE_TITLE: &str = "Knight's tour puzzle";
+
+/// How the title of a puzzle's answer starts (`Answer to puzzle 1`).
+pub const PUZZLE_ANSWER_TITLE: &str = "Answer to puzzle";
 
 /// Excel's limit on worksheet names, in characters.
 pub(crate) const MAX_SHEET_NAME: usize = 31;

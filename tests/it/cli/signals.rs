@@ -247,9 +247,9 @@ fn running_out_of_memory_is_an_error_with_nothing_left_behind() {
 /// failed attempt: `verify --complete` has half a board to complete and a workbook to write.
 fn half_tour_workbook(n: u32) -> Vec<u8> {
     use knights_tour::board::{Board, Square};
+    use knights_tour::generate::workbook::{write_workbook, WorkbookSpec};
     use knights_tour::solve::{rng_from_seed, warnsdorff, Attempt, Method, Tiebreak};
     use knights_tour::tour::Tour;
-    use knights_tour::workbook::write::{write_workbook, WorkbookSpec};
 
     let board = Board::new(n, n).unwrap();
     let full = (0u64..)

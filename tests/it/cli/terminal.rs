@@ -50,7 +50,11 @@ fn the_progress_line_is_gone_before_a_board_on_the_terminal() {
         ],
     );
     assert_eq!(seen.code, Some(0), "{}", seen.screen);
-    assert!(!seen.screen.contains("Warnsdorff"), "{}", seen.screen);
+    assert!(
+        !seen.screen.contains("Warnsdorff attempt"),
+        "{}",
+        seen.screen
+    );
     let ranks: Vec<&str> = seen.screen.lines().filter(|l| l.contains(" | ")).collect();
     assert_eq!(ranks.len(), 8, "{}", seen.screen);
     assert!(

@@ -1,5 +1,5 @@
 //! Long writes (issue 20, finding 7): `--timeout` bounds writing as well as searching, for every
-//! writer through one mechanism (`knights_tour::writing`), and a long write shows how far it
+//! writer through one mechanism (`knights_tour::output::write_budget`), and a long write shows how far it
 //! got as a fraction. `generate --size 3000 --timeout 3` ran 9 s and exited 0.
 //!
 //! A write the time limit stops leaves no file and no temp file, says so, and exits 1 (the code
@@ -104,7 +104,7 @@ fn text_outputs_are_bounded_too_and_standard_output_is_said_to_be_cut_short() {
     bounded_and_clean(&wd, started, Duration::from_secs(5));
     if !cfg!(debug_assertions) {
         // A release build streams 5,000 rows of CSV within the quarter second every stage
-        // may run past the limit (`writing::MIN_STAGE_TIME`): no board it can hold in memory
+        // may run past the limit (`write_budget::MIN_STAGE_TIME`): no board it can hold in memory
         // is slow enough to be cut.
         return;
     }

@@ -87,7 +87,7 @@ fn default_run_writes_an_8x8_workbook_and_says_so() {
     wd.generate(&["--seed", "1"])
         .assert()
         .success()
-        .stdout(predicate::str::is_match(r"^Solved after \d+ attempts?: 8x8 (closed )?tour from [a-h][1-8] to [a-h][1-8] written to knights-tour.xlsx\n$").unwrap());
+        .stdout(predicate::str::is_match(r"^Solved after \d+ attempts?: 8x8 (closed )?tour from [a-h][1-8] to [a-h][1-8] written to knights-tour.xlsx, found by Warnsdorff's rule\n$").unwrap());
     let path = wd.path("knights-tour.xlsx");
     let names = sheet_names(&path);
     assert_eq!(names.last().map(String::as_str), Some("Summary"));

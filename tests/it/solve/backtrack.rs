@@ -2,10 +2,9 @@
 //! proved impossible, known tour counts are reproduced, partial paths are completed.
 
 use knights_tour::board::{Board, Square};
-use knights_tour::solve::backtrack::{
-    complete, enumerate, solve, solve_counted, solve_with_rng, Budget, Search,
-};
-use knights_tour::solve::{rng_from_seed, Constraint, Request};
+use knights_tour::solve::backtrack::{complete, enumerate, Backtrack, Budget};
+use knights_tour::solve::search::{Answer, Search};
+use knights_tour::solve::{rng_from_seed, Constraint, Request, Rng};
 use knights_tour::tour::Tour;
 use proptest::prelude::*;
 
@@ -19,9 +18,24 @@ fn from(b: Board, start: Square) -> Request {
     req
 }
 
-fn found(answer: Search, req: &Request) -> Tour {
+/// The search's first step, in its fixed order, and the nodes it used.
+fn solve_counted(req: &Request, budget: &Budget) -> (Answer, u64) {
+    Backtrack::new(req).step(budget, &mut rng_from_seed(0))
+}
+
+/// The search's first step, in its fixed order.
+fn solve(req: &Request, budget: &Budget) -> Answer {
+    solve_counted(req, budget).0
+}
+
+/// A step breaking ties with `rng`.
+fn solve_with_rng(req: &Request, budget: &Budget, rng: &mut Rng) -> Answer {
+    Backtrack::shuffled(req).step(budget, rng).0
+}
+
+fn found(answer: Answer, req: &Request) -> Tour {
     match answer {
-        Search::Found(t) => {
+        Answer::Found { tour: t, .. } => {
             assert!(req.is_satisfied_by(&t), "{req:?} not met by {t:?}");
             t
         }
@@ -57,7 +71,7 @@ fn starts_without_tours_are_proved_impossible_and_the_others_solved() {
         let answer = solve(&req, &Budget::unlimited());
         if count == 0 {
             zero_starts += 1;
-            assert_eq!(answer, Search::NoTour, "{sq:?}");
+            assert_eq!(answer, Answer::NoTour, "{sq:?}");
         } else {
             found(answer, &req);
         }
@@ -93,22 +107,22 @@ fn impossible_requests_end_in_no_tour() {
     for (rows, cols) in [(3, 3), (4, 4), (2, 5), (1, 2)] {
         assert_eq!(
             solve(&Request::open(board(rows, cols)), &unlimited),
-            Search::NoTour
+            Answer::NoTour
         );
     }
     for (rows, cols) in [(4, 6), (3, 4), (5, 5), (4, 5)] {
         let mut req = Request::open(board(rows, cols));
         req.closed = true;
-        assert_eq!(solve(&req, &unlimited), Search::NoTour, "{rows}x{cols}");
+        assert_eq!(solve(&req, &unlimited), Answer::NoTour, "{rows}x{cols}");
     }
     // Same-colour ends on 8x8: parity, proved before any move.
     let mut req = from(board(8, 8), Square::new(0, 0));
     req.end = Some(Square::new(7, 7));
-    assert_eq!(solve_counted(&req, &unlimited), (Search::NoTour, 0));
+    assert_eq!(solve_counted(&req, &unlimited), (Answer::NoTour, 0));
     // A corner start on 5x5 must be the majority colour.
     assert_eq!(
         solve(&from(board(5, 5), Square::new(0, 1)), &unlimited),
-        Search::NoTour
+        Answer::NoTour
     );
     // Two constraints that contradict each other.
     let mut req = from(board(6, 6), Square::new(0, 0));
@@ -116,7 +130,7 @@ fn impossible_requests_end_in_no_tour() {
         move_number: 2,
         square: Square::new(5, 5),
     });
-    assert_eq!(solve(&req, &unlimited), Search::NoTour);
+    assert_eq!(solve(&req, &unlimited), Answer::NoTour);
 }
 
 #[test]
@@ -128,7 +142,7 @@ fn one_square_board_is_an_open_tour_but_not_a_closed_one() {
     );
     let mut req = Request::open(b);
     req.closed = true;
-    assert_eq!(solve(&req, &Budget::unlimited()), Search::NoTour);
+    assert_eq!(solve(&req, &Budget::unlimited()), Answer::NoTour);
 }
 
 #[test]
@@ -137,13 +151,13 @@ fn budgets_stop_the_search() {
     req.closed = true;
     req.start = Some(Square::new(0, 0));
     // 4xN boards have no closed tour, but proving it takes more than 10 nodes.
-    assert!(matches!(
-        solve(&req, &Budget::nodes(10)),
-        Search::OutOfBudget { nodes: 10 }
-    ));
+    assert_eq!(
+        solve_counted(&req, &Budget::nodes(10)),
+        (Answer::Unfinished, 10)
+    );
     let past = std::time::Instant::now();
     let b = Budget::nodes(1_000_000).with_deadline(past);
-    assert!(matches!(solve(&req, &b), Search::OutOfBudget { nodes } if nodes <= 4096));
+    assert!(matches!(solve_counted(&req, &b), (Answer::Unfinished, nodes) if nodes <= 4096));
 }
 
 #[test]
@@ -193,7 +207,7 @@ fn constraints_without_ends_try_every_start() {
     // Moves 10 and 30 have the same colour: squares of different colours are impossible.
     req.constraints[1].square = Square::new(0, 5);
     req.constraints[0].square = Square::new(2, 2);
-    assert_eq!(solve(&req, &Budget::unlimited()), Search::NoTour);
+    assert_eq!(solve(&req, &Budget::unlimited()), Answer::NoTour);
 }
 
 #[test]
@@ -244,18 +258,21 @@ fn complete_extends_a_stuck_greedy_path() {
         .find(|p| !p.is_complete())
         .expect("some greedy path on 5x5 gets stuck");
     // The stuck path itself cannot be completed.
-    assert_eq!(complete(&stuck, &req, &Budget::unlimited()), Search::NoTour);
+    assert_eq!(
+        complete(&stuck, &req, &Budget::unlimited()).0,
+        Answer::NoTour
+    );
     // Some shorter prefix can; every answer agrees with the prefix and with enumeration.
     let mut completed = 0;
     for k in 1..stuck.len() {
         let prefix = stuck.truncated(k);
-        match complete(&prefix, &req, &Budget::unlimited()) {
-            Search::Found(t) => {
+        match complete(&prefix, &req, &Budget::unlimited()).0 {
+            Answer::Found { tour: t, .. } => {
                 assert!(req.is_satisfied_by(&t));
                 assert_eq!(&t.indices()[..k], prefix.indices());
                 completed += 1;
             }
-            Search::NoTour => {
+            Answer::NoTour => {
                 let starts_with_prefix = |t: &Tour| t.indices()[..k] != *prefix.indices();
                 let start_req = from(b, prefix.start().unwrap());
                 let e = enumerate(&start_req, None, &Budget::unlimited(), starts_with_prefix);
@@ -276,17 +293,17 @@ fn complete_refuses_prefixes_that_break_the_request() {
     let prefix = Tour::from_squares(b, [Square::new(0, 0), Square::new(1, 2)]).unwrap();
     let req = from(b, Square::new(5, 5));
     assert_eq!(
-        complete(&prefix, &req, &Budget::unlimited()),
-        Search::NoTour
+        complete(&prefix, &req, &Budget::unlimited()).0,
+        Answer::NoTour
     );
     let other_board = Request::open(board(6, 7));
     assert_eq!(
-        complete(&prefix, &other_board, &Budget::unlimited()),
-        Search::NoTour
+        complete(&prefix, &other_board, &Budget::unlimited()).0,
+        Answer::NoTour
     );
     let empty = Tour::from_squares(b, []).unwrap();
     found(
-        complete(&empty, &Request::open(b), &Budget::unlimited()),
+        complete(&empty, &Request::open(b), &Budget::unlimited()).0,
         &Request::open(b),
     );
 }
@@ -328,13 +345,13 @@ proptest! {
         base.start = Some(start);
         let mut rng = rng_from_seed(seed);
         let known = match solve_with_rng(&base, &Budget::nodes(2_000_000), &mut rng) {
-            Search::Found(t) => t,
-            Search::NoTour => {
+            Answer::Found { tour: t, .. } => t,
+            Answer::NoTour => {
                 // Only 5x5 has starts without open tours among these boards.
                 prop_assert!(rows == 5 && cols == 5 && !base.closed);
                 return Ok(());
             }
-            Search::OutOfBudget { .. } => return Ok(()),
+            _ => return Ok(()),
         };
         prop_assert!(base.is_satisfied_by(&known));
         let mut req = Request::open(b);
@@ -344,9 +361,9 @@ proptest! {
         let sq = b.square_at(known.indices()[k as usize - 1]);
         req.constraints.push(Constraint { move_number: k, square: sq });
         match solve(&req, &Budget::nodes(5_000_000)) {
-            Search::Found(t) => prop_assert!(req.is_satisfied_by(&t), "{:?}", req),
-            Search::NoTour => prop_assert!(false, "NoTour for a request {:?} met by {:?}", req, known),
-            Search::OutOfBudget { .. } => {}
+            Answer::Found { tour: t, .. } => prop_assert!(req.is_satisfied_by(&t), "{:?}", req),
+            Answer::NoTour => prop_assert!(false, "NoTour for a request {:?} met by {:?}", req, known),
+            _ => {}
         }
     }
 }
@@ -370,13 +387,10 @@ fn trying_every_start_on_a_big_board_stops_at_the_deadline() {
             ..Request::open(board)
         };
         let started = std::time::Instant::now();
-        let (answer, _) = knights_tour::solve::backtrack::search(
-            &req,
-            &knights_tour::solve::Budget::time(std::time::Duration::from_millis(300)),
-            None,
-        );
+        let budget = Budget::time(std::time::Duration::from_millis(300));
+        let (answer, _) = solve_counted(&req, &budget);
         assert!(
-            matches!(answer, Search::OutOfBudget { .. } | Search::Found(_)),
+            matches!(answer, Answer::Unfinished | Answer::Found { .. }),
             "{answer:?}"
         );
         assert!(

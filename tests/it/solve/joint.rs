@@ -5,10 +5,12 @@
 //! figures come from `examples/requests.rs`.
 
 use knights_tour::board::Board;
-use knights_tour::solve::backtrack::{self, Search};
+use knights_tour::solve::backtrack;
+use knights_tour::solve::repair::Repair;
 use knights_tour::solve::runner::run;
+use knights_tour::solve::search::{Answer, Search};
 use knights_tour::solve::{
-    constraints, joint, repair, rng_from_seed, Budget, Constraint, Ending, Plan, Request,
+    constraints, joint, rng_from_seed, Budget, Constraint, Ending, Method, Plan, Request,
 };
 use knights_tour::tour::Tour;
 use proptest::prelude::*;
@@ -85,8 +87,11 @@ proptest! {
     ) {
         let board = Board::new(rows, cols).unwrap();
         let req = sampled(board, board.len() * share / 100 + 1, seed);
-        match joint::solve(&req, &Budget::nodes(20_000_000), Some(&mut rng_from_seed(seed))).0 {
-            Search::Found(tour) => assert_checked(&req, &tour),
+        match Repair::new(&req).run(&Budget::nodes(20_000_000), &mut rng_from_seed(seed)).0 {
+            Answer::Found { tour, by } => {
+                assert_checked(&req, &tour);
+                prop_assert_eq!(by, Method::Joint);
+            }
             other => prop_assert!(false, "{other:?}"),
         }
     }
@@ -108,11 +113,11 @@ proptest! {
     ) {
         let board = Board::new(rows, cols).unwrap();
         let req = sampled(board, board.len() / every, seed);
-        let solve = || repair::solve(&req, &Budget::nodes(50_000_000), &mut rng_from_seed(seed)).0;
+        let solve = || Repair::new(&req).run(&Budget::nodes(50_000_000), &mut rng_from_seed(seed)).0;
         match solve() {
-            Search::Found(tour) => {
+            Answer::Found { tour, by } => {
                 assert_checked(&req, &tour);
-                prop_assert_eq!(solve(), Search::Found(tour));
+                prop_assert_eq!(solve(), Answer::Found { tour, by });
             }
             other => prop_assert!(false, "{rows}x{cols}, every {every}: {other:?}"),
         }
@@ -142,11 +147,9 @@ fn impossible_constraints_are_proved_so() {
         };
         let plain = backtrack::enumerate(&req, Some(1), &Budget::nodes(50_000_000), |_| true);
         assert!(plain.exhaustive && plain.count == 0, "{pairs:?}");
-        let (answer, _) = joint::solve(&req, &Budget::nodes(50_000_000), None);
-        assert_eq!(answer, Search::NoTour, "{pairs:?}");
-        // The repair search proves it too: its fresh starts see the request alone.
-        let (answer, _) = repair::solve(&req, &Budget::nodes(50_000_000), &mut rng_from_seed(1));
-        assert_eq!(answer, Search::NoTour, "{pairs:?}");
+        // The repair search proves it: its fresh starts see the request alone.
+        let (answer, _) = Repair::new(&req).run(&Budget::nodes(50_000_000), &mut rng_from_seed(1));
+        assert_eq!(answer, Answer::NoTour, "{pairs:?}");
         let counted = joint::count(&req, None, &Budget::nodes(50_000_000), |_| {});
         assert!(counted.exhaustive && counted.tours == 0);
     }
@@ -184,8 +187,8 @@ fn the_repair_search_meets_a_dense_request_on_a_narrow_board() {
          792@j58 411@b11 224@b56 846@i57 236@b44 560@i31 381@e14 498@j20 557@c32 531@c28 \
          1029@b81 901@b67 99@f105 904@d72 191@h79 767@c56 487@c24 575@h37 552@a29 1046@a87",
     );
-    match repair::solve(&req, &Budget::nodes(1_000_000), &mut rng_from_seed(2)) {
-        (Search::Found(tour), nodes) => {
+    match Repair::new(&req).run(&Budget::nodes(1_000_000), &mut rng_from_seed(2)) {
+        (Answer::Found { tour, .. }, nodes) => {
             assert!(nodes < 1_000_000);
             assert_checked(&req, &tour);
         }

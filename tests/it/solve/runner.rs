@@ -302,7 +302,8 @@ fn completion_goes_through_the_runner() {
 }
 
 #[test]
-fn methods_that_cannot_do_a_goal_say_which_can() {
+fn methods_that_cannot_do_a_goal_say_why() {
+    use knights_tour::solve::search::Declined;
     let req = Request::open(board(5, 5));
     let outcome = run(
         &req,
@@ -310,8 +311,11 @@ fn methods_that_cannot_do_a_goal_say_which_can() {
         &mut rng_from_seed(1),
         &mut |_| {},
     );
-    assert!(matches!(&outcome.report.ending, Ending::Cannot(why) if why.contains("backtrack")));
-    // Construction repeats itself on a fixed request: it says so, naming the method that can.
+    assert_eq!(
+        outcome.report.ending,
+        Ending::Declined(Method::Construct, Declined::NotExhaustive)
+    );
+    // Construction repeats itself on a fixed request: it says so, after the one tour it has.
     let fixed = Request {
         start: Some(Square::new(4, 0)),
         ..req
@@ -323,9 +327,14 @@ fn methods_that_cannot_do_a_goal_say_which_can() {
         &mut |_| {},
     );
     assert_eq!(outcome.tours_found(), 1);
-    assert!(
-        matches!(&outcome.report.ending, Ending::Cannot(why) if why.contains("--method backtrack"))
+    assert_eq!(
+        outcome.report.ending,
+        Ending::Spent {
+            method: Method::Construct,
+            tours: 1
+        }
     );
+    assert!(outcome.report.reason().contains("no further distinct tour"));
 }
 
 proptest! {
@@ -417,15 +426,19 @@ fn construct_builds_tours_between_fixed_ends_on_every_board_at_least_5() {
     for b in boards {
         for _ in 0..4 {
             let req = ends_request(b, &mut rng);
-            match knights_tour::solve::construct::solve(&req) {
+            match constructed(&req) {
                 Some(tour) => assert!(req.is_satisfied_by(&tour) && verified(&tour), "{b}"),
                 // Only where no such tour exists (small boards, proved by search).
                 None => assert_eq!(
-                    knights_tour::solve::backtrack::solve(
+                    run(
                         &req,
-                        &knights_tour::solve::Budget::unlimited()
-                    ),
-                    knights_tour::solve::backtrack::Search::NoTour,
+                        &plan(Method::Backtrack, Goal::Tours(1)),
+                        &mut rng_from_seed(1),
+                        &mut |_| {}
+                    )
+                    .report
+                    .ending,
+                    Ending::NoTour,
                     "{b} {:?} -> {:?}",
                     req.start,
                     req.end
@@ -441,14 +454,19 @@ fn construct_builds_tours_between_fixed_ends_on_every_board_at_least_5() {
         closed: true,
         ..Request::open(b)
     };
-    assert!(req.is_satisfied_by(&knights_tour::solve::construct::solve(&req).unwrap()));
+    assert!(req.is_satisfied_by(&constructed(&req).unwrap()));
+}
+
+/// The construction's tour for `req`, from the start it fixes (no random draw).
+fn constructed(req: &Request) -> Option<Tour> {
+    knights_tour::solve::construct::build(req, None).map(|s| s.to_tour())
 }
 
 #[test]
 fn construct_between_fixed_ends_on_a_million_squares() {
     let b = board(1000, 1000);
     let req = ends_request(b, &mut rng_from_seed(3));
-    let tour = knights_tour::solve::construct::solve(&req).expect("a tour");
+    let tour = constructed(&req).expect("a tour");
     assert!(req.is_satisfied_by(&tour));
 }
 

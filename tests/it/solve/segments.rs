@@ -4,11 +4,11 @@
 //! No timing here: the speed figures come from `examples/requests.rs`.
 
 use knights_tour::board::Board;
-use knights_tour::solve::backtrack::Search;
+use knights_tour::solve::rotations::Rotations;
 use knights_tour::solve::runner::run;
+use knights_tour::solve::search::{self, Answer, Search};
 use knights_tour::solve::{
-    existence, rng_from_seed, rotations, segments, Budget, Constraint, Ending, Method, Plan,
-    Request,
+    existence, rng_from_seed, Budget, Constraint, Ending, Method, Plan, Request,
 };
 use proptest::prelude::*;
 
@@ -23,13 +23,22 @@ const BOUND: Budget = Budget {
     meter: None,
 };
 
+/// `method`'s search alone on `req`, through the interface, ties broken by `seed`.
+fn alone(method: Method, req: &Request, budget: &Budget, seed: u64) -> (Answer, u64) {
+    let mut search = search::build(method, req, &Plan::default()).expect("it takes the request");
+    search.run(budget, &mut rng_from_seed(seed))
+}
+
 #[test]
 fn twelve_sampled_constraints_on_large_boards_are_met_by_the_segment_search() {
     for (rows, cols, seed) in [(30, 30, 1), (41, 57, 2), (80, 80, 3)] {
         let req = sampled(Board::new(rows, cols).unwrap(), 12, seed);
-        let (answer, nodes) = segments::solve(&req, &BOUND, &mut rng_from_seed(seed));
+        let (answer, nodes) = alone(Method::Segments, &req, &BOUND, seed);
         match answer {
-            Search::Found(tour) => assert!(req.is_satisfied_by(&tour), "{rows}x{cols}"),
+            Answer::Found { tour, by } => {
+                assert!(req.is_satisfied_by(&tour), "{rows}x{cols}");
+                assert_eq!(by, Method::Segments);
+            }
             other => panic!("{rows}x{cols}: {other:?} after {nodes} nodes"),
         }
     }
@@ -58,8 +67,8 @@ fn the_runner_answers_sampled_constraints_with_a_tour_that_meets_them() {
 #[test]
 fn the_same_seed_gives_the_same_constrained_tour() {
     let req = sampled(Board::new(40, 40).unwrap(), 12, 6);
-    let tour = |seed| match segments::solve(&req, &BOUND, &mut rng_from_seed(seed)) {
-        (Search::Found(t), _) => t,
+    let tour = |seed| match alone(Method::Segments, &req, &BOUND, seed) {
+        (Answer::Found { tour, .. }, _) => tour,
         other => panic!("{other:?}"),
     };
     assert_eq!(tour(7), tour(7));
@@ -92,8 +101,8 @@ fn constraints_no_tour_can_meet_are_proved_impossible_by_the_runner() {
 #[test]
 fn the_segment_search_gives_up_within_its_budget() {
     let req = sampled(Board::new(50, 50).unwrap(), 12, 10);
-    let (answer, nodes) = segments::solve(&req, &Budget::nodes(1000), &mut rng_from_seed(1));
-    assert!(matches!(answer, Search::OutOfBudget { .. }), "{answer:?}");
+    let (answer, nodes) = alone(Method::Segments, &req, &Budget::nodes(1000), 1);
+    assert_eq!(answer, Answer::Unfinished);
     assert!(nodes <= 1000, "{nodes}");
 }
 
@@ -114,16 +123,16 @@ proptest! {
         let mut req = sampled(board, count, seed);
         req.closed = closed;
         prop_assume!(existence::check_request(&req).is_ok());
-        if let (Search::Found(tour), _) =
-            segments::solve(&req, &Budget::nodes(200_000), &mut rng_from_seed(seed))
+        if let (Answer::Found { tour, .. }, _) =
+            alone(Method::Segments, &req, &Budget::nodes(200_000), seed)
         {
             prop_assert!(req.is_satisfied_by(&tour));
         }
         // Both ways: from move 1, and turned (from the last move, the path reversed after).
-        for turned in [false, true] {
+        for turned in [false, true].into_iter().filter(|_| !req.closed) {
             let budget = Budget::nodes(2_000_000);
-            if let (Search::Found(tour), _) =
-                rotations::solve_turned(&req, &budget, &mut rng_from_seed(seed), turned)
+            if let (Answer::Found { tour, .. }, _) =
+                Rotations::new(&req, turned).run(&budget, &mut rng_from_seed(seed))
             {
                 prop_assert!(req.is_satisfied_by(&tour) && tour.check().is_ok());
             }
@@ -164,9 +173,9 @@ proptest! {
         let budget = Budget::nodes(4_000_000_000);
         let turned = seed % 2 == 1;
         let (answer, work) =
-            rotations::solve_turned(&req, &budget, &mut rng_from_seed(seed + 1), turned);
+            Rotations::new(&req, turned).run(&budget, &mut rng_from_seed(seed + 1));
         match answer {
-            Search::Found(tour) => {
+            Answer::Found { tour, .. } => {
                 prop_assert!(req.is_satisfied_by(&tour) && tour.is_complete());
                 // The verifier, reading the tour as a grid, calls it the tour it is.
                 prop_assert_eq!(grid_verdict(&tour), expected_verdict(&tour));
@@ -192,9 +201,9 @@ fn constrained(board: Board, pairs: &[(u32, &str)]) -> Request {
 
 /// Fails unless the segment search, ties broken by `seed`, meets `req` within `nodes`.
 fn assert_met_within(req: &Request, nodes: u64, seed: u64) {
-    let (answer, used) = segments::solve(req, &Budget::nodes(nodes), &mut rng_from_seed(seed));
+    let (answer, used) = alone(Method::Segments, req, &Budget::nodes(nodes), seed);
     match answer {
-        Search::Found(tour) => assert!(req.is_satisfied_by(&tour)),
+        Answer::Found { tour, .. } => assert!(req.is_satisfied_by(&tour)),
         other => panic!("{other:?} after {used} nodes"),
     }
 }

@@ -4,7 +4,7 @@
 use std::io::{Cursor, Read};
 
 use calamine::{Reader, Xlsx};
-use knights_tour::workbook::write::{write_workbook, WorkbookSpec};
+use knights_tour::generate::workbook::{write_workbook, WorkbookSpec};
 
 /// The workbook `spec` describes, as bytes.
 pub fn write(spec: &WorkbookSpec) -> Vec<u8> {

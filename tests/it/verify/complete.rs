@@ -7,6 +7,8 @@ use std::path::Path;
 
 use calamine::{open_workbook, Reader, Xlsx};
 use knights_tour::board::{Board, Square};
+use knights_tour::generate::workbook::{write_workbook, WorkbookSpec};
+use knights_tour::output::write_budget::WriteBudget;
 use knights_tour::solve::backtrack::{enumerate, Budget};
 use knights_tour::solve::warnsdorff;
 use knights_tour::solve::{rng_from_seed, Constraint, Request, Tiebreak};
@@ -16,12 +18,10 @@ use knights_tour::verify::complete::{
     complete_file, complete_tour, save_completions, Completion, SheetCompletion,
     DEFAULT_NODE_BUDGET,
 };
-use knights_tour::verify::{verify_bytes, verify_path, Verdict, VerifyOptions};
-use knights_tour::workbook::write::completion::{
+use knights_tour::verify::completion::{
     write_completions, CompletedSheet, SheetResult, ADDED_FILL, ADDED_FONT,
 };
-use knights_tour::workbook::write::{write_workbook, WorkbookSpec};
-use knights_tour::writing::WriteBudget;
+use knights_tour::verify::{verify_bytes, verify_path, Verdict, VerifyOptions};
 
 fn board8() -> Board {
     Board::new(8, 8).unwrap()

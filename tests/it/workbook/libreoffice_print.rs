@@ -15,8 +15,8 @@ use std::process::Command;
 use assert_cmd::cargo::CommandCargoExt;
 use knights_tour::board::{Board, Square};
 use knights_tour::tour::Tour;
+use knights_tour::verify::completion::{write_completions, CompletedSheet, SheetResult};
 use knights_tour::workbook::cellref::CellRef;
-use knights_tour::workbook::write::completion::{write_completions, CompletedSheet, SheetResult};
 
 use crate::support::CLOSED_8X8;
 

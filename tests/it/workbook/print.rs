@@ -7,10 +7,10 @@ use std::io::Cursor;
 use calamine::{Data, Reader};
 use knights_tour::board::{Board, Square};
 use knights_tour::draw::{self, raster::Ink, DrawOptions, Geometry, Numbers};
+use knights_tour::generate::workbook::{PathDrawing, WorkbookSpec};
 use knights_tour::solve::{Attempt, Method};
 use knights_tour::tour::Tour;
 use knights_tour::verify::{verify_path, Verdict, VerifyOptions};
-use knights_tour::workbook::write::{PathDrawing, WorkbookSpec};
 
 use crate::support::cmd;
 use crate::support::xlsx_bytes::{drawn_moves, fill_at, moves_of, open, part, write};

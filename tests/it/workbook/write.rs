@@ -12,14 +12,17 @@ use std::io::Cursor;
 
 use calamine::{Data, DataType, Reader, SheetVisible};
 use knights_tour::board::{Board, Square};
+use knights_tour::generate::workbook::{
+    save_workbook, sheet_name, write_workbook, Outcome, PathDrawing, WorkbookSpec,
+};
+use knights_tour::output::write_budget::WriteBudget;
 use knights_tour::solve::{Attempt, Method, Tiebreak};
 use knights_tour::tour::Tour;
 use knights_tour::workbook::cellref::{CellRef, SHEET_COLS};
-use knights_tour::workbook::write::{
-    check_fits, save_workbook, sheet_name, write_workbook, Outcome, PathDrawing, WorkbookSpec,
-    WriteError, PATH_DATA_SHEET, SUMMARY_COLUMNS, SUMMARY_HEADER_ROW, SUMMARY_SHEET,
+use knights_tour::workbook::write::names::{
+    PATH_DATA_SHEET, SUMMARY_COLUMNS, SUMMARY_HEADER_ROW, SUMMARY_SHEET,
 };
-use knights_tour::writing::WriteBudget;
+use knights_tour::workbook::write::{check_fits, WriteError};
 
 fn has_part(bytes: &[u8], name: &str) -> bool {
     let zip = zip::ZipArchive::new(Cursor::new(bytes)).unwrap();
@@ -458,7 +461,7 @@ fn saving_to_a_file_keeps_an_existing_one_unless_forced() {
 /// leaves neither the workbook nor the temp file.
 #[test]
 fn a_workbook_the_deadline_stops_leaves_nothing() {
-    // Every stage may run a quarter second past the deadline (`writing::MIN_STAGE_TIME`): the
+    // Every stage may run a quarter second past the deadline (`write_budget::MIN_STAGE_TIME`): the
     // board is large enough that writing it takes longer, in the build the test runs in
     // (`generate --size 500 --path off` 0.56 s in a debug build; a release build writes 500
     // within the quarter second, 2,000 in 2.85 s).
@@ -658,7 +661,7 @@ proptest::proptest! {
         let mut spec = spec_of(vec![Attempt::new(walk.clone(), walk.is_complete(), Method::Warnsdorff)]);
         spec.top_left = CellRef::new(top, left);
         let bytes = write(&spec);
-        let name = knights_tour::workbook::write::sheet_name(1, knights_tour::workbook::write::Outcome::of(&spec.attempts[0], false));
+        let name = knights_tour::generate::workbook::sheet_name(1, knights_tour::generate::workbook::Outcome::of(&spec.attempts[0], false));
         assert_board_is(&bytes, &name, &walk, spec.top_left);
         let start_cell = spec.top_left.offset(start.row, start.col);
         if walk.len() > 1 || walk.is_complete() {
