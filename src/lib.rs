@@ -38,7 +38,7 @@ pub mod verify;
 pub mod workbook;
 
 /// The README's Rust example, run as a doc-test so it cannot rot (its shell examples are run
-/// by `tests/readme.rs`).
+/// by `tests/it/cli/readme.rs`).
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;

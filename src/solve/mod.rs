@@ -301,7 +301,7 @@ impl Request {
 }
 
 /// How much work a search may do before it gives up: search nodes and a deadline. Every
-/// strategy honours it (the backtracking search reports [`backtrack::Search::OutOfBudget`]).
+/// strategy honours it (the backtracking search reports [`Answer::Unfinished`](search::Answer::Unfinished)).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Budget {
     /// Most squares placed (search nodes) in total, `None` for no limit.

@@ -344,7 +344,7 @@ impl Outcome {
 }
 
 /// Run `plan` for `request`, handing every attempt to `sink` as it is made (`sink` returns
-/// `false` to stop). The request must already have passed [`existence::check_request`]; `rng`
+/// `false` to stop). The request must already have passed [`check_request`](super::existence::check_request); `rng`
 /// drives every random choice, so a seed reproduces the whole run.
 pub fn run_with(
     request: &Request,

@@ -4,7 +4,7 @@
 //!
 //! A step does a bounded piece of work (a Warnsdorff attempt, a repair, one goal met, a round
 //! of backtracking) and says what came of it; the caller decides how many steps each search
-//! gets ([`portfolio`](super::portfolio)). Every tour names the search that found it, so
+//! gets ([`portfolio`]). Every tour names the search that found it, so
 //! every output can say which search that was.
 //!
 //! ```
@@ -148,7 +148,7 @@ impl fmt::Display for Declined {
 /// The search `method` names for `request` (which passed
 /// [`existence::check_request`](super::existence::check_request)), or why it does not take
 /// the request. `plan` gives Warnsdorff's tie-break and attempts; [`Method::Auto`] is the
-/// portfolio ([`portfolio`](super::portfolio)), every search that applies.
+/// portfolio ([`portfolio`]), every search that applies.
 pub fn build<'a>(
     method: Method,
     request: &'a Request,

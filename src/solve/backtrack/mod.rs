@@ -1,5 +1,5 @@
 //! Exhaustive depth-first search for knight's tours: it cannot fail given time, and it proves
-//! impossibility ([`Answer::NoTour`](crate::solve::search::Answer::NoTour)) when it runs out of moves to try.
+//! impossibility ([`Answer::NoTour`]) when it runs out of moves to try.
 //!
 //! The search walks in Warnsdorff order (fewest onward moves first; ties by distance from the
 //! centre, or at random after the first step of a [`Backtrack`]) on an explicit stack, and prunes with rules that

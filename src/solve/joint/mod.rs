@@ -187,7 +187,7 @@ pub struct Count {
 
 /// Count the tours meeting `req`, stopping at `limit` (2 tells whether a puzzle's answer is
 /// unique), each passed to `visit` as found. A request the search does not take
-/// ([`supports`]) counts nothing and is not exhaustive.
+/// (`supports`) counts nothing and is not exhaustive.
 ///
 /// ```
 /// use knights_tour::board::Board;
