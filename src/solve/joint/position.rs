@@ -587,5 +587,5 @@ fn first_colour(board: Board, anchors: &[(u32, u32)]) -> Option<bool> {
     let agree = anchors
         .iter()
         .all(|&(t, s)| colour(s) == (first_colour == (t % 2 == 1)));
-    (agree && (board.len() % 2 == 0 || first_colour)).then_some(first_colour)
+    (agree && (board.len().is_multiple_of(2) || first_colour)).then_some(first_colour)
 }
