@@ -31,9 +31,6 @@ pub mod input;
 pub mod output;
 pub mod pairs;
 pub mod puzzle;
-// Waiting on the solver's folder: runner::by_segments, joint::Joint::new and
-// backtrack::engine's candidates are over 100 lines (issue 42).
-#[allow(clippy::too_many_lines)]
 pub mod solve;
 pub mod template;
 pub mod tour;

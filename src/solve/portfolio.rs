@@ -129,7 +129,7 @@ pub const TABLE: [Row; 8] = [
             pieces_over: SPARSE_PIECE_MOVES,
             pieces_upto: usize::MAX,
         },
-        share: Share::Ticks { times: 1, per: 4 },
+        share: Share::Ticks { times: 1, per: 16 },
     },
     Row {
         method: Method::Backtrack,
@@ -148,7 +148,7 @@ pub const TABLE: [Row; 8] = [
 pub const DENSE_PIECE_MOVES: usize = 64;
 
 /// Pieces averaging more than this many moves make a request sparse: the rotation search
-/// meets most such sooner than the joint search, which keeps a quarter of its time there.
+/// meets most such sooner than the joint search, which keeps a sixteenth of its time there.
 pub const SPARSE_PIECE_MOVES: usize = 128;
 
 /// A search's own nodes in a tick, the time of one node of the joint search (CPU time on the

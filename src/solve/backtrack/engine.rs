@@ -462,25 +462,69 @@ impl<'p, 'r> Engine<'p, 'r> {
         self.cand_next[d] = 0;
     }
 
+    /// The candidate moves after depth `d` in `cands[8 * d..]`, best first, and how many:
+    /// the last move, else the one forced or required move, else the ranked moves; none when
+    /// the position is proved hopeless.
+    #[inline]
     fn candidates(&mut self, d: usize, root: bool) -> u8 {
-        let plan = self.plan;
         let c = self.path[d - 1];
-        let m = plan.n - d;
+        let m = self.plan.n - d;
         let k = d + 1;
         let base = 8 * d;
         if m == 1 {
-            let mut len = 0;
-            for &w in plan.neighbours(c) {
-                if self.free[w as usize] && plan.in_endset[w as usize] {
-                    self.cands[base] = w;
-                    len = 1;
-                }
-            }
-            return len;
+            return self.last_move(c, base);
         }
         if self.zeros > 0 || self.endset_left == 0 {
             return 0;
         }
+        let Some((forced, free_nbrs)) = self.forced_square(c) else {
+            return 0;
+        };
+        let required = self.plan.required[k];
+        if forced != NONE {
+            let wi = forced as usize;
+            let reserved = self.plan.reserved[wi];
+            let allowed = (reserved == 0 || reserved == k as u32)
+                && (required == NONE || required == forced)
+                && self.plan.can_reach_next(forced, k)
+                && self.slack(forced, k).is_some();
+            self.cands[base] = forced;
+            return u8::from(allowed);
+        }
+        if required != NONE {
+            let ok = self.free[required as usize]
+                && self.plan.neighbours(c).contains(&required)
+                && self.plan.can_reach_next(required, k)
+                && self.slack(required, k).is_some();
+            self.cands[base] = required;
+            return u8::from(ok);
+        }
+        let len = self.ranked_moves(c, k, base);
+        if len > 0 && m >= CONNECTIVITY_MIN_LEFT && self.splits(c, m, base, root, free_nbrs) {
+            return 0;
+        }
+        len as u8
+    }
+
+    /// The last move from `c`: a free neighbour in the end set, if any.
+    #[inline(always)]
+    fn last_move(&mut self, c: u32, base: usize) -> u8 {
+        let plan = self.plan;
+        let mut len = 0;
+        for &w in plan.neighbours(c) {
+            if self.free[w as usize] && plan.in_endset[w as usize] {
+                self.cands[base] = w;
+                len = 1;
+            }
+        }
+        len
+    }
+
+    /// The square next to `c` the knight must take now ([`NONE`] if none) and how many free
+    /// neighbours `c` has; `None` when a square with one way left can no longer be reached.
+    #[inline(always)]
+    fn forced_square(&self, c: u32) -> Option<(u32, u32)> {
+        let plan = self.plan;
         // Unvisited squares with one way in or out that are next to the knight.
         let mut adj_ones = [0u32; 2];
         let mut free_nbrs = 0;
@@ -494,11 +538,11 @@ impl<'p, 'r> Engine<'p, 'r> {
         }
         // A far square with one way in must be the last one.
         if self.ones[0] > adj_ones[0] {
-            return 0;
+            return None;
         }
         let far_end = self.ones[1] - adj_ones[1];
         if far_end > 1 {
-            return 0;
+            return None;
         }
         let slot_used = plan.fixed_end != NONE || far_end == 1;
         let mut forced = NONE;
@@ -509,29 +553,19 @@ impl<'p, 'r> Engine<'p, 'r> {
                 && (!plan.in_endset[wi] || (slot_used && w != plan.fixed_end))
             {
                 if forced != NONE {
-                    return 0;
+                    return None;
                 }
                 forced = w;
             }
         }
-        let required = plan.required[k];
-        if forced != NONE {
-            let wi = forced as usize;
-            let allowed = (plan.reserved[wi] == 0 || plan.reserved[wi] == k as u32)
-                && (required == NONE || required == forced)
-                && plan.can_reach_next(forced, k)
-                && self.slack(forced, k).is_some();
-            self.cands[base] = forced;
-            return u8::from(allowed);
-        }
-        if required != NONE {
-            let ok = self.free[required as usize]
-                && plan.neighbours(c).contains(&required)
-                && plan.can_reach_next(required, k)
-                && self.slack(required, k).is_some();
-            self.cands[base] = required;
-            return u8::from(ok);
-        }
+        Some((forced, free_nbrs))
+    }
+
+    /// The free, unreserved moves from `c` that can become move `k` in `cands[base..]`, most
+    /// urgent first, then fewest ways on (Warnsdorff), then the tie-break; how many.
+    #[inline(always)]
+    fn ranked_moves(&mut self, c: u32, k: usize, base: usize) -> usize {
+        let plan = self.plan;
         let mut keys = [0u64; 8];
         let mut len = 0usize;
         for &w in plan.neighbours(c) {
@@ -566,23 +600,22 @@ impl<'p, 'r> Engine<'p, 'r> {
                 len += 1;
             }
         }
-        // Removing `c` can split the unvisited squares only if `c` had two or more unvisited
-        // neighbours.
-        if len > 0 && m >= CONNECTIVITY_MIN_LEFT {
-            let split = if root {
-                !self.unvisited_connected(self.cands[base], m)
-            } else {
-                free_nbrs >= 2
-                    && self.split_around(c, m).unwrap_or_else(|| {
-                        // Two large regions near `c`: only a full check tells.
-                        !self.unvisited_connected(self.cands[base], m)
-                    })
-            };
-            if split {
-                return 0;
-            }
+        len
+    }
+
+    /// Whether leaving `c` splits the `m` unvisited squares (then no tour goes on from here).
+    /// Removing `c` can split them only if `c` had two or more unvisited neighbours; `root`
+    /// forces the full check.
+    #[inline(always)]
+    fn splits(&mut self, c: u32, m: usize, base: usize, root: bool, free_nbrs: u32) -> bool {
+        if root {
+            return !self.unvisited_connected(self.cands[base], m);
         }
-        len as u8
+        free_nbrs >= 2
+            && self.split_around(c, m).unwrap_or_else(|| {
+                // Two large regions near `c`: only a full check tells.
+                !self.unvisited_connected(self.cands[base], m)
+            })
     }
 
     /// A fresh stamp for marking squares (clearing the marks when the counter wraps).

@@ -169,41 +169,9 @@ impl Joint {
     /// found at the first node). The board's tables are `tables` when they are for this board.
     pub(super) fn new(req: &Request, tables: &Tables) -> Option<Joint> {
         let board = req.board;
-        let n = board.len();
-        let mut anchors: Vec<(u32, u32)> = Vec::new();
-        for c in req.all_constraints() {
-            if c.move_number == 0 || c.move_number as usize > n || !board.contains(c.square) {
-                return None;
-            }
-            anchors.push((c.move_number, board.index(c.square)));
-        }
-        // A repair's request lists its thousands of moves in order already.
-        if !anchors.is_sorted() {
-            anchors.sort_unstable();
-        }
-        anchors.dedup();
-        let mut time = vec![0u32; n];
-        let mut sq = vec![NONE; n + 2];
-        for &(t, s) in &anchors {
-            if sq[t as usize] != NONE || time[s as usize] != 0 {
-                return None; // two squares for one move, or two moves on one square
-            }
-            sq[t as usize] = s;
-            time[s as usize] = t;
-        }
-        let colour = |s: u32| board.square_at(s).is_corner_colour();
-        let (t0, s0) = anchors[0];
-        let first_colour = colour(s0) == (t0 % 2 == 1);
-        if anchors
-            .iter()
-            .any(|&(t, s)| colour(s) != (first_colour == (t % 2 == 1)))
-        {
-            return None;
-        }
-        // Odd moves take move 1's colour, (n + 1) / 2 of them: on an odd board, the corners'.
-        if n % 2 == 1 && !first_colour {
-            return None;
-        }
+        let anchors = anchors(req)?;
+        let (time, sq) = place(&anchors, board.len())?;
+        let first_colour = first_colour(board, &anchors)?;
         let own;
         let tables = if tables.board == board {
             tables
@@ -211,7 +179,25 @@ impl Joint {
             own = Tables::new(board);
             &own
         };
-        let mut joint = Joint {
+        let mut joint = Joint::unset(tables, time, sq, first_colour);
+        joint.add_pieces(&anchors)?;
+        joint.count_free_ways();
+        joint.regions = Some(Regions::new(&graph!(joint)));
+        // The squares are matched at the first node, within the time limit: on a large board
+        // with many constraints the first matching takes seconds.
+        let pieces = joint.gaps.len().max(1);
+        if board.len() / pieces <= COVERAGE_MAX_PIECE {
+            joint.cover = Some(Cover::new(&joint));
+        }
+        Some(joint)
+    }
+
+    /// The position with the constrained moves placed (`time`, `sq`), before its pieces and
+    /// the free squares' ways are counted.
+    fn unset(tables: &Tables, time: Vec<u32>, sq: Vec<u32>, first_colour: bool) -> Joint {
+        let board = tables.board;
+        let n = board.len();
+        Joint {
             board,
             n: n as u32,
             nbr: Arc::clone(&tables.nbr),
@@ -239,61 +225,59 @@ impl Joint {
             deepest: None,
             deadline: None,
             nodes: 0,
-        };
-        // The pieces, and the distances between consecutive constrained squares.
+        }
+    }
+
+    /// The pieces between consecutive constrained moves (`anchors`, sorted); `None` when two
+    /// of them are farther apart than their moves can go.
+    fn add_pieces(&mut self, anchors: &[(u32, u32)]) -> Option<()> {
+        let n = self.n;
         let mut bounds: Vec<u32> = vec![0];
         bounds.extend(anchors.iter().map(|&(t, _)| t));
-        bounds.push(n as u32 + 1);
+        bounds.push(n + 1);
         for w in bounds.windows(2) {
             let (lo, hi) = (w[0], w[1]);
+            let both_placed = lo >= 1 && hi <= n;
+            let dist = || self.dist(self.sq[lo as usize], self.sq[hi as usize]);
             if hi - lo < 2 {
-                if lo >= 1
-                    && hi <= n as u32
-                    && joint.dist(joint.sq[lo as usize], joint.sq[hi as usize]) != 1
-                {
+                if both_placed && dist() != 1 {
                     return None; // consecutive moves on squares a knight's move apart
                 }
                 continue;
             }
-            if lo >= 1
-                && hi <= n as u32
-                && joint.dist(joint.sq[lo as usize], joint.sq[hi as usize]) > hi - lo
-            {
+            if both_placed && dist() > hi - lo {
                 return None;
             }
-            let gi = joint.gaps.len() as u32;
+            let gi = self.gaps.len() as u32;
             for t in lo + 1..hi {
-                joint.gap_of[t as usize] = gi;
+                self.gap_of[t as usize] = gi;
             }
             if lo == 0 {
-                joint.head = Some(gi as usize);
+                self.head = Some(gi as usize);
             }
-            if hi == n as u32 + 1 {
-                joint.tail = Some(gi as usize);
+            if hi == n + 1 {
+                self.tail = Some(gi as usize);
             }
-            joint.gaps.push(Gap {
+            self.gaps.push(Gap {
                 lo,
                 hi,
                 f: lo,
                 g: hi,
             });
         }
-        for s in 0..n as u32 {
-            if joint.time[s as usize] == 0 {
-                joint.free.insert(s);
-                let c = joint.count_ways(s);
-                joint.conn[s as usize] = c;
-                joint.note_ways(s, c);
+        Some(())
+    }
+
+    /// Every free square in [`Joint::free`], with its ways counted.
+    fn count_free_ways(&mut self) {
+        for s in 0..self.n {
+            if self.time[s as usize] == 0 {
+                self.free.insert(s);
+                let c = self.count_ways(s);
+                self.conn[s as usize] = c;
+                self.note_ways(s, c);
             }
         }
-        joint.regions = Some(Regions::new(&graph!(joint)));
-        // The squares are matched at the first node, within the time limit: on a large board
-        // with many constraints the first matching takes seconds.
-        let pieces = joint.gaps.len().max(1);
-        if n / pieces <= COVERAGE_MAX_PIECE {
-            joint.cover = Some(Cover::new(&joint));
-        }
-        Some(joint)
     }
 
     /// Lower bound on the knight distance from `a` to `b` ([`FAR`] when unreachable). The
@@ -556,4 +540,52 @@ pub(super) fn distance_table(nbr: &[u32], nbr_len: &[u8]) -> Vec<u8> {
 pub(super) fn centre_keys(board: Board) -> Vec<u32> {
     let far: Vec<i64> = board.squares().map(|sq| -from_centre(board, sq)).collect();
     rank(&far)
+}
+
+/// The constrained moves of `req` as (move, square), sorted and without repeats; `None` when
+/// one is off the board or its move out of the tour.
+fn anchors(req: &Request) -> Option<Vec<(u32, u32)>> {
+    let board = req.board;
+    let n = board.len();
+    let mut anchors: Vec<(u32, u32)> = Vec::new();
+    for c in req.all_constraints() {
+        if c.move_number == 0 || c.move_number as usize > n || !board.contains(c.square) {
+            return None;
+        }
+        anchors.push((c.move_number, board.index(c.square)));
+    }
+    // A repair's request lists its thousands of moves in order already.
+    if !anchors.is_sorted() {
+        anchors.sort_unstable();
+    }
+    anchors.dedup();
+    Some(anchors)
+}
+
+/// The move number of each square and the square of each move `0..=n + 1`, for the
+/// constrained moves; `None` with two squares for one move or two moves on one square.
+fn place(anchors: &[(u32, u32)], n: usize) -> Option<(Vec<u32>, Vec<u32>)> {
+    let mut time = vec![0u32; n];
+    let mut sq = vec![NONE; n + 2];
+    for &(t, s) in anchors {
+        if sq[t as usize] != NONE || time[s as usize] != 0 {
+            return None;
+        }
+        sq[t as usize] = s;
+        time[s as usize] = t;
+    }
+    Some((time, sq))
+}
+
+/// Whether move 1 is on the corners' colour, or `None` when the constrained moves' colours
+/// disagree, or the board is odd and move 1 is not on the corners' colour (odd moves take
+/// move 1's colour, (n + 1) / 2 of them).
+fn first_colour(board: Board, anchors: &[(u32, u32)]) -> Option<bool> {
+    let colour = |s: u32| board.square_at(s).is_corner_colour();
+    let &(t0, s0) = anchors.first()?;
+    let first_colour = colour(s0) == (t0 % 2 == 1);
+    let agree = anchors
+        .iter()
+        .all(|&(t, s)| colour(s) == (first_colour == (t % 2 == 1)));
+    (agree && (board.len().is_multiple_of(2) || first_colour)).then_some(first_colour)
 }
