@@ -366,14 +366,6 @@ impl Budget {
         }
     }
 
-    /// This budget with a deadline as well.
-    pub fn with_deadline(self, deadline: Instant) -> Budget {
-        Budget {
-            deadline: Some(deadline),
-            ..self
-        }
-    }
-
     pub(crate) fn limits(&self, spent: u64) -> backtrack::Limits {
         backtrack::Limits {
             max_nodes: self.max_nodes.map_or(u64::MAX, |m| m.saturating_sub(spent)),

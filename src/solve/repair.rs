@@ -20,7 +20,7 @@ use rand::Rng as _;
 use crate::board::Board;
 use crate::solve::joint::{self, Tables};
 use crate::solve::race::{Race, COPIES};
-use crate::solve::search::{Answer, Declined, Search};
+use crate::solve::search::{Answer, Search};
 use crate::solve::{Budget, Constraint, Method, Request, Rng};
 
 /// Node cap of each repair: most repairs are refuted within a few dozen nodes, and one still
@@ -56,31 +56,6 @@ const START_GROWTH_DIVISOR: u64 = 4;
 
 /// The largest board the search takes: each joint search holds a dozen arrays a square.
 pub const MAX_SQUARES: usize = crate::solve::segments::MAX_SQUARES;
-
-/// Why the joint search (with its repairs) does not take `request`, or `None` when it does:
-/// an open tour with at least one fixed square, on a board of at most [`MAX_SQUARES`].
-///
-/// ```
-/// use knights_tour::board::Board;
-/// use knights_tour::solve::{repair, search::Declined, Request};
-/// assert_eq!(
-///     repair::declines(&Request::open(Board::new(8, 8).unwrap())),
-///     Some(Declined::NothingFixed)
-/// );
-/// ```
-pub fn declines(request: &Request) -> Option<Declined> {
-    if request.closed {
-        Some(Declined::Closed)
-    } else if request.all_constraints().is_empty() {
-        Some(Declined::NothingFixed)
-    } else if request.board.len() > MAX_SQUARES {
-        Some(Declined::TooLarge {
-            max_squares: MAX_SQUARES,
-        })
-    } else {
-        None
-    }
-}
 
 /// [`COPIES`] repair searches raced on threads ([`Race`]): `--method joint`.
 pub fn raced(request: &Request) -> Race<'_, Repair<'_>> {
@@ -151,7 +126,7 @@ impl Search for Repair<'_> {
 }
 
 impl<'a> Repair<'a> {
-    /// A search for `req`, which it takes ([`declines`] is `None`).
+    /// A search for `req`, which it takes ([`declines`](crate::solve::search::declines) is `None`).
     pub fn new(req: &'a Request) -> Repair<'a> {
         let mut is_fixed = vec![false; req.board.len() + 1];
         for c in req.all_constraints() {

@@ -193,8 +193,27 @@ pub fn declines(method: Method, request: &Request) -> Option<Declined> {
         Method::Backtrack => backtrack::declines(request),
         Method::Hand => hand::check_request(request).err().map(Declined::Hand),
         Method::Construct => construct::declines(request),
-        Method::Segments => segments::declines(request),
-        Method::Joint => repair::declines(request),
-        Method::Rotations => rotations::declines(request),
+        Method::Segments => from_fixed_squares(request, true, segments::MAX_SQUARES),
+        Method::Joint => from_fixed_squares(request, false, repair::MAX_SQUARES),
+        Method::Rotations => from_fixed_squares(request, false, rotations::MAX_SQUARES),
+    }
+}
+
+/// Why a search that grows tours from fixed squares ("move k on X", a start or an end), on
+/// boards of at most `max_squares`, does not take `request`; `takes_closed` when it makes
+/// closed tours too.
+fn from_fixed_squares(
+    request: &Request,
+    takes_closed: bool,
+    max_squares: usize,
+) -> Option<Declined> {
+    if request.closed && !takes_closed {
+        Some(Declined::Closed)
+    } else if request.all_constraints().is_empty() {
+        Some(Declined::NothingFixed)
+    } else if request.board.len() > max_squares {
+        Some(Declined::TooLarge { max_squares })
+    } else {
+        None
     }
 }

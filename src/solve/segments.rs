@@ -22,7 +22,7 @@ use rand::Rng as _;
 
 use crate::board::Square;
 use crate::solve::backtrack::{Extension, Pieces};
-use crate::solve::search::{Answer, Declined, Search};
+use crate::solve::search::{Answer, Search};
 use crate::solve::{Budget, Method, Request, Rng};
 use crate::tour::Tour;
 
@@ -59,20 +59,6 @@ const START_DRAWS: u32 = 256;
 /// bytes a square (on 10000x10000, 9 GB).
 pub const MAX_SQUARES: usize = 1_000_000;
 
-/// Why the segment search does not take `request`, or `None` when it does: it needs a fixed
-/// square to grow from, and a board of at most [`MAX_SQUARES`].
-pub fn declines(request: &Request) -> Option<Declined> {
-    if request.all_constraints().is_empty() {
-        Some(Declined::NothingFixed)
-    } else if request.board.len() > MAX_SQUARES {
-        Some(Declined::TooLarge {
-            max_squares: MAX_SQUARES,
-        })
-    } else {
-        None
-    }
-}
-
 /// The segment search as a [`Search`]: each step grows whole tours from fresh starts until
 /// one is found or the step's budget is spent. Ties are broken by the step's generator, so a
 /// seed gives one tour.
@@ -93,7 +79,7 @@ pub struct Segments<'a> {
 }
 
 impl<'a> Segments<'a> {
-    /// The search for `request`, which it takes ([`declines`] is `None`).
+    /// The search for `request`, which it takes ([`declines`](crate::solve::search::declines) is `None`).
     pub fn new(request: &'a Request) -> Segments<'a> {
         Segments { request }
     }

@@ -4,9 +4,8 @@
 //!
 //! The rotation search meets the constraints one at a time in move order and keeps the path up
 //! to each one it has met. From a plain Warnsdorff path, what it keeps is scattered over the
-//! whole board (a picture of an attempt on 40x148 with 25 of 40 constraints met showed the
-//! kept squares spread over every column, with free squares between them), and the late
-//! constraints must be met in what is left. A steered walk goes where the constraints say the
+//! whole board, free squares between its squares, and the late constraints must be met in
+//! what is left. A steered walk goes where the constraints say the
 //! tour was at each move, so the part kept at each constraint is roughly the part a tour
 //! through the constraints covers by then.
 //!

@@ -346,10 +346,8 @@ fn first_round_cap(n: usize) -> u64 {
 /// Nodes each search gets in the first round at least; rounds multiply it by [`ROUND_GROWTH`].
 const FIRST_ROUND_NODES: u64 = 1 << 12;
 
-/// Growth of the node cap from one round to the next. Measured (release): with 4, a closed
-/// 3x40 tour was not found in 5*10^7 nodes; with 3 it took 32,093 nodes and with 2 about
-/// 2*10^6; proving 4x12 has no closed tour took 6.1, 7.9 and 10.6 *10^7 nodes for 4, 3, 2
-/// (4.4*10^7 in a single static-order run).
+/// Growth of the node cap from one round to the next: faster growth starves the later rounds'
+/// random orders, slower repeats the proofs (`docs/solver.md`).
 const ROUND_GROWTH: u64 = 3;
 
 /// Seed of the tie order of restarts when the caller gave no generator (so [`solve`] stays

@@ -287,9 +287,8 @@ impl Joint {
 pub(super) struct Cover {
     /// The pieces that could take square `v` with nothing placed, as words of a bit set over
     /// the pieces (piece `64 * block + i` is bit `i`), the words with a bit set only:
-    /// `blocks[start[v]..start[v + 1]]`, blocks in order. An augmenting path search met each
-    /// piece in dozens of squares' lists, nine times in ten one already searched (perf, 25x59
-    /// with 80 constraints); a word skips 64 of them at once.
+    /// `blocks[start[v]..start[v + 1]]`, blocks in order: an augmenting path search meets each
+    /// piece in dozens of squares' lists, mostly one already searched, and a word skips 64.
     pub(super) start: Vec<u32>,
     pub(super) blocks: Vec<(u32, u64)>,
     /// The piece each free square is matched to, [`NONE`] if none.

@@ -17,8 +17,7 @@ use super::{Deepest, Order, COVERAGE_MAX_PIECE, FAR, NONE, TABLE_MAX_SQUARES, TA
 /// What a joint search reads of its board and never changes: the knight's moves, the exact
 /// knight distances ([`TABLE_MAX_SQUARES`] at most; none on larger boards), the tie-break
 /// order and the colours. Built once and shared: the repair search starts hundreds of joint
-/// searches on one board, and building these was most of each on large boards (the distance
-/// table four fifths on 42x32; the rest three fifths on 93x128, perf).
+/// searches on one board, and building these was most of each on large boards.
 #[derive(Clone)]
 pub(crate) struct Tables {
     pub(super) board: Board,

@@ -4,14 +4,11 @@
 //! knight's moves) are kept up to date as the search takes squares and gives them back, so
 //! that the rule can look at every region at every node without a pass over the free squares.
 //!
-//! A pass at every node (a breadth-first search over all free squares) was a third of the joint
-//! search's time on the `requests` example's 80-constraint boards (perf, 21x37). Taking a
-//! square changes the regions only when it cuts its own region apart, so a take searches from
-//! the square's free neighbours at once until at most one search goes on ([`Regions::split`]):
-//! the parts cut off get new regions, the labels changed are kept on a trail, and giving the
-//! square back (the search gives squares back in the reverse order it took them) undoes them.
-//! The search takes the same course as with the pass: the same nodes, the same tours (checked
-//! on 30 dense requests, three seeds each), in three quarters of the time.
+//! Taking a square changes the regions only when it cuts its own region apart, so a take
+//! searches from the square's free neighbours at once until at most one search goes on
+//! ([`Regions::split`]): the parts cut off get new regions, the labels changed are kept on a
+//! trail, and giving the square back (squares come back in the reverse order they were taken)
+//! undoes them: the same course as a pass over the free squares at every node, in less time.
 
 use super::{Conflict, Joint, NONE};
 
@@ -124,8 +121,7 @@ impl Regions {
     /// joining; a group of searches with nothing left to visit has found a whole part, and
     /// once at most one group is still searching, that group's part is the rest of `r` and
     /// keeps its label. So the work is a few times the size of the parts cut off, not of the
-    /// region (a square cut off a 240-square region was a full search of it 18 times in 100
-    /// takes, perf on 21x37).
+    /// region.
     fn split(&mut self, graph: &Graph, r: u32, ends: &[u32]) {
         let k = ends.len();
         let base = self.reserve(k as u32);

@@ -32,7 +32,7 @@ use rand::Rng as _;
 
 use crate::board::{Board, Square};
 use crate::solve::race::{Race, COPIES};
-use crate::solve::search::{Answer, Declined, Search};
+use crate::solve::search::{self, Answer, Search};
 use crate::solve::steered;
 use crate::solve::{warnsdorff::Warnsdorff, Budget, Method, Request, Rng, Tiebreak};
 use crate::tour::Tour;
@@ -74,34 +74,6 @@ const CULPRIT_RADIUS: u32 = 4;
 
 /// Fewer reversals than this carry the goal's square: reshape the path instead.
 const FEW_MOVES: usize = 4;
-
-/// Why the rotation search does not take `request`, or `None` when it does: an open tour with
-/// at least one fixed square, on a board of at most [`MAX_SQUARES`].
-///
-/// ```
-/// use knights_tour::board::Board;
-/// use knights_tour::solve::{rotations, search::Declined, Request};
-/// let board = Board::new(8, 8).unwrap();
-/// let mut req = Request::open(board);
-/// assert_eq!(rotations::declines(&req), Some(Declined::NothingFixed));
-/// req.end = Some(board.parse_square("h8").unwrap());
-/// assert_eq!(rotations::declines(&req), None);
-/// req.closed = true;
-/// assert_eq!(rotations::declines(&req), Some(Declined::Closed));
-/// ```
-pub fn declines(request: &Request) -> Option<Declined> {
-    if request.closed {
-        Some(Declined::Closed)
-    } else if request.all_constraints().is_empty() {
-        Some(Declined::NothingFixed)
-    } else if request.board.len() > MAX_SQUARES {
-        Some(Declined::TooLarge {
-            max_squares: MAX_SQUARES,
-        })
-    } else {
-        None
-    }
-}
 
 /// The largest board the search takes. An attempt holds its path, where each square is on it
 /// and Warnsdorff's board, about 10 bytes a square: 250 MB on 5000x5000 (measured through the
@@ -174,7 +146,7 @@ struct Attempt {
 }
 
 impl<'a> Rotations<'a> {
-    /// A search for `req` (which it takes: [`declines`] is `None`), its first attempt walking
+    /// A search for `req` (which it takes: [`search::declines`] is `None`), its first attempt walking
     /// the tour from the last move when `turned` (attempts alternate between meeting the goals
     /// from move 1 and from the last move, see `first_reversed`).
     pub fn new(req: &'a Request, turned: bool) -> Rotations<'a> {
@@ -198,7 +170,7 @@ impl<'a> Rotations<'a> {
             reversed,
             warnsdorff: Warnsdorff::new(req.board),
             attempt: None,
-            gave_up: declines(req).is_some(),
+            gave_up: search::declines(Method::Rotations, req).is_some(),
         }
     }
 }

@@ -155,8 +155,10 @@ fn budgets_stop_the_search() {
         solve_counted(&req, &Budget::nodes(10)),
         (Answer::Unfinished, 10)
     );
-    let past = std::time::Instant::now();
-    let b = Budget::nodes(1_000_000).with_deadline(past);
+    let b = Budget {
+        deadline: Some(std::time::Instant::now()),
+        ..Budget::nodes(1_000_000)
+    };
     assert!(matches!(solve_counted(&req, &b), (Answer::Unfinished, nodes) if nodes <= 4096));
 }
 
