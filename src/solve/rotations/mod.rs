@@ -611,31 +611,4 @@ mod tests {
         assert!(is_knights_path(&st));
         assert!(done > 0);
     }
-
-    /// A request on a big board with long pieces, from constraints read off another tour.
-    #[test]
-    fn long_pieces_on_a_big_board_are_met() {
-        let board = Board::new(60, 60).unwrap();
-        let source = a_path(60, 99).path;
-        let mut rng = rng_from_seed(5);
-        let constraints = (0..20)
-            .map(|_| {
-                let k = rng.random_range(0..source.len());
-                crate::solve::Constraint {
-                    move_number: k as u32 + 1,
-                    square: board.square_at(source[k]),
-                }
-            })
-            .collect();
-        let req = Request {
-            constraints,
-            ..Request::open(board)
-        };
-        let budget = Budget::nodes(2_000_000_000);
-        let (result, _) = Rotations::new(&req, false).run(&budget, &mut rng_from_seed(6));
-        let Answer::Found { tour, .. } = result else {
-            panic!("no tour: {result:?}");
-        };
-        assert!(req.is_satisfied_by(&tour) && tour.check().is_ok() && tour.is_complete());
-    }
 }
