@@ -10,8 +10,12 @@ use crate::solve::Rng;
 
 /// A complete path and where each square is on it.
 pub(super) struct State {
-    /// Row and column of a square index, without a hardware division.
-    pub(super) grid: Grid,
+    /// For each square, bit `k` set when [`KNIGHT`]`[k]` stays on the board: the search
+    /// looks at the neighbours of thousands of squares for each reversal it makes, and this
+    /// way finds them without a row, a column or a bounds test.
+    moves: Vec<u8>,
+    /// [`KNIGHT`]'s moves as differences of square indices.
+    offsets: [isize; 8],
     pub(super) path: Vec<u32>,
     pub(super) pos: Vec<u32>,
     /// Squares looked at, the search's nodes.
@@ -26,8 +30,19 @@ impl State {
         for (i, &s) in path.iter().enumerate() {
             pos[s as usize] = i as u32;
         }
+        let (rows, cols) = (i64::from(board.rows()), i64::from(board.cols()));
+        let moves = (0..rows * cols)
+            .map(|s| {
+                let (r, c) = (s / cols, s % cols);
+                KNIGHT.iter().enumerate().fold(0u8, |mask, (k, &(dr, dc))| {
+                    let on = (0..rows).contains(&(r + dr)) && (0..cols).contains(&(c + dc));
+                    mask | (u8::from(on) << k)
+                })
+            })
+            .collect();
         State {
-            grid: Grid::new(board),
+            moves,
+            offsets: KNIGHT.map(|(dr, dc)| (dr * cols + dc) as isize),
             path,
             pos,
             work: 0,
@@ -37,21 +52,20 @@ impl State {
 
     /// The squares a knight's move from `s`.
     pub(super) fn neighbours(&self, s: u32) -> impl Iterator<Item = usize> + '_ {
-        let g = self.grid;
-        let (r, c) = g.row_col(s);
-        let (r, c) = (i64::from(r), i64::from(c));
-        let (rows, cols) = (i64::from(g.rows), i64::from(g.cols));
-        KNIGHT.iter().filter_map(move |&(dr, dc)| {
-            let (r2, c2) = (r + dr, c + dc);
-            (r2 >= 0 && c2 >= 0 && r2 < rows && c2 < cols).then(|| (r2 * cols + c2) as usize)
-        })
+        let mask = self.moves[s as usize];
+        let s = s as isize;
+        (0..8)
+            .filter(move |k| mask & (1 << k) != 0)
+            .map(move |k| s.wrapping_add(self.offsets[k]) as usize)
     }
 
+    /// Whether `s` and `t` are a knight's move apart: `t - s` is the offset of a move that
+    /// stays on the board from `s` (two such moves never share an offset: they would land on
+    /// one square).
     pub(super) fn adjacent(&self, s: u32, t: u32) -> bool {
-        let (r1, c1) = self.grid.row_col(s);
-        let (r2, c2) = self.grid.row_col(t);
-        let (dr, dc) = (r1.abs_diff(r2), c1.abs_diff(c2));
-        (dr == 1 && dc == 2) || (dr == 2 && dc == 1)
+        let d = (t as isize).wrapping_sub(s as isize);
+        let mask = self.moves[s as usize];
+        (0..8).any(|k| self.offsets[k] == d && mask & (1 << k) != 0)
     }
 
     /// Whether reversing `a..=b` keeps the path a knight's path, the path before `lo` untouched.
@@ -225,42 +239,6 @@ impl State {
             let a = options[rng.random_range(0..options.len())];
             self.reverse(a, n - 1);
         }
-    }
-}
-
-/// A board's shape, with the row and column of a square index found by a multiplication
-/// instead of a division (Lemire, Kaser and Kurz, "Faster remainder by direct computation",
-/// 2019: exact for every 32-bit index and divisor): the search looks at the neighbours of
-/// thousands of squares for each reversal it makes.
-#[derive(Clone, Copy)]
-pub(super) struct Grid {
-    rows: u32,
-    cols: u32,
-    /// `2^64 / cols` rounded up (0 for one column, where the index is the row).
-    inverse: u64,
-}
-
-impl Grid {
-    pub(super) fn new(board: Board) -> Grid {
-        let cols = board.cols();
-        Grid {
-            rows: board.rows(),
-            cols,
-            inverse: if cols > 1 {
-                u64::MAX / u64::from(cols) + 1
-            } else {
-                0
-            },
-        }
-    }
-
-    #[inline]
-    pub(super) fn row_col(&self, s: u32) -> (u32, u32) {
-        if self.cols == 1 {
-            return (s, 0);
-        }
-        let row = ((u128::from(self.inverse) * u128::from(s)) >> 64) as u32;
-        (row, s - row * self.cols)
     }
 }
 
