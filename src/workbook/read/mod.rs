@@ -38,6 +38,8 @@ use std::fs::File;
 use std::io::{BufReader, Cursor, Read, Seek, SeekFrom};
 use std::path::Path;
 
+use serde::{Deserialize, Serialize};
+
 use budget::{CellOut, SheetBudget, MAX_SHEETS};
 use guard::guarded;
 pub use guard::quiet_guarded_panics;
@@ -49,7 +51,7 @@ pub(crate) use cells::CellsBuilder;
 pub use cells::{CellIter, CellValueRef, CellView, Cells, SheetCells};
 
 /// A workbook format, as found in the file's content (text formats read as one sheet).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Format {
     /// Office Open XML workbook.
     Xlsx,
@@ -147,7 +149,7 @@ pub enum CellValue {
 }
 
 /// What the sheet's formatting says about a cell, where the format lets calamine read it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct CellFormat {
     /// The cell has a visible border on some side.
     pub bordered: bool,
@@ -170,7 +172,7 @@ pub struct SheetCell {
 }
 
 /// Why a workbook or a sheet could not be read, worded for a person.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
 pub enum ReadError {
     /// The file could not be opened or read at all.
     #[error("cannot read the file: {0}")]
@@ -252,7 +254,7 @@ impl ReadError {
 }
 
 /// A sheet as its workbook lists it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SheetInfo {
     /// Its name.
     pub name: String,

@@ -30,15 +30,14 @@ mod serve;
 #[cfg(unix)]
 mod process;
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 pub use serve::serve;
 
-use super::budget::{SheetBudget, MAX_SHEETS};
+use super::budget::SheetBudget;
 use super::{ReadError, SheetInfo, SheetSource, Workbook};
-use protocol::Fault;
+use protocol::{Fault, Reply};
 
 /// The hidden subcommand the reader process runs as.
 pub const SUBCOMMAND: &str = "__read-workbooks";
@@ -230,27 +229,22 @@ impl Watch {
         };
         child.start_file(limits.time);
         let answer = (|| {
-            child.send(|w| match request {
+            match request {
                 Request::Path(path) => {
-                    w.u8(protocol::OPEN_PATH)?;
-                    w.bytes(path_bytes(path).as_ref())
+                    child.send(&protocol::Request::OpenPath(&path_bytes(path)), &[])?
                 }
                 Request::Bytes(bytes, sheet) => {
-                    w.u8(protocol::OPEN_BYTES)?;
-                    w.str(sheet)?;
-                    w.u64(bytes.len() as u64)?;
-                    w.0.write_all(bytes)
+                    let len = bytes.len() as u64;
+                    child.send(&protocol::Request::OpenBytes { sheet, len }, bytes)?
                 }
-            })?;
-            let replies = child.replies();
-            match replies.u8()? {
-                protocol::RESTART => Ok(Opened::Restart),
-                protocol::FAILED => Ok(Opened::Failed(replies.failed()?)),
-                protocol::OPENED => {
-                    let (format, sheets) = replies.opened(MAX_SHEETS)?;
-                    Ok(Opened::Book(format, sheets))
-                }
-                tag => Err(Fault::Breach(format!("an answer starting {tag}"))),
+            }
+            match child.reply()? {
+                Reply::Restart => Ok(Opened::Restart),
+                Reply::Failed(e) => Ok(Opened::Failed(e)),
+                Reply::Opened { format, sheets } => Ok(Opened::Book(format, sheets)),
+                _ => Err(Fault::Breach(
+                    "cells as the answer to opening a file".into(),
+                )),
             }
         })();
         answer.map_err(|fault| self.stop(fault))
@@ -264,23 +258,24 @@ impl Watch {
             });
         };
         let answer = (|| {
-            child.send(|w| {
-                w.u8(protocol::READ_SHEET)?;
-                w.u32(index as u32)
-            })?;
-            let replies = child.replies();
+            child.send(&protocol::Request::ReadSheet(index as u32), &[])?;
             let too_many = |e| Fault::Breach(format!("more cells than a reader keeps ({e})"));
             let mut run = Vec::new();
             loop {
-                match replies.u8()? {
-                    protocol::CELL => sink.push(replies.cell()?).map_err(too_many)?,
-                    protocol::RUN => {
-                        let (row, col, format) = replies.run(&mut run)?;
-                        sink.push_run(row, col, &run, format).map_err(too_many)?;
+                match child.reply()? {
+                    Reply::Cell(cell) => sink.push_view(&cell).map_err(too_many)?,
+                    Reply::Run {
+                        row,
+                        col,
+                        format,
+                        values,
+                    } => {
+                        protocol::numbers(values, &mut run)?;
+                        sink.push_run(row, col, &run, format).map_err(too_many)?
                     }
-                    protocol::DONE => return Ok(Ok(())),
-                    protocol::FAILED => return Ok(Err(replies.failed()?)),
-                    tag => return Err(Fault::Breach(format!("a cell starting {tag}"))),
+                    Reply::Done => return Ok(Ok(())),
+                    Reply::Failed(e) => return Ok(Err(e)),
+                    _ => return Err(Fault::Breach("an answer out of place among cells".into())),
                 }
             }
         })();
