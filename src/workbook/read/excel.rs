@@ -7,7 +7,7 @@
 use std::io::{Read, Seek};
 
 use calamine::{
-    open_workbook_from_rs, Data, DataRef, Reader, SheetType, SheetVisible, Xls, XlsError, Xlsx,
+    open_workbook_from_rs, DataType, Reader, SheetType, SheetVisible, Xls, XlsError, Xlsx,
     XlsxError,
 };
 
@@ -34,20 +34,25 @@ fn sheets(listed: &[calamine::Sheet]) -> Vec<SheetInfo> {
 
 /// A value as the verifier takes it: dates and times as their serial number, ISO text as
 /// text, an empty cell as none.
-fn value<'a>(data: &'a DataRef<'_>, error: &'a mut String) -> Option<CellValueRef<'a>> {
-    Some(match data {
-        DataRef::Int(i) => CellValueRef::Number(*i as f64),
-        DataRef::Float(f) => CellValueRef::Number(*f),
-        DataRef::String(s) => CellValueRef::Text(s),
-        DataRef::SharedString(s) => CellValueRef::Text(s),
-        DataRef::Bool(b) => CellValueRef::Bool(*b),
-        DataRef::DateTime(d) => CellValueRef::Number(d.as_f64()),
-        DataRef::DateTimeIso(s) | DataRef::DurationIso(s) => CellValueRef::Text(s),
-        DataRef::Error(e) => {
-            *error = e.to_string();
-            CellValueRef::Error(error)
-        }
-        DataRef::Empty => return None,
+fn value<'a>(data: &'a impl DataType, error: &'a mut String) -> Option<CellValueRef<'a>> {
+    let text = || {
+        data.get_string()
+            .or(data.get_datetime_iso())
+            .or(data.get_duration_iso())
+    };
+    Some(if let Some(f) = data.get_float() {
+        CellValueRef::Number(f)
+    } else if let Some(i) = data.get_int() {
+        CellValueRef::Number(i as f64)
+    } else if let Some(t) = text() {
+        CellValueRef::Text(t)
+    } else if let Some(b) = data.get_bool() {
+        CellValueRef::Bool(b)
+    } else if let Some(d) = data.get_datetime() {
+        CellValueRef::Number(d.as_f64())
+    } else {
+        *error = data.get_error()?.to_string();
+        CellValueRef::Error(error)
     })
 }
 
@@ -170,21 +175,10 @@ impl<RS: Read + Seek> SheetSource for XlsBook<RS> {
         let (row0, col0) = range.start().unwrap_or((0, 0));
         let mut error = String::new();
         for (r, c, data) in range.used_cells() {
-            let data: DataRef<'_> = match data {
-                Data::Int(i) => DataRef::Int(*i),
-                Data::Float(f) => DataRef::Float(*f),
-                Data::String(s) => DataRef::SharedString(s),
-                Data::Bool(b) => DataRef::Bool(*b),
-                Data::DateTime(d) => DataRef::DateTime(*d),
-                Data::DateTimeIso(s) => DataRef::SharedString(s),
-                Data::DurationIso(s) => DataRef::SharedString(s),
-                Data::Error(e) => DataRef::Error(e.clone()),
-                Data::Empty => DataRef::Empty,
-            };
             sink.push_view(&CellView {
                 row: row0.saturating_add(r as u32),
                 col: col0.saturating_add(c as u32),
-                value: value(&data, &mut error),
+                value: value(data, &mut error),
                 format: CellFormat::default(),
             })?;
         }

@@ -30,7 +30,7 @@ use serde::de::{self, Deserializer, Visitor};
 use serde::Deserialize;
 
 use super::budget::{keep_text, SheetBudget};
-use super::delimited::{for_each_line, plain_number};
+use super::delimited::{for_each_line, token};
 use super::{CellFormat, CellValueRef, CellView, ReadError};
 use crate::board::{file_letters, parse_file_letters};
 
@@ -156,12 +156,8 @@ pub(super) fn read_text_grid<R: Read + Seek>(
     let mut sheet = Sheet { budget, row: 0 };
     for_each_line(reader, |text| {
         let row = sheet.row;
-        let token = |sheet: &mut Sheet<'_, '_>, col: usize, token: &str| {
-            let value = match plain_number(token) {
-                Some(n) => CellValueRef::Number(n),
-                None => CellValueRef::Text(token),
-            };
-            sheet.push(row, u32::try_from(col).unwrap_or(u32::MAX), value)
+        let token = |sheet: &mut Sheet<'_, '_>, col: usize, cell: &str| {
+            sheet.push(row, u32::try_from(col).unwrap_or(u32::MAX), token(cell))
         };
         if let Some((rank, cells)) = rank_line(text) {
             sheet.push(row, 0, CellValueRef::Number(f64::from(rank)))?;

@@ -35,7 +35,7 @@ use quick_xml::events::{BytesRef, BytesStart, Event};
 use quick_xml::XmlVersion;
 
 use super::budget::{text_value, SheetBudget, MAX_SHEETS, MAX_TEXT_KEPT};
-use super::{CellValue, Format, ReadError, SheetCell, SheetCells, SheetInfo, SheetSource};
+use super::{CellValue, Format, ReadError, SheetCells, SheetInfo, SheetSource};
 
 /// The most bytes of `META-INF/manifest.xml` looked through for `encryption-data`.
 pub const MAX_MANIFEST_BYTES: u64 = 1024 * 1024;
@@ -551,21 +551,9 @@ impl Sheet {
     fn flush_row(&mut self, budget: &mut SheetBudget<'_>) -> Result<(), ReadError> {
         if !self.runs.is_empty() {
             for r in self.row..self.row.saturating_add(self.row_repeat) {
-                let r = position(r, "row")?;
                 for run in &self.runs {
                     for c in run.col..run.col.saturating_add(run.n) {
-                        let c = position(c, "column")?;
-                        match run.value {
-                            CellValue::Number(f) => {
-                                budget.push_number(r, c, f, Default::default())?
-                            }
-                            ref v => budget.push(SheetCell {
-                                row: r,
-                                col: c,
-                                value: Some(v.clone()),
-                                format: Default::default(),
-                            })?,
-                        }
+                        budget.push_at(r, c, run.value.as_value_ref())?;
                     }
                 }
             }
@@ -573,13 +561,6 @@ impl Sheet {
         self.runs.clear();
         Ok(())
     }
-}
-
-/// A row or column index as a cell position.
-fn position(i: u64, what: &str) -> Result<u32, ReadError> {
-    u32::try_from(i).map_err(|_| ReadError::TooLarge {
-        detail: format!("a cell lies beyond {what} {}", u32::MAX),
-    })
 }
 
 fn parse_repeat(v: &str) -> u64 {

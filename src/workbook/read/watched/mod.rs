@@ -36,8 +36,8 @@ use std::time::Duration;
 pub use serve::serve;
 
 use super::budget::SheetBudget;
-use super::{ReadError, SheetInfo, SheetSource, Workbook};
-use protocol::{Fault, Reply};
+use super::{Format, ReadError, SheetInfo, SheetSource, Workbook};
+use protocol::{Fault, Reply, Request};
 
 /// The hidden subcommand the reader process runs as.
 pub const SUBCOMMAND: &str = "__read-workbooks";
@@ -145,7 +145,7 @@ impl Opener {
     pub fn open(&mut self, path: &Path) -> Result<Workbook<'_>, ReadError> {
         match &mut self.watch {
             None => Workbook::open(path),
-            Some(watch) => watch.open(Request::Path(path)),
+            Some(watch) => watch.open(Request::OpenPath(&path_bytes(path)), &[]),
         }
     }
 
@@ -158,16 +158,12 @@ impl Opener {
     ) -> Result<Workbook<'a>, ReadError> {
         match &mut self.watch {
             None => Workbook::from_bytes_named(bytes, sheet),
-            Some(watch) => watch.open(Request::Bytes(bytes, sheet)),
+            Some(watch) => {
+                let len = bytes.len() as u64;
+                watch.open(Request::OpenBytes { sheet, len }, bytes)
+            }
         }
     }
-}
-
-/// What to open.
-#[derive(Clone, Copy)]
-enum Request<'r> {
-    Path(&'r Path),
-    Bytes(&'r [u8], &'r str),
 }
 
 /// The reader process and how to start it.
@@ -180,46 +176,41 @@ struct Watch {
     child: Option<std::convert::Infallible>,
 }
 
-/// How a file's opening ended.
-enum Opened {
-    Book(super::Format, Vec<SheetInfo>),
-    Failed(ReadError),
-    Restart,
-}
-
 #[cfg(unix)]
 impl Watch {
-    fn open(&mut self, request: Request<'_>) -> Result<Workbook<'_>, ReadError> {
+    /// Open a file (`then`: the bytes `request` says follow it), in a new reader when the one
+    /// running asks to be replaced.
+    fn open(&mut self, request: Request<'_>, then: &[u8]) -> Result<Workbook<'_>, ReadError> {
         for _ in 0..2 {
-            let opened = self.ask_open(request)?;
-            match opened {
-                Opened::Restart => self.retire(),
-                Opened::Failed(e) => return Err(e),
-                Opened::Book(format, sheets) => {
-                    let remote = Remote {
-                        watch: self,
-                        sheets,
-                    };
-                    return Workbook::from_source(format, Box::new(remote));
-                }
+            if let Some((format, sheets)) = self.ask_open(request, then)? {
+                let remote = Remote {
+                    watch: self,
+                    sheets,
+                };
+                return Workbook::from_source(format, Box::new(remote));
             }
+            self.retire();
         }
         Err(self.stop(Fault::Breach(
             "a new reader asked to be replaced before reading anything".into(),
         )))
     }
 
-    /// Send the request to open a file, starting a reader if none runs, and read the answer.
-    fn ask_open(&mut self, request: Request<'_>) -> Result<Opened, ReadError> {
+    /// Send the request to open a file, starting a reader if none runs, and read the answer:
+    /// the workbook's format and sheets, or `None` when the reader asks to be replaced.
+    fn ask_open(
+        &mut self,
+        request: Request<'_>,
+        then: &[u8],
+    ) -> Result<Option<(Format, Vec<SheetInfo>)>, ReadError> {
         if self.child.is_none() {
             let child = process::Child::spawn(&self.exe, &self.limits).map_err(|e| {
                 ReadError::ReaderStopped {
                     reason: format!("the reader process could not be started: {e}"),
                 }
             })?;
-            self.child = Some(child);
-            let greeted = self.child.as_mut().map_or(Ok(()), process::Child::greet);
-            if let Err(fault) = greeted {
+            let child = self.child.insert(child);
+            if let Err(fault) = child.greet() {
                 return Err(self.stop(fault));
             }
         }
@@ -229,25 +220,17 @@ impl Watch {
         };
         child.start_file(limits.time);
         let answer = (|| {
-            match request {
-                Request::Path(path) => {
-                    child.send(&protocol::Request::OpenPath(&path_bytes(path)), &[])?
-                }
-                Request::Bytes(bytes, sheet) => {
-                    let len = bytes.len() as u64;
-                    child.send(&protocol::Request::OpenBytes { sheet, len }, bytes)?
-                }
-            }
+            child.send(&request, then)?;
             match child.reply()? {
-                Reply::Restart => Ok(Opened::Restart),
-                Reply::Failed(e) => Ok(Opened::Failed(e)),
-                Reply::Opened { format, sheets } => Ok(Opened::Book(format, sheets)),
+                Reply::Restart => Ok(Ok(None)),
+                Reply::Failed(e) => Ok(Err(e)),
+                Reply::Opened { format, sheets } => Ok(Ok(Some((format, sheets)))),
                 _ => Err(Fault::Breach(
                     "cells as the answer to opening a file".into(),
                 )),
             }
         })();
-        answer.map_err(|fault| self.stop(fault))
+        answer.unwrap_or_else(|fault| Err(self.stop(fault)))
     }
 
     /// Read sheet `index` of the open file into `sink`.
@@ -258,7 +241,7 @@ impl Watch {
             });
         };
         let answer = (|| {
-            child.send(&protocol::Request::ReadSheet(index as u32), &[])?;
+            child.send(&Request::ReadSheet(index as u32), &[])?;
             let too_many = |e| Fault::Breach(format!("more cells than a reader keeps ({e})"));
             let mut run = Vec::new();
             loop {
@@ -308,7 +291,7 @@ impl Drop for Watch {
 
 #[cfg(not(unix))]
 impl Watch {
-    fn open(&mut self, _request: Request<'_>) -> Result<Workbook<'_>, ReadError> {
+    fn open(&mut self, _request: Request<'_>, _then: &[u8]) -> Result<Workbook<'_>, ReadError> {
         unreachable!("Opener::watched_with reads in process where there is no reader process")
     }
 
@@ -317,10 +300,16 @@ impl Watch {
     }
 }
 
+/// A path as the reader process takes it: the bytes of its `OsStr`.
 #[cfg(unix)]
 fn path_bytes(path: &Path) -> std::borrow::Cow<'_, [u8]> {
     use std::os::unix::ffi::OsStrExt;
     path.as_os_str().as_bytes().into()
+}
+
+#[cfg(not(unix))]
+fn path_bytes(path: &Path) -> std::borrow::Cow<'_, [u8]> {
+    path.to_string_lossy().into_owned().into_bytes().into()
 }
 
 /// An open workbook's sheets, read by the reader process.

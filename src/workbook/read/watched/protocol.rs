@@ -26,7 +26,7 @@ pub(super) const MAX_FRAME: u32 = 16 * 1024 * 1024;
 const MAX_RUN: usize = 4096;
 
 /// What the parent asks.
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
 pub(super) enum Request<'a> {
     /// Open the file at a path (the bytes of its `OsStr`).
     OpenPath(#[serde(serialize_with = "as_bytes")] &'a [u8]),

@@ -11,7 +11,7 @@ use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::path::Path;
 use std::time::Duration;
 
-use super::super::{quiet_guarded_panics, ReadError, SheetInfo, Workbook};
+use super::super::{quiet_guarded_panics, SheetInfo, Workbook};
 use super::protocol::{self, Fault, Reply, Request, Writer, MAGIC};
 
 /// How much the reader's address space may grow over its start before it is replaced.
@@ -38,38 +38,32 @@ fn run(input: impl Read, output: impl Write, time: Duration) -> Result<(), Fault
     let mut served = 0u64;
     let mut book: Option<Workbook<'static>> = None;
     loop {
-        let request = match input.next::<Request<'_>>(u32::MAX) {
-            Ok(request) => request,
+        let open = match input.next::<Request<'_>>(u32::MAX) {
             Err(Fault::Io(e)) if e.kind() == io::ErrorKind::UnexpectedEof => return Ok(()),
             Err(e) => return Err(e),
-        };
-        let opened = match request {
-            Request::ReadSheet(index) => {
+            Ok(Request::ReadSheet(index)) => {
                 let Some(b) = book.as_mut() else {
                     return Err(Fault::Breach("a sheet asked for before a file".into()));
                 };
                 let mut sender = protocol::CellSender::new(&mut out);
                 let sent = b.send_sheet(index as usize, &mut sender);
                 sender.flush()?;
-                match sent {
-                    Ok(()) => out.send(&Reply::Done)?,
-                    Err(e) => out.send(&Reply::Failed(e))?,
-                }
+                out.send(&sent.map_or_else(Reply::Failed, |()| Reply::Done))?;
                 out.out.flush()?;
                 continue;
             }
-            Request::OpenPath(path) => Ok(path_of(path.to_vec())),
-            Request::OpenBytes { sheet, len } => Err((sheet.to_string(), len)),
-        };
-        book = None;
-        let request = match opened {
-            Ok(path) => Open::Path(path),
-            Err((sheet, len)) => {
+            Ok(Request::OpenPath(path)) => {
+                let path = path_of(path.to_vec());
+                Box::new(move || Workbook::open(&path)) as Box<dyn FnOnce() -> _>
+            }
+            Ok(Request::OpenBytes { sheet, len }) => {
+                let sheet = sheet.to_string();
                 let mut bytes = Vec::new();
                 (&mut input.input).take(len).read_to_end(&mut bytes)?;
-                Open::Bytes(bytes, sheet)
+                Box::new(move || Workbook::from_vec(bytes, &sheet))
             }
         };
+        book = None;
         if served > 0 && !reusable(start) {
             out.send(&Reply::Restart)?;
             out.out.flush()?;
@@ -77,7 +71,8 @@ fn run(input: impl Read, output: impl Write, time: Duration) -> Result<(), Fault
         }
         served += 1;
         allow_processor_time(time);
-        match request.open() {
+        let opened: Result<Workbook<'static>, _> = open();
+        match opened {
             Ok(b) => {
                 let sheets = (b.sheet_names().iter())
                     .map(|n| SheetInfo {
@@ -94,23 +89,6 @@ fn run(input: impl Read, output: impl Write, time: Duration) -> Result<(), Fault
             Err(e) => out.send(&Reply::Failed(e))?,
         }
         out.out.flush()?;
-    }
-}
-
-/// What the parent asked to open.
-enum Open {
-    /// A path.
-    Path(std::path::PathBuf),
-    /// Bytes handed over, and the name of a text format's one sheet.
-    Bytes(Vec<u8>, String),
-}
-
-impl Open {
-    fn open(self) -> Result<Workbook<'static>, ReadError> {
-        match self {
-            Open::Path(p) => Workbook::open(&p),
-            Open::Bytes(bytes, sheet) => Workbook::from_vec(bytes, &sheet),
-        }
     }
 }
 
