@@ -86,16 +86,10 @@ pub(crate) struct SheetBudget<'a> {
     store: Store<'a>,
 }
 
-impl Default for SheetBudget<'_> {
-    fn default() -> Self {
-        SheetBudget::with(Store::Keep(CellsBuilder::default()))
-    }
-}
-
 impl<'a> SheetBudget<'a> {
     /// Keep the cells.
     pub(crate) fn new() -> SheetBudget<'a> {
-        SheetBudget::default()
+        SheetBudget::with(Store::Keep(CellsBuilder::default()))
     }
 
     /// Send each cell to `out` instead of keeping it; the caps are the same.

@@ -387,22 +387,13 @@ impl<'a> Workbook<'a> {
     /// Open a workbook held in memory (the fuzzer's entry point); a text format's sheet is
     /// `Sheet1`.
     pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, ReadError> {
-        Workbook::from_reader(Cursor::new(bytes), None)
+        Workbook::open_named(Cursor::new(bytes), None, "Sheet1")
     }
 
     /// Open a workbook held in memory whose name is unknown (standard input); a text format's
     /// one sheet is `sheet`.
     pub fn from_bytes_named(bytes: &'a [u8], sheet: &str) -> Result<Self, ReadError> {
         Workbook::open_named(Cursor::new(bytes), None, sheet)
-    }
-
-    /// Open a workbook from any seekable reader; `claimed` is the format the file name claims.
-    /// A text format's sheet is `Sheet1`.
-    pub fn from_reader<RS: Read + Seek + 'a>(
-        reader: RS,
-        claimed: Option<Format>,
-    ) -> Result<Self, ReadError> {
-        Workbook::open_named(reader, claimed, "Sheet1")
     }
 
     /// A workbook whose sheets `source` reads; one listing more than [`MAX_SHEETS`] sheets is

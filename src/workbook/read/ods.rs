@@ -425,6 +425,7 @@ impl<R: BufRead> Walk<R> {
 }
 
 /// Where the reading of one sheet is.
+#[derive(Default)]
 struct Sheet {
     row: u64,
     row_repeat: u64,
@@ -435,19 +436,6 @@ struct Sheet {
     runs: Vec<Run>,
     /// The cell element being read.
     cell: Option<Cell>,
-}
-
-impl Default for Sheet {
-    fn default() -> Self {
-        Sheet {
-            row: 0,
-            row_repeat: 1,
-            col: 0,
-            row_depth: 0,
-            runs: Vec::new(),
-            cell: None,
-        }
-    }
 }
 
 /// Cells of one row: `n` copies of a value from column `col`, each copy already counted.
@@ -572,6 +560,7 @@ fn repeat(e: &BytesStart<'_>, key: &str) -> u64 {
 }
 
 /// One cell element being read.
+#[derive(Default)]
 struct Cell {
     /// The depth of the cell element.
     depth: u64,
@@ -597,13 +586,7 @@ impl Cell {
         let mut cell = Cell {
             depth,
             repeat: 1,
-            value: None,
-            wants_text: false,
-            paragraph: 0,
-            paragraphs: 0,
-            annotation: 0,
-            bytes: 0,
-            text: String::new(),
+            ..Cell::default()
         };
         let (mut number, mut string, mut date, mut boolean) = (None, None, None, None);
         let (mut string_type, mut error) = (false, false);
