@@ -14,13 +14,6 @@ use calamine::{
 use super::budget::SheetBudget;
 use super::{CellFormat, CellValueRef, CellView, Format, ReadError, SheetInfo, SheetSource};
 
-fn damaged(format: Format, detail: impl std::fmt::Display) -> ReadError {
-    ReadError::Damaged {
-        format,
-        detail: detail.to_string(),
-    }
-}
-
 /// The sheets as calamine lists them, with whether each is hidden (or very hidden).
 fn sheets(listed: &[calamine::Sheet]) -> Vec<SheetInfo> {
     listed
@@ -71,7 +64,7 @@ impl<RS: Read + Seek> XlsxBook<RS> {
         let book = match open_workbook_from_rs::<Xlsx<RS>, RS>(reader) {
             Ok(book) => book,
             Err(XlsxError::Password) => return Err(ReadError::PasswordProtected),
-            Err(e) => return Err(damaged(format, e)),
+            Err(e) => return Err(format.damaged(e)),
         };
         let sheets = sheets(book.sheets_metadata());
         Ok(XlsxBook {
@@ -108,7 +101,7 @@ impl<RS: Read + Seek> SheetSource for XlsxBook<RS> {
     fn stream(&mut self, index: usize, sink: &mut SheetBudget<'_>) -> Result<(), ReadError> {
         let format = self.format;
         let Some(sheet) = self.book.sheets_metadata().get(index) else {
-            return Err(damaged(format, format!("no sheet {}", index + 1)));
+            return Err(format.damaged(format!("no sheet {}", index + 1)));
         };
         if sheet.typ == SheetType::ChartSheet {
             return Ok(());
@@ -118,7 +111,7 @@ impl<RS: Read + Seek> SheetSource for XlsxBook<RS> {
             Ok(cells) => cells,
             // A chart or dialog sheet listed as a worksheet: no cells.
             Err(XlsxError::NotAWorksheet(_)) => return Ok(()),
-            Err(e) => return Err(damaged(format, e)),
+            Err(e) => return Err(format.damaged(e)),
         };
         let palette = self
             .palette
@@ -126,7 +119,7 @@ impl<RS: Read + Seek> SheetSource for XlsxBook<RS> {
         let mut error = String::new();
         while let Some((cell, style)) = cells
             .next_cell_with_style_id()
-            .map_err(|e| damaged(format, e))?
+            .map_err(|e| format.damaged(e))?
         {
             let (row, col) = cell.get_position();
             sink.push_view(&CellView {
@@ -152,7 +145,7 @@ impl<RS: Read + Seek> XlsBook<RS> {
         let book = match open_workbook_from_rs::<Xls<RS>, RS>(reader) {
             Ok(book) => book,
             Err(XlsError::Password) => return Err(ReadError::PasswordProtected),
-            Err(e) => return Err(damaged(Format::Xls, e)),
+            Err(e) => return Err(Format::Xls.damaged(e)),
         };
         let sheets = sheets(book.sheets_metadata());
         Ok(XlsBook { book, sheets })
@@ -166,12 +159,12 @@ impl<RS: Read + Seek> SheetSource for XlsBook<RS> {
 
     fn stream(&mut self, index: usize, sink: &mut SheetBudget<'_>) -> Result<(), ReadError> {
         let Some(name) = self.sheets.get(index).map(|s| s.name.clone()) else {
-            return Err(damaged(Format::Xls, format!("no sheet {}", index + 1)));
+            return Err(Format::Xls.damaged(format!("no sheet {}", index + 1)));
         };
         let range = self
             .book
             .worksheet_range(&name)
-            .map_err(|e| damaged(Format::Xls, e))?;
+            .map_err(|e| Format::Xls.damaged(e))?;
         let (row0, col0) = range.start().unwrap_or((0, 0));
         let mut error = String::new();
         for (r, c, data) in range.used_cells() {

@@ -119,6 +119,14 @@ impl Format {
         matches!(self, Format::Xlsx | Format::Xlsm)
     }
 
+    /// The error for a workbook of this format whose content is damaged.
+    pub(crate) fn damaged(self, detail: impl fmt::Display) -> ReadError {
+        ReadError::Damaged {
+            format: self,
+            detail: detail.to_string(),
+        }
+    }
+
     /// Whether two formats are read by the same reader (xlsx and xlsm are).
     fn same_family(self, other: Format) -> bool {
         let family = |f| match f {

@@ -98,13 +98,6 @@ impl<RS: Read> Read for Member<RS> {
     }
 }
 
-fn damaged(detail: String) -> ReadError {
-    ReadError::Damaged {
-        format: Format::Ods,
-        detail,
-    }
-}
-
 /// A pass over a package's `content.xml`.
 type Pass<RS> = Walk<BufReader<Member<RS>>>;
 
@@ -190,7 +183,7 @@ impl<RS: Read + Seek> SheetSource for Book<RS> {
         };
         let result = (|| loop {
             if walk.next_table()?.is_none() {
-                return Err(damaged(format!(
+                return Err(Format::Ods.damaged(format!(
                     "its content.xml no longer holds sheet {} (it changed while being read?)",
                     index + 1
                 )));
@@ -214,23 +207,23 @@ fn locate_content<RS: Read + Seek>(reader: &mut RS) -> Result<Layout, ReadError>
     reader
         .seek(SeekFrom::Start(0))
         .map_err(|e| ReadError::Io(e.to_string()))?;
-    let mut zip =
-        zip::ZipArchive::new(&mut *reader).map_err(|e| damaged(format!("its zip archive: {e}")))?;
+    let mut zip = zip::ZipArchive::new(&mut *reader)
+        .map_err(|e| Format::Ods.damaged(format!("its zip archive: {e}")))?;
     let member = zip
         .by_name("content.xml")
-        .map_err(|e| damaged(format!("content.xml: {e}")))?;
+        .map_err(|e| Format::Ods.damaged(format!("content.xml: {e}")))?;
     let deflated = match member.compression() {
         zip::CompressionMethod::Stored => false,
         zip::CompressionMethod::Deflated => true,
         other => {
-            return Err(damaged(format!(
+            return Err(Format::Ods.damaged(format!(
                 "its content.xml is compressed with {other}, which no spreadsheet program writes"
             )))
         }
     };
     let start = member
         .data_start()
-        .ok_or_else(|| damaged("content.xml: its data cannot be found".into()))?;
+        .ok_or_else(|| Format::Ods.damaged("content.xml: its data cannot be found"))?;
     Ok(Layout::Zip {
         start,
         len: member.compressed_size(),
@@ -283,8 +276,10 @@ struct Walk<R> {
 /// An XML error worded for a person.
 fn xml_error(e: quick_xml::Error) -> ReadError {
     match e {
-        quick_xml::Error::Io(e) => damaged(format!("its content.xml cannot be read: {e}")),
-        e => damaged(format!("its content.xml is not well-formed XML: {e}")),
+        quick_xml::Error::Io(e) => {
+            Format::Ods.damaged(format!("its content.xml cannot be read: {e}"))
+        }
+        e => Format::Ods.damaged(format!("its content.xml is not well-formed XML: {e}")),
     }
 }
 
@@ -341,8 +336,8 @@ impl<R: BufRead> Walk<R> {
                 }
                 Event::Eof if self.depth == 0 => return Ok(None),
                 Event::Eof => {
-                    return Err(damaged(
-                        "its content.xml ends inside an element: the file was cut short or edited by hand".into(),
+                    return Err(Format::Ods.damaged(
+                        "its content.xml ends inside an element: the file was cut short or edited by hand",
                     ))
                 }
                 _ => continue,
@@ -408,8 +403,8 @@ impl<R: BufRead> Walk<R> {
                     continue;
                 }
                 Event::Eof => {
-                    return Err(damaged(
-                        "its content.xml ends inside a sheet (a sheet is not closed): the file was cut short or edited by hand".into(),
+                    return Err(Format::Ods.damaged(
+                        "its content.xml ends inside a sheet (a sheet is not closed): the file was cut short or edited by hand",
                     ))
                 }
                 _ => continue,
