@@ -238,8 +238,9 @@ impl<'w, W: Write> CellSender<'w, W> {
 
 /// A number kept in place by the parent: whole, from 0 (not -0) to [`MAX_SMALL_NUMBER`].
 fn small(n: f64) -> Option<u32> {
-    (n.fract() == 0.0 && (0.0..=f64::from(MAX_SMALL_NUMBER)).contains(&n) && n.is_sign_positive())
-        .then_some(n as u32)
+    // `as` saturates (NaN to 0): only a whole number in range comes back unchanged.
+    let v = n as u32;
+    (v <= MAX_SMALL_NUMBER && f64::from(v) == n && n.is_sign_positive()).then_some(v)
 }
 
 impl<W: Write> CellOut for CellSender<'_, W> {
