@@ -62,6 +62,19 @@ fn text(t: &str) -> Kind {
     Kind::Text
 }
 
+/// The kind of every cell of a sheet, `(row, col, kind)` in row-major order; a whole number
+/// (a board's move number) is read without looking at the rest of its cell.
+pub(crate) fn kinds(sheet: &SheetCells) -> impl Iterator<Item = (u32, u32, Kind)> + '_ {
+    let cells = sheet.cells();
+    cells.positions().enumerate().map(move |(i, (row, col))| {
+        let kind = match cells.small_whole_number(i) {
+            Some(v) => Kind::Int(i64::from(v)),
+            None => classify(cells.get(i).and_then(|c| c.value)),
+        };
+        (row, col, kind)
+    })
+}
+
 /// The text cells of a sheet, `(row, col, text)` in row-major order; the whole numbers a
 /// board is made of are passed over without looking at them.
 pub(crate) fn texts(sheet: &SheetCells) -> impl Iterator<Item = (u32, u32, &str)> + '_ {

@@ -70,7 +70,7 @@ use crate::workbook::read::SheetCells;
 
 use super::super::block::{BlockGrid, MAX_BOARD_SQUARES};
 use super::super::check::inserted;
-use super::super::value::{classify, Kind};
+use super::super::value::{classify, kinds, Kind};
 use super::labels::{self, Extent, Labels};
 use super::{Candidate, GridCandidate};
 
@@ -173,20 +173,18 @@ fn evidence(grid: &BlockGrid<'_>, ext: Option<Extent>) -> Option<Evidence> {
     // Insertion labels (`5a`, the hand method's Step 3) count with the numbers: a big board's
     // inserted centre outnumbers its cycle.
     let (mut ints, mut labels, mut filled) = (0usize, 0u64, 0u64);
-    for r in 0..rows {
-        for c in 0..cols {
-            match grid.kind(r, c) {
-                Kind::Blank => {}
-                Kind::Int(_) => {
-                    ints += 1;
-                    filled += 1;
-                }
-                Kind::Text if inserted::is_label(grid, r, c) => {
-                    labels += 1;
-                    filled += 1;
-                }
-                _ => filled += 1,
+    for at in 0..grid.len() {
+        match grid.kind_at(at) {
+            Kind::Blank => {}
+            Kind::Int(_) => {
+                ints += 1;
+                filled += 1;
             }
+            Kind::Text if inserted::is_label(grid, at / cols, at % cols) => {
+                labels += 1;
+                filled += 1;
+            }
+            _ => filled += 1,
         }
     }
     if ints == 0 || (ints as u64 + labels) * 2 < filled {
@@ -292,17 +290,15 @@ fn complete_permutation(grid: &BlockGrid<'_>) -> bool {
     let n = u64::from(rows) * u64::from(cols);
     let mut seen = vec![false; n as usize + 1];
     let mut zero = false;
-    for r in 0..rows {
-        for c in 0..cols {
-            let Kind::Int(v) = grid.kind(r, c) else {
-                return false;
-            };
-            if v < 0 || v as u64 > n || seen[v as usize] {
-                return false;
-            }
-            seen[v as usize] = true;
-            zero |= v == 0;
+    for at in 0..grid.len() {
+        let Kind::Int(v) = grid.kind_at(at) else {
+            return false;
+        };
+        if v < 0 || v as u64 > n || seen[v as usize] {
+            return false;
         }
+        seen[v as usize] = true;
+        zero |= v == 0;
     }
     // n distinct values in 0..=n: exactly one of 0 and n is absent.
     zero != seen[n as usize]
@@ -386,17 +382,17 @@ fn numbering_base(grid: &BlockGrid<'_>) -> u8 {
 fn dense_rectangle(sheet: &SheetCells) -> Option<CellRange> {
     let (mut top, mut left, mut bottom, mut right) = (u32::MAX, u32::MAX, 0u32, 0u32);
     let (mut count, mut ints) = (0u64, 0u64);
-    for c in sheet.cells() {
-        match classify(c.value) {
+    for (row, col, kind) in kinds(sheet) {
+        match kind {
             Kind::Blank => continue,
             Kind::Int(_) => ints += 1,
             _ => {}
         }
         count += 1;
-        top = top.min(c.row);
-        bottom = bottom.max(c.row);
-        left = left.min(c.col);
-        right = right.max(c.col);
+        top = top.min(row);
+        bottom = bottom.max(row);
+        left = left.min(col);
+        right = right.max(col);
     }
     let dense =
         count > 0 && ints > 0 && u64::from(bottom - top + 1) * u64::from(right - left + 1) == count;
@@ -428,16 +424,15 @@ fn numbers<'a>(
 ) -> impl Iterator<Item = (u32, u32, Kind)> + 'a {
     // Both lists are in row-major order: the label cells are walked alongside.
     let mut next_label = labels.numeric_cells.iter().peekable();
-    sheet.cells().into_iter().filter_map(move |c| {
-        let k = classify(c.value);
+    kinds(sheet).filter_map(move |(row, col, k)| {
         if !k.is_numeric() {
             return None;
         }
-        while next_label.next_if(|&&l| l < (c.row, c.col)).is_some() {}
-        if next_label.next_if_eq(&&(c.row, c.col)).is_some() {
+        while next_label.next_if(|&&l| l < (row, col)).is_some() {}
+        if next_label.next_if_eq(&&(row, col)).is_some() {
             return None;
         }
-        Some((c.row, c.col, k))
+        Some((row, col, k))
     })
 }
 
@@ -641,7 +636,10 @@ fn extend_by_borders(sheet: &SheetCells, grid: &BlockGrid<'_>, block: CellRange)
     let (dr, dc) = (block.first.row - o.row, block.first.col - o.col);
     let bordered = (dr..dr + block.rows())
         .flat_map(|r| (dc..dc + block.cols()).map(move |c| (r, c)))
-        .filter(|&(r, c)| grid.cell(r, c).is_some_and(|x| x.format.bordered))
+        .filter(|&(r, c)| {
+            grid.format_at(r * grid.range.cols() + c)
+                .is_some_and(|f| f.bordered)
+        })
         .count() as u64;
     let area = u64::from(block.rows()) * u64::from(block.cols());
     if bordered * 2 < area {

@@ -158,12 +158,21 @@ impl<'a> SheetBudget<'a> {
         value: f64,
         format: CellFormat,
     ) -> Result<(), ReadError> {
-        self.push_view(&CellView {
-            row,
-            col,
-            value: Some(CellValueRef::Number(value)),
-            format,
-        })
+        let number = Some(CellValueRef::Number(value));
+        self.room(1, cost_of(number))?;
+        match &mut self.store {
+            Store::Keep(cells) => cells
+                .push_number(row, col, value, format)
+                .map_err(out_of_memory),
+            Store::Send(out) => out
+                .cell(&CellView {
+                    row,
+                    col,
+                    value: number,
+                    format,
+                })
+                .map_err(sent),
+        }
     }
 
     /// Keep a cell whose value is borrowed: its text is cut here to [`MAX_TEXT_KEPT`]

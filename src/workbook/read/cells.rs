@@ -11,6 +11,7 @@
 use std::collections::HashMap;
 
 use super::{CellFormat, CellValue};
+use crate::workbook::cellref::CellRange;
 
 /// A cell's value borrowed from its sheet (see [`CellValue`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -146,6 +147,18 @@ impl<'a> Cells<'a> {
         (v & INLINE != 0).then_some(v & !INLINE)
     }
 
+    /// The `i`-th cell's format, without reading its value.
+    pub fn format(&self, i: usize) -> Option<CellFormat> {
+        let slot = self.sheet.slots.get(i)?;
+        Some(
+            self.sheet
+                .formats
+                .get(slot.format as usize)
+                .copied()
+                .unwrap_or_default(),
+        )
+    }
+
     /// The cells' positions `(row, col)` in row-major order.
     pub fn positions(
         &self,
@@ -229,6 +242,21 @@ impl SheetCells {
             .binary_search_by_key(&(row, col), |s| (s.row, s.col))
             .ok()
             .map(|i| self.view(&self.slots[i]))
+    }
+
+    /// Calls `f(i, row, col)` for the `i`-th cell at each position of `range`, in row-major
+    /// order (one pass over the rows it spans: how a board's cells are indexed).
+    pub fn for_each_in(&self, range: CellRange, mut f: impl FnMut(usize, u32, u32)) {
+        let (first, last) = (range.first, range.last);
+        let start = self.first_in_row(first.row);
+        for (i, s) in self.slots.iter().enumerate().skip(start) {
+            if s.row > last.row {
+                break;
+            }
+            if s.col >= first.col && s.col <= last.col {
+                f(i, s.row, s.col);
+            }
+        }
     }
 
     /// The index of the first cell at or below `row`.
@@ -315,18 +343,29 @@ impl CellsBuilder {
                 self.others.len() as u32
             }
         };
-        let format = self.format_id(cell.format)?;
+        self.push_slot(cell.row, cell.col, value, cell.format)
+    }
+
+    fn push_slot(
+        &mut self,
+        row: u32,
+        col: u32,
+        value: u32,
+        format: CellFormat,
+    ) -> Result<(), std::collections::TryReserveError> {
+        let format = self.format_id(format)?;
         self.slots.try_reserve(1)?;
         self.slots.push(Slot {
-            row: cell.row,
-            col: cell.col,
+            row,
+            col,
             value,
             format,
         });
         Ok(())
     }
 
-    /// Keep a number.
+    /// Keep a number (a whole number from 0 to [`MAX_SMALL_NUMBER`], a move number, in one
+    /// step).
     pub(crate) fn push_number(
         &mut self,
         row: u32,
@@ -334,12 +373,15 @@ impl CellsBuilder {
         value: f64,
         format: CellFormat,
     ) -> Result<(), std::collections::TryReserveError> {
-        self.push_view(&CellView {
-            row,
-            col,
-            value: Some(CellValueRef::Number(value)),
-            format,
-        })
+        match inline(value) {
+            Some(handle) => self.push_slot(row, col, handle, format),
+            None => self.push_view(&CellView {
+                row,
+                col,
+                value: Some(CellValueRef::Number(value)),
+                format,
+            }),
+        }
     }
 
     /// Whole numbers from 0 to [`MAX_SMALL_NUMBER`] along row `row` from column `col`, all
@@ -377,19 +419,24 @@ impl CellsBuilder {
         Ok((start as u32, t.len() as u32))
     }
 
+    /// The index of `format` in the table: most cells share their neighbour's.
+    #[inline]
     fn format_id(&mut self, format: CellFormat) -> Result<u32, std::collections::TryReserveError> {
-        if format == CellFormat::default() {
-            return Ok(0);
+        match self.last_format {
+            Some((f, id)) if f == format => Ok(id),
+            _ => self.new_format_id(format),
         }
-        if let Some((f, id)) = self.last_format {
-            if f == format {
-                return Ok(id);
-            }
-        }
-        if self.formats.is_empty() {
+    }
+
+    fn new_format_id(
+        &mut self,
+        format: CellFormat,
+    ) -> Result<u32, std::collections::TryReserveError> {
+        if self.formats.is_empty() && format != CellFormat::default() {
             self.formats.push(CellFormat::default());
         }
         let id = match self.format_ids.get(&format) {
+            _ if format == CellFormat::default() => 0,
             Some(&id) => id,
             None => {
                 self.formats.try_reserve(1)?;
