@@ -71,6 +71,7 @@ impl Squares<'_, '_> {
 
     /// The kind of the cell at `i`, an unvisited mark as blank. Kinds are read from the grid
     /// when needed, not held: a million of them cost 16 MB.
+    #[inline]
     fn kind_at(&self, i: u32) -> Kind {
         match self.grid.kind_at(i) {
             Kind::Int(v) if Some(v) == self.unvisited => Kind::Blank,
@@ -368,12 +369,19 @@ fn report_missing(
 fn report_bad_moves(sq: &Squares<'_, '_>, placed: &Placed, problems: &mut Problems) -> usize {
     let pos = &placed.pos;
     let mut bad_moves = 0usize;
+    // Each move's square worked out once, for its steps from the move before and to the next.
+    let square = |v: u64| {
+        pos.get(v as usize)
+            .filter(|&&p| p != NONE)
+            .map(|&p| sq.at(p))
+    };
+    let mut here = square(1);
     for v in 1..placed.n() {
-        if !placed.has(v) || !placed.has(v + 1) {
+        let next = square(v + 1);
+        let (Some(a), Some(b)) = (std::mem::replace(&mut here, next), next) else {
             continue;
-        }
-        let (pa, pb) = (pos[v as usize], pos[v as usize + 1]);
-        if sq.at(pa).is_knight_move(sq.at(pb)) {
+        };
+        if a.is_knight_move(b) {
             continue;
         }
         let (a, b) = (placed.cells_of(v), placed.cells_of(v + 1));

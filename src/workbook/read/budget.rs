@@ -12,7 +12,7 @@
 
 use std::io;
 
-use super::cells::{cost_of, CellsBuilder, MAX_SMALL_NUMBER, SMALL_NUMBER_COST};
+use super::cells::{cost_of, inline, CellsBuilder, MAX_SMALL_NUMBER, SMALL_NUMBER_COST};
 use super::{CellFormat, CellValue, CellValueRef, CellView, ReadError, SheetCell, SheetCells};
 
 /// The most cells (including formatted empty ones) kept from one worksheet, 16 bytes each
@@ -159,11 +159,17 @@ impl<'a> SheetBudget<'a> {
         format: CellFormat,
     ) -> Result<(), ReadError> {
         let number = Some(CellValueRef::Number(value));
-        self.room(1, cost_of(number))?;
+        let small = inline(value);
+        self.room(
+            1,
+            small.map_or_else(|| cost_of(number), |_| SMALL_NUMBER_COST),
+        )?;
         match &mut self.store {
-            Store::Keep(cells) => cells
-                .push_number(row, col, value, format)
-                .map_err(out_of_memory),
+            Store::Keep(cells) => match small {
+                Some(handle) => cells.push_slot(row, col, handle, format),
+                None => cells.push_number(row, col, value, format),
+            }
+            .map_err(out_of_memory),
             Store::Send(out) => out
                 .cell(&CellView {
                     row,

@@ -92,11 +92,13 @@ pub(crate) const SMALL_NUMBER_COST: u64 = std::mem::size_of::<Slot>() as u64;
 pub(crate) const MAX_SMALL_NUMBER: u32 = INLINE - 1;
 
 /// The handle of a whole number stored in place.
-fn inline(f: f64) -> Option<u32> {
-    // In this range `as` keeps whole numbers exactly and is one instruction (`fract` is a
-    // call); -0.0 is not stored in place, so it reads back as written.
-    (f >= 0.0 && f < f64::from(INLINE) && f64::from(f as u32) == f && f.is_sign_positive())
-        .then_some(INLINE | f as u32)
+#[inline]
+pub(crate) fn inline(f: f64) -> Option<u32> {
+    // `as` keeps a whole number in range exactly and saturates anything else (NaN to 0), so
+    // only a whole number comes back unchanged (`fract` is a call); -0.0 is not stored in
+    // place, so it reads back as written.
+    let v = f as u32;
+    (v < INLINE && f64::from(v) == f && f.is_sign_positive()).then_some(INLINE | v)
 }
 
 /// A worksheet as a sparse list of cells in row-major order, one entry per position.
@@ -145,6 +147,11 @@ impl<'a> Cells<'a> {
     pub fn small_whole_number(&self, i: usize) -> Option<u32> {
         let v = self.sheet.slots.get(i)?.value;
         (v & INLINE != 0).then_some(v & !INLINE)
+    }
+
+    /// The `i`-th cell's position `(row, col)`.
+    pub fn position(&self, i: usize) -> Option<(u32, u32)> {
+        self.sheet.slots.get(i).map(|s| (s.row, s.col))
     }
 
     /// The `i`-th cell's format, without reading its value.
@@ -249,12 +256,12 @@ impl SheetCells {
     pub fn for_each_in(&self, range: CellRange, mut f: impl FnMut(usize, u32, u32)) {
         let (first, last) = (range.first, range.last);
         let start = self.first_in_row(first.row);
-        for (i, s) in self.slots.iter().enumerate().skip(start) {
+        for (k, s) in self.slots[start..].iter().enumerate() {
             if s.row > last.row {
                 break;
             }
             if s.col >= first.col && s.col <= last.col {
-                f(i, s.row, s.col);
+                f(start + k, s.row, s.col);
             }
         }
     }
@@ -346,7 +353,9 @@ impl CellsBuilder {
         self.push_slot(cell.row, cell.col, value, cell.format)
     }
 
-    fn push_slot(
+    /// Keep a cell whose value handle is known (a whole number's, [`inline`]).
+    #[inline]
+    pub(crate) fn push_slot(
         &mut self,
         row: u32,
         col: u32,

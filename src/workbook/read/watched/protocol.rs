@@ -201,14 +201,23 @@ impl<W: Write> Writer<W> {
         self.u32(col)?;
         self.cell_format(format)?;
         self.u32(values.len() as u32)?;
-        values.iter().try_for_each(|&v| self.u32(v))
+        // A row of a board is a thousand numbers: written a block at a time.
+        let mut block = [0u8; 1024];
+        for chunk in values.chunks(block.len() / 4) {
+            for (b, v) in block.chunks_exact_mut(4).zip(chunk) {
+                b.copy_from_slice(&v.to_le_bytes());
+            }
+            self.0.write_all(&block[..4 * chunk.len()])?;
+        }
+        Ok(())
     }
 }
 
 /// A number sent as a `u32`: whole, from 0 (not -0) to 2^32 - 1.
 fn whole(n: f64) -> Option<u32> {
-    (n.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(&n) && n.is_sign_positive())
-        .then_some(n as u32)
+    // `as` saturates (NaN to 0): only a whole number in range comes back unchanged.
+    let v = n as u32;
+    (f64::from(v) == n && n.is_sign_positive()).then_some(v)
 }
 
 /// Sends a sheet's cells, gathering whole numbers side by side on a row into runs (`N`).
