@@ -13,7 +13,7 @@
 use std::io;
 
 use super::cells::{cost_of, inline, CellsBuilder, MAX_SMALL_NUMBER, SMALL_NUMBER_COST};
-use super::{CellFormat, CellValue, CellValueRef, CellView, ReadError, SheetCell, SheetCells};
+use super::{CellFormat, CellValue, CellValueRef, CellView, ReadError, SheetCells};
 
 /// The most cells (including formatted empty ones) kept from one worksheet, 16 bytes each
 /// (plus the value of each that is not a whole number from 0 to 2^31 - 1).
@@ -86,16 +86,10 @@ pub(crate) struct SheetBudget<'a> {
     store: Store<'a>,
 }
 
-impl Default for SheetBudget<'_> {
-    fn default() -> Self {
-        SheetBudget::with(Store::Keep(CellsBuilder::default()))
-    }
-}
-
 impl<'a> SheetBudget<'a> {
     /// Keep the cells.
     pub(crate) fn new() -> SheetBudget<'a> {
-        SheetBudget::default()
+        SheetBudget::with(Store::Keep(CellsBuilder::default()))
     }
 
     /// Send each cell to `out` instead of keeping it; the caps are the same.
@@ -140,17 +134,29 @@ impl<'a> SheetBudget<'a> {
         Ok(())
     }
 
-    /// Keep a cell (see [`SheetBudget::push_view`]).
-    pub(crate) fn push(&mut self, cell: SheetCell) -> Result<(), ReadError> {
+    /// Keep a cell without a format at `(row, col)` (as a text reader counts them), refusing
+    /// a position past `u32::MAX`.
+    pub(crate) fn push_at(
+        &mut self,
+        row: u64,
+        col: u64,
+        value: CellValueRef<'_>,
+    ) -> Result<(), ReadError> {
+        let position = |i: u64, what: &str| {
+            u32::try_from(i).map_err(|_| ReadError::TooLarge {
+                detail: format!("the file has a {what} beyond {}", u32::MAX),
+            })
+        };
         self.push_view(&CellView {
-            row: cell.row,
-            col: cell.col,
-            value: cell.value.as_ref().map(CellValue::as_value_ref),
-            format: cell.format,
+            row: position(row, "row")?,
+            col: position(col, "column")?,
+            value: Some(value),
+            format: CellFormat::default(),
         })
     }
 
-    /// Keep a number.
+    /// Keep a number (every move number of a board: a whole number is kept in place in one
+    /// step).
     pub(crate) fn push_number(
         &mut self,
         row: u32,

@@ -10,11 +10,13 @@
 
 use std::collections::HashMap;
 
+use serde::{Deserialize, Serialize};
+
 use super::{CellFormat, CellValue};
 use crate::workbook::cellref::CellRange;
 
 /// A cell's value borrowed from its sheet (see [`CellValue`]).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub enum CellValueRef<'a> {
     /// A number.
     Number(f64),
@@ -39,13 +41,14 @@ impl CellValue {
 }
 
 /// One cell of a [`SheetCells`], as read from it.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CellView<'a> {
     /// Row from 0.
     pub row: u32,
     /// Column from 0.
     pub col: u32,
     /// The value, `None` for a blank cell that is only formatted.
+    #[serde(borrow)]
     pub value: Option<CellValueRef<'a>>,
     /// Its formatting (default when unknown).
     pub format: CellFormat,

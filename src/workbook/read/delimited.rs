@@ -24,8 +24,8 @@ use std::io::{Read, Seek, SeekFrom};
 
 use csv_core::{ReadFieldResult, Reader, ReaderBuilder};
 
-use super::budget::{keep_text, SheetBudget, MAX_TEXT_KEPT};
-use super::{CellValue, ReadError, SheetCell};
+use super::budget::{SheetBudget, MAX_TEXT_KEPT};
+use super::{CellValueRef, ReadError};
 
 /// The most bytes of a text input read (CSV, TSV, a text grid): the cell caps stop real
 /// files far earlier; this bounds the time a file of blank lines can take.
@@ -205,45 +205,26 @@ impl Field {
 
     /// Keep the field as the cell at `(row, col)` and start the next one.
     fn keep(&mut self, budget: &mut SheetBudget<'_>, row: u64, col: u64) -> Result<(), ReadError> {
-        let cut = self.len > self.kept.len() as u64;
-        let text = String::from_utf8_lossy(&self.kept);
-        let value = if text.trim().is_empty() && !cut {
-            None
-        } else if let Some(n) = plain_number(&text).filter(|_| !cut) {
-            Some(CellValue::Number(n))
-        } else {
-            budget.text(usize::try_from(self.len).unwrap_or(usize::MAX))?;
-            let mut t = text.into_owned();
-            if cut {
-                // Longer than the cap, so keep_text marks it cut.
-                while t.len() <= MAX_TEXT_KEPT {
-                    t.push(' ');
-                }
+        let mut text = String::from_utf8_lossy(&self.kept).into_owned();
+        if self.len > self.kept.len() as u64 {
+            // Cut: longer than a cell keeps, so the sheet marks it cut (never a number).
+            while text.len() <= MAX_TEXT_KEPT {
+                text.push(' ');
             }
-            Some(CellValue::Text(keep_text(&t)))
-        };
+        }
+        let value = token(&text);
+        if matches!(value, CellValueRef::Text(t) if !t.trim().is_empty()) {
+            budget.text(usize::try_from(self.len).unwrap_or(usize::MAX))?;
+        }
         self.kept.clear();
         self.len = 0;
-        let Some(value) = value else {
-            return Ok(());
-        };
-        let (row, col) = (position(row, "row")?, position(col, "column")?);
-        match value {
-            CellValue::Number(n) => budget.push_number(row, col, n, Default::default()),
-            value => budget.push(SheetCell {
-                row,
-                col,
-                value: Some(value),
-                format: Default::default(),
-            }),
-        }
+        budget.push_at(row, col, value)
     }
 }
 
-fn position(i: u64, what: &str) -> Result<u32, ReadError> {
-    u32::try_from(i).map_err(|_| ReadError::TooLarge {
-        detail: format!("the file has a {what} beyond {}", u32::MAX),
-    })
+/// A field or line as a cell's value: a plain number ([`plain_number`]), else its text.
+pub(super) fn token(text: &str) -> CellValueRef<'_> {
+    plain_number(text).map_or(CellValueRef::Text(text), CellValueRef::Number)
 }
 
 /// A number as a spreadsheet's import reads one: an optional sign, digits with an optional
@@ -309,21 +290,11 @@ pub(super) fn read_lines<R: Read + Seek>(
         // A lone CR ends a line too (old Mac files).
         for part in line.split('\r') {
             budget.scan()?;
-            if !part.trim().is_empty() {
-                let r = position(row, "row")?;
-                match plain_number(part) {
-                    Some(n) => budget.push_number(r, 0, n, Default::default())?,
-                    None => {
-                        budget.text(part.len())?;
-                        budget.push(SheetCell {
-                            row: r,
-                            col: 0,
-                            value: Some(CellValue::Text(keep_text(part))),
-                            format: Default::default(),
-                        })?;
-                    }
-                }
+            let value = token(part);
+            if matches!(value, CellValueRef::Text(t) if !t.trim().is_empty()) {
+                budget.text(part.len())?;
             }
+            budget.push_at(row, 0, value)?;
             row += 1;
         }
         Ok(())

@@ -7,19 +7,12 @@
 use std::io::{Read, Seek};
 
 use calamine::{
-    open_workbook_from_rs, Data, DataRef, Reader, SheetType, SheetVisible, Xls, XlsError, Xlsx,
+    open_workbook_from_rs, DataRef, DataType, Reader, SheetType, SheetVisible, Xls, XlsError, Xlsx,
     XlsxError,
 };
 
 use super::budget::SheetBudget;
 use super::{CellFormat, CellValueRef, CellView, Format, ReadError, SheetInfo, SheetSource};
-
-fn damaged(format: Format, detail: impl std::fmt::Display) -> ReadError {
-    ReadError::Damaged {
-        format,
-        detail: detail.to_string(),
-    }
-}
 
 /// The sheets as calamine lists them, with whether each is hidden (or very hidden).
 fn sheets(listed: &[calamine::Sheet]) -> Vec<SheetInfo> {
@@ -34,20 +27,25 @@ fn sheets(listed: &[calamine::Sheet]) -> Vec<SheetInfo> {
 
 /// A value as the verifier takes it: dates and times as their serial number, ISO text as
 /// text, an empty cell as none.
-fn value<'a>(data: &'a DataRef<'_>, error: &'a mut String) -> Option<CellValueRef<'a>> {
-    Some(match data {
-        DataRef::Int(i) => CellValueRef::Number(*i as f64),
-        DataRef::Float(f) => CellValueRef::Number(*f),
-        DataRef::String(s) => CellValueRef::Text(s),
-        DataRef::SharedString(s) => CellValueRef::Text(s),
-        DataRef::Bool(b) => CellValueRef::Bool(*b),
-        DataRef::DateTime(d) => CellValueRef::Number(d.as_f64()),
-        DataRef::DateTimeIso(s) | DataRef::DurationIso(s) => CellValueRef::Text(s),
-        DataRef::Error(e) => {
-            *error = e.to_string();
-            CellValueRef::Error(error)
-        }
-        DataRef::Empty => return None,
+fn value<'a>(data: &'a impl DataType, error: &'a mut String) -> Option<CellValueRef<'a>> {
+    let text = || {
+        data.get_string()
+            .or(data.get_datetime_iso())
+            .or(data.get_duration_iso())
+    };
+    Some(if let Some(f) = data.get_float() {
+        CellValueRef::Number(f)
+    } else if let Some(i) = data.get_int() {
+        CellValueRef::Number(i as f64)
+    } else if let Some(t) = text() {
+        CellValueRef::Text(t)
+    } else if let Some(b) = data.get_bool() {
+        CellValueRef::Bool(b)
+    } else if let Some(d) = data.get_datetime() {
+        CellValueRef::Number(d.as_f64())
+    } else {
+        *error = data.get_error()?.to_string();
+        CellValueRef::Error(error)
     })
 }
 
@@ -66,7 +64,7 @@ impl<RS: Read + Seek> XlsxBook<RS> {
         let book = match open_workbook_from_rs::<Xlsx<RS>, RS>(reader) {
             Ok(book) => book,
             Err(XlsxError::Password) => return Err(ReadError::PasswordProtected),
-            Err(e) => return Err(damaged(format, e)),
+            Err(e) => return Err(format.damaged(e)),
         };
         let sheets = sheets(book.sheets_metadata());
         Ok(XlsxBook {
@@ -103,7 +101,7 @@ impl<RS: Read + Seek> SheetSource for XlsxBook<RS> {
     fn stream(&mut self, index: usize, sink: &mut SheetBudget<'_>) -> Result<(), ReadError> {
         let format = self.format;
         let Some(sheet) = self.book.sheets_metadata().get(index) else {
-            return Err(damaged(format, format!("no sheet {}", index + 1)));
+            return Err(format.damaged(format!("no sheet {}", index + 1)));
         };
         if sheet.typ == SheetType::ChartSheet {
             return Ok(());
@@ -113,7 +111,7 @@ impl<RS: Read + Seek> SheetSource for XlsxBook<RS> {
             Ok(cells) => cells,
             // A chart or dialog sheet listed as a worksheet: no cells.
             Err(XlsxError::NotAWorksheet(_)) => return Ok(()),
-            Err(e) => return Err(damaged(format, e)),
+            Err(e) => return Err(format.damaged(e)),
         };
         let palette = self
             .palette
@@ -121,7 +119,7 @@ impl<RS: Read + Seek> SheetSource for XlsxBook<RS> {
         let mut error = String::new();
         while let Some((cell, style)) = cells
             .next_cell_with_style_id()
-            .map_err(|e| damaged(format, e))?
+            .map_err(|e| format.damaged(e))?
         {
             let format = palette.get(style).copied().unwrap_or_default();
             keep(
@@ -170,7 +168,7 @@ impl<RS: Read + Seek> XlsBook<RS> {
         let book = match open_workbook_from_rs::<Xls<RS>, RS>(reader) {
             Ok(book) => book,
             Err(XlsError::Password) => return Err(ReadError::PasswordProtected),
-            Err(e) => return Err(damaged(Format::Xls, e)),
+            Err(e) => return Err(Format::Xls.damaged(e)),
         };
         let sheets = sheets(book.sheets_metadata());
         Ok(XlsBook { book, sheets })
@@ -184,30 +182,19 @@ impl<RS: Read + Seek> SheetSource for XlsBook<RS> {
 
     fn stream(&mut self, index: usize, sink: &mut SheetBudget<'_>) -> Result<(), ReadError> {
         let Some(name) = self.sheets.get(index).map(|s| s.name.clone()) else {
-            return Err(damaged(Format::Xls, format!("no sheet {}", index + 1)));
+            return Err(Format::Xls.damaged(format!("no sheet {}", index + 1)));
         };
         let range = self
             .book
             .worksheet_range(&name)
-            .map_err(|e| damaged(Format::Xls, e))?;
+            .map_err(|e| Format::Xls.damaged(e))?;
         let (row0, col0) = range.start().unwrap_or((0, 0));
         let mut error = String::new();
         for (r, c, data) in range.used_cells() {
-            let data: DataRef<'_> = match data {
-                Data::Int(i) => DataRef::Int(*i),
-                Data::Float(f) => DataRef::Float(*f),
-                Data::String(s) => DataRef::SharedString(s),
-                Data::Bool(b) => DataRef::Bool(*b),
-                Data::DateTime(d) => DataRef::DateTime(*d),
-                Data::DateTimeIso(s) => DataRef::SharedString(s),
-                Data::DurationIso(s) => DataRef::SharedString(s),
-                Data::Error(e) => DataRef::Error(e.clone()),
-                Data::Empty => DataRef::Empty,
-            };
             sink.push_view(&CellView {
                 row: row0.saturating_add(r as u32),
                 col: col0.saturating_add(c as u32),
-                value: value(&data, &mut error),
+                value: value(data, &mut error),
                 format: CellFormat::default(),
             })?;
         }

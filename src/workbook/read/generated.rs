@@ -10,27 +10,28 @@
 //!   square); a line of dashes is the rule under a board and takes no row; any other line is
 //!   split on spaces (an indented one from column B, so the file letters sit under their
 //!   files), except a puzzle's title or its answer's (one cell); a blank line is a blank row.
-//! - **JSON**: one tour object or a list of them; `board` (`rows`, `cols`) and `path` (squares
-//!   in move order) are read, every other field is left alone (they are claims; the verdict
-//!   comes from the path). `knights-tour pairs`' document (`board`, then `pairs`) gives the
-//!   `tour` of every pair that has one; a `puzzle` document's puzzles become, each, its title,
-//!   its board with the numbers given, and its answer as a tour. A path that a grid cannot
-//!   hold (a square off its board, or visited
-//!   twice, as a person's edit may make it) is written as a list of squares down column A
-//!   instead, so that the verifier names the problem.
+//!   (The verifier's text layer reads printed grids too, but not a 1x1 board's frame.)
+//! - **JSON**: one tour object or a list of them, read by `board` (`rows`, `cols`) and `path`
+//!   (squares in move order); every other field is a claim and left alone. `knights-tour
+//!   pairs`' document gives the `tour` of every pair that has one; a `puzzle` document's
+//!   puzzles become, each, its title, its board with the numbers given, and its answer as a
+//!   tour. A path that a grid cannot hold (a square off its board, or visited twice, as a
+//!   person's edit may make it) is written as a list of squares down column A instead, so
+//!   that the verifier names the problem. The document is parsed whole (a 2000x2000 tour
+//!   takes about as much memory as its cells), from at most [`MAX_JSON_BYTES`].
 //!
-//! Bounds: lines and JSON strings are read through a byte cap ([`MAX_LINE_BYTES`],
-//! [`MAX_JSON_BYTES`]) and every cell counts against the sheet's caps.
+//! Lines are read through a byte cap ([`MAX_LINE_BYTES`]), and every cell counts against the
+//! sheet's caps.
 
 use std::fmt;
 use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
 
-use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::de::{self, Deserializer, Visitor};
 use serde::Deserialize;
 
 use super::budget::{keep_text, SheetBudget};
-use super::delimited::{for_each_line, plain_number};
-use super::{CellValue, ReadError, SheetCell};
+use super::delimited::{for_each_line, token};
+use super::{CellFormat, CellValueRef, CellView, ReadError};
 use crate::board::{file_letters, parse_file_letters};
 
 /// The longest line of a text grid read (a 10,000-column board's line is 60 KB), as for
@@ -98,77 +99,51 @@ pub fn looks_like_json(head: &[u8]) -> bool {
     }
 }
 
-/// Places cells row by row into the sheet.
+/// Places cells row by row into the sheet (the cell caps bound the rows: every row but the
+/// blank ones between tours holds a cell).
 struct Sheet<'b, 'r> {
     budget: &'b mut SheetBudget<'r>,
-    row: u64,
+    row: u32,
 }
 
 impl Sheet<'_, '_> {
-    fn push(&mut self, row: u64, col: u64, value: CellValue) -> Result<(), ReadError> {
-        self.budget.scan()?;
-        let position = |i: u64, what: &str| {
-            u32::try_from(i).map_err(|_| ReadError::TooLarge {
-                detail: format!("the file has a {what} beyond {}", u32::MAX),
-            })
-        };
-        let (row, col) = (position(row, "row")?, position(col, "column")?);
-        match value {
-            CellValue::Number(n) => self.budget.push_number(row, col, n, Default::default()),
-            value => {
-                if let CellValue::Text(t) = &value {
-                    self.budget.text(t.len())?;
-                }
-                self.budget.push(SheetCell {
-                    row,
-                    col,
-                    value: Some(value),
-                    format: Default::default(),
-                })
-            }
-        }
-    }
-
-    fn token(&mut self, row: u64, col: u64, token: &str) -> Result<(), ReadError> {
-        let value = match plain_number(token) {
-            Some(n) => CellValue::Number(n),
-            None => CellValue::Text(keep_text(token)),
-        };
-        self.push(row, col, value)
+    fn push(&mut self, row: u32, col: u32, value: CellValueRef<'_>) -> Result<(), ReadError> {
+        let format = CellFormat::default();
+        let value = Some(value);
+        (self.budget).push_view(&CellView {
+            row,
+            col,
+            value,
+            format,
+        })
     }
 
     /// A tour as a labelled grid at the current row: ranks in column A, move numbers from
     /// column B, file letters under it; then a blank row.
     fn grid(&mut self, rows: u32, cols: u32, numbering: &[u32]) -> Result<(), ReadError> {
-        for r in 0..rows {
-            let row = self.row + u64::from(r);
-            self.push(row, 0, CellValue::Number(f64::from(rows - r)))?;
-            let line = &numbering[(r * cols) as usize..((r + 1) * cols) as usize];
-            for (c, &n) in line.iter().enumerate() {
-                if n > 0 {
-                    self.push(row, c as u64 + 1, CellValue::Number(f64::from(n)))?;
-                }
+        for (r, line) in numbering.chunks(cols as usize).enumerate() {
+            let row = self.row + r as u32;
+            self.push(row, 0, CellValueRef::Number(f64::from(rows - r as u32)))?;
+            for (c, &n) in line.iter().enumerate().filter(|(_, &n)| n > 0) {
+                self.push(row, c as u32 + 1, CellValueRef::Number(f64::from(n)))?;
             }
         }
-        let letters = self.row + u64::from(rows);
+        self.row += rows;
         for c in 0..cols {
-            self.push(
-                letters,
-                u64::from(c) + 1,
-                CellValue::Text(file_letters(c).into()),
-            )?;
+            self.push(self.row, c + 1, CellValueRef::Text(&file_letters(c)))?;
         }
-        self.row = letters + 2;
+        self.row += 2;
         Ok(())
     }
 
     /// A path as a list of squares down column A; then a blank row.
     fn list(&mut self, path: &[Square]) -> Result<(), ReadError> {
-        for (i, sq) in path.iter().enumerate() {
+        for sq in path {
             let name = format!("{}{}", file_letters(sq.file), sq.rank);
-            self.push(self.row + i as u64, 0, CellValue::Text(name.into()))?;
+            self.push(self.row, 0, CellValueRef::Text(&name))?;
+            self.row += 1;
         }
-        self.row += path.len() as u64 + 1;
+        self.row += 1;
         Ok(())
     }
 }
@@ -181,11 +156,14 @@ pub(super) fn read_text_grid<R: Read + Seek>(
     let mut sheet = Sheet { budget, row: 0 };
     for_each_line(reader, |text| {
         let row = sheet.row;
+        let token = |sheet: &mut Sheet<'_, '_>, col: usize, cell: &str| {
+            sheet.push(row, u32::try_from(col).unwrap_or(u32::MAX), token(cell))
+        };
         if let Some((rank, cells)) = rank_line(text) {
-            sheet.push(row, 0, CellValue::Number(f64::from(rank)))?;
-            for (c, token) in cells.split_whitespace().enumerate() {
-                if token != "." {
-                    sheet.token(row, c as u64 + 1, token)?;
+            sheet.push(row, 0, CellValueRef::Number(f64::from(rank)))?;
+            for (c, cell) in cells.split_whitespace().enumerate() {
+                if cell != "." {
+                    token(&mut sheet, c + 1, cell)?;
                 }
             }
         } else if text.starts_with(crate::workbook::write::names::PUZZLE_TITLE)
@@ -193,14 +171,14 @@ pub(super) fn read_text_grid<R: Read + Seek>(
         {
             // A puzzle's title, or its answer's, is one cell as in the workbook: its numbers
             // are no moves.
-            sheet.push(row, 0, CellValue::Text(keep_text(text)))?;
+            sheet.push(row, 0, CellValueRef::Text(text))?;
         } else if !text.trim().is_empty() && text.trim().bytes().all(|b| b == b'-') {
             // The rule under a board takes no row: the file letters sit under it.
             return Ok(());
         } else {
-            let from = u64::from(text.starts_with(char::is_whitespace));
-            for (c, token) in text.split_whitespace().enumerate() {
-                sheet.token(row, c as u64 + from, token)?;
+            let from = usize::from(text.starts_with(char::is_whitespace));
+            for (c, cell) in text.split_whitespace().enumerate() {
+                token(&mut sheet, c + from, cell)?;
             }
         }
         sheet.row += 1;
@@ -264,179 +242,76 @@ struct Dims {
     cols: u32,
 }
 
-/// Lays out each tour as it is parsed, so a list of tours is never held whole.
-struct Tours<'s, 'b, 'r> {
-    sheet: &'s mut Sheet<'b, 'r>,
-    /// Tours laid out so far.
-    count: usize,
-    /// Why laying out stopped (the parse error then only carries it out).
-    stopped: Option<ReadError>,
+/// The fields of a document that are read: a tour's (`board`, `path`), `pairs`' (`board`,
+/// `pairs`) or `puzzle`'s (`puzzles`).
+#[derive(Deserialize)]
+struct Document {
+    board: Option<Dims>,
+    path: Option<Vec<Square>>,
+    pairs: Option<Vec<Pair>>,
+    puzzles: Option<Vec<PuzzleDoc>>,
 }
 
-impl Tours<'_, '_, '_> {
-    fn lay_out(&mut self, tour: Tour) -> Result<(), ReadError> {
-        self.count += 1;
+/// One entry of the `pairs` list; only its tour is read (the others say why there is none).
+#[derive(Deserialize)]
+struct Pair {
+    tour: Option<Vec<Square>>,
+}
+
+impl Sheet<'_, '_> {
+    /// Tour `number` as a grid, or as a list when no grid can hold its path.
+    fn tour(&mut self, number: usize, tour: Tour) -> Result<(), ReadError> {
         let (rows, cols) = (tour.board.rows, tour.board.cols);
-        let squares = u64::from(rows) * u64::from(cols);
-        if rows == 0 || cols == 0 || squares > super::budget::MAX_SHEET_CELLS as u64 {
-            return Err(ReadError::TooLarge {
-                detail: format!(
-                    "tour {} claims a {rows}x{cols} board, which no sheet this tool checks can hold",
-                    self.count
-                ),
-            });
-        }
-        let mut numbering = vec![0u32; squares as usize];
-        let mut fits = true;
+        let squares = board_squares(tour.board)
+            .ok_or_else(|| too_large(format!("tour {number} claims a {rows}x{cols} board")))?;
+        let mut numbering = vec![0u32; squares];
         for (i, sq) in tour.path.iter().enumerate() {
-            let on_board = sq.file < cols && sq.rank <= rows;
-            let at = (u64::from(rows - sq.rank.min(rows)) * u64::from(cols)) as usize
-                + sq.file.min(cols - 1) as usize;
-            if !on_board || numbering[at] != 0 || i as u64 >= squares {
-                fits = false;
-                break;
+            let at = (sq.file < cols && (1..=rows).contains(&sq.rank))
+                .then(|| (rows - sq.rank) as usize * cols as usize + sq.file as usize);
+            match at {
+                Some(at) if numbering[at] == 0 && i < squares => numbering[at] = i as u32 + 1,
+                _ => return self.list(&tour.path),
             }
-            numbering[at] = i as u32 + 1;
         }
-        if fits {
-            self.sheet.grid(rows, cols, &numbering)
-        } else {
-            self.sheet.list(&tour.path)
-        }
+        self.grid(rows, cols, &numbering)
     }
 
     /// Puzzle `number`: its title, its board with the numbers given, then its answer.
     fn puzzle(&mut self, number: usize, p: PuzzleDoc) -> Result<(), ReadError> {
-        let board = &p.solution.board;
-        let (rows, cols) = (board.rows, board.cols);
-        let squares = u64::from(rows) * u64::from(cols);
-        if rows == 0 || cols == 0 || squares > super::budget::MAX_SHEET_CELLS as u64 {
-            return Err(ReadError::TooLarge {
-                detail: format!("puzzle {number} claims a {rows}x{cols} board"),
-            });
-        }
+        let (rows, cols) = (p.solution.board.rows, p.solution.board.cols);
+        let squares = board_squares(p.solution.board)
+            .ok_or_else(|| too_large(format!("puzzle {number} claims a {rows}x{cols} board")))?;
         let title = format!("{} {number}", crate::workbook::write::names::PUZZLE_TITLE);
-        self.sheet
-            .push(self.sheet.row, 0, CellValue::Text(title.into()))?;
-        self.sheet.row += 1;
-        let mut given = vec![0u32; squares as usize];
+        self.push(self.row, 0, CellValueRef::Text(&title))?;
+        self.row += 1;
+        let mut given = vec![0u32; squares];
         for g in &p.given {
             if g.square.file < cols && (1..=rows).contains(&g.square.rank) {
                 let at = (rows - g.square.rank) as usize * cols as usize + g.square.file as usize;
                 given[at] = g.move_number;
             }
         }
-        self.sheet.grid(rows, cols, &given)?;
-        self.lay_out(p.solution)
-    }
-
-    fn take<E: de::Error>(&mut self, tour: Tour) -> Result<(), E> {
-        self.lay_out(tour).map_err(|e| {
-            let message = e.to_string();
-            self.stopped = Some(e);
-            E::custom(message)
-        })
+        self.grid(rows, cols, &given)?;
+        self.tour(number, p.solution)
     }
 }
 
-impl<'de> DeserializeSeed<'de> for &mut Tours<'_, '_, '_> {
-    type Value = ();
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        d.deserialize_any(self)
+/// The squares of a board a sheet can hold.
+fn board_squares(board: Dims) -> Option<usize> {
+    let squares = u64::from(board.rows) * u64::from(board.cols);
+    (squares > 0 && squares <= super::budget::MAX_SHEET_CELLS as u64).then_some(squares as usize)
+}
+
+fn too_large(what: String) -> ReadError {
+    ReadError::TooLarge {
+        detail: format!("{what}, which no sheet this tool checks can hold"),
     }
 }
 
-impl<'de> Visitor<'de> for &mut Tours<'_, '_, '_> {
-    type Value = ();
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a tour as `knights-tour generate` writes it, or a list of them")
-    }
-
-    /// A tour (`board` and `path`), `pairs`' document (`board`, then `pairs` whose found
-    /// entries carry a `tour`) or `puzzle`'s (`puzzles`): every tour in it laid out as it is
-    /// parsed.
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        let (mut board, mut path, mut many) = (None, None, false);
-        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
-            match key.as_ref() {
-                "board" => board = Some(map.next_value::<Dims>()?),
-                "path" => path = Some(map.next_value::<Vec<Square>>()?),
-                "pairs" => {
-                    let Some(board) = board else {
-                        return Err(de::Error::custom("`pairs` comes before `board`"));
-                    };
-                    map.next_value_seed(PairTours { tours: self, board })?;
-                    many = true;
-                }
-                "puzzles" => {
-                    let puzzles = map.next_value::<Vec<PuzzleDoc>>()?;
-                    for (i, p) in puzzles.into_iter().enumerate() {
-                        self.puzzle(i + 1, p).map_err(|e| {
-                            let message = e.to_string();
-                            self.stopped = Some(e);
-                            <A::Error as de::Error>::custom(message)
-                        })?;
-                    }
-                    many = true;
-                }
-                _ => {
-                    map.next_value::<de::IgnoredAny>()?;
-                }
-            }
-        }
-        match (board, path) {
-            (Some(board), Some(path)) => self.take(Tour { board, path }),
-            _ if many => Ok(()),
-            (None, _) => Err(de::Error::missing_field("board")),
-            (Some(_), None) => Err(de::Error::missing_field("path")),
-        }
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        while let Some(tour) = seq.next_element::<Tour>()? {
-            self.take(tour)?;
-        }
-        Ok(())
-    }
-}
-
-/// The `pairs` list of `knights-tour pairs`' JSON: each entry with a `tour` is a tour of
-/// `board` (the others say why there is none, and lay out nothing).
-struct PairTours<'t, 's, 'b, 'r> {
-    tours: &'t mut Tours<'s, 'b, 'r>,
-    board: Dims,
-}
-
-/// One entry of the `pairs` list; only its tour is read.
-#[derive(Deserialize)]
-struct Pair {
-    tour: Option<Vec<Square>>,
-}
-
-impl<'de> DeserializeSeed<'de> for PairTours<'_, '_, '_, '_> {
-    type Value = ();
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        d.deserialize_seq(self)
-    }
-}
-
-impl<'de> Visitor<'de> for PairTours<'_, '_, '_, '_> {
-    type Value = ();
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("the list of pairs `knights-tour pairs` writes")
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        while let Some(pair) = seq.next_element::<Pair>()? {
-            if let Some(path) = pair.tour {
-                self.tours.take(Tour {
-                    board: self.board,
-                    path,
-                })?;
-            }
-        }
-        Ok(())
-    }
+fn not_a_tour(e: impl fmt::Display) -> ReadError {
+    ReadError::NotATourFile(format!(
+        "JSON that is not a tour as `knights-tour generate` writes it ({e})"
+    ))
 }
 
 /// Read a JSON tour document from the start of `reader` into `budget`.
@@ -444,60 +319,67 @@ pub(super) fn read_json<R: Read + Seek>(
     reader: &mut R,
     budget: &mut SheetBudget<'_>,
 ) -> Result<(), ReadError> {
-    reader
-        .seek(SeekFrom::Start(0))
-        .map_err(|e| ReadError::Io(e.to_string()))?;
-    let mut source = BufReader::new(ByteCap {
-        inner: reader,
-        left: MAX_JSON_BYTES,
-    });
-    // serde_json does not skip a byte order mark.
-    if source
-        .fill_buf()
-        .is_ok_and(|b| b.starts_with(b"\xEF\xBB\xBF"))
-    {
+    let io = |e: std::io::Error| ReadError::Io(e.to_string());
+    reader.seek(SeekFrom::Start(0)).map_err(io)?;
+    let mut capped = reader.take(MAX_JSON_BYTES + 1);
+    let mut source = BufReader::new(&mut capped);
+    // serde_json does not skip a byte order mark; the first character tells a list of tours.
+    if source.fill_buf().map_err(io)?.starts_with(b"\xEF\xBB\xBF") {
         source.consume(3);
     }
-    let mut sheet = Sheet { budget, row: 0 };
-    let mut tours = Tours {
-        sheet: &mut sheet,
-        count: 0,
-        stopped: None,
+    loop {
+        let blank = (source.fill_buf().map_err(io)?.iter())
+            .take_while(|b| b.is_ascii_whitespace())
+            .count();
+        if blank == 0 {
+            break;
+        }
+        source.consume(blank);
+    }
+    let list = source.fill_buf().map_err(io)?.first() == Some(&b'[');
+    let parsed = if list {
+        serde_json::from_reader(source).map(Err)
+    } else {
+        serde_json::from_reader(source).map(Ok)
     };
-    let mut de = serde_json::Deserializer::from_reader(source);
-    let parsed = (&mut tours).deserialize(&mut de).and_then(|()| de.end());
-    if let Some(e) = tours.stopped.take() {
-        return Err(e);
-    }
-    parsed.map_err(|e| {
-        if e.io_error_kind() == Some(std::io::ErrorKind::FileTooLarge) {
-            ReadError::TooLarge {
-                detail: format!(
-                    "the JSON holds more than {} MB",
-                    MAX_JSON_BYTES / (1024 * 1024)
-                ),
-            }
-        } else {
-            ReadError::NotATourFile(format!(
-                "JSON that is not a tour as `knights-tour generate` writes it ({e})"
+    let document: Result<Document, Vec<Tour>> = parsed.map_err(|e| {
+        if capped.limit() == 0 {
+            too_large(format!(
+                "the JSON holds more than {} MB",
+                MAX_JSON_BYTES / (1024 * 1024)
             ))
+        } else {
+            not_a_tour(e)
         }
-    })
-}
-
-/// A reader that fails with [`std::io::ErrorKind::FileTooLarge`] past `left` bytes.
-struct ByteCap<R> {
-    inner: R,
-    left: u64,
-}
-
-impl<R: Read> Read for ByteCap<R> {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        if n as u64 > self.left {
-            return Err(std::io::ErrorKind::FileTooLarge.into());
+    })?;
+    let mut sheet = Sheet { budget, row: 0 };
+    let tours = match document {
+        Err(tours) => tours,
+        Ok(Document {
+            board: Some(board),
+            path: Some(path),
+            ..
+        }) => vec![Tour { board, path }],
+        Ok(Document {
+            board: Some(board),
+            pairs: Some(pairs),
+            ..
+        }) => (pairs.into_iter())
+            .filter_map(|p| {
+                Some(Tour {
+                    board,
+                    path: p.tour?,
+                })
+            })
+            .collect(),
+        Ok(Document {
+            puzzles: Some(puzzles),
+            ..
+        }) => {
+            return (puzzles.into_iter().enumerate()).try_for_each(|(i, p)| sheet.puzzle(i + 1, p))
         }
-        self.left -= n as u64;
-        Ok(n)
-    }
+        Ok(Document { board: None, .. }) => return Err(not_a_tour("missing field `board`")),
+        Ok(_) => return Err(not_a_tour("missing field `path`")),
+    };
+    (tours.into_iter().enumerate()).try_for_each(|(i, tour)| sheet.tour(i + 1, tour))
 }

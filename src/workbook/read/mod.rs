@@ -38,6 +38,8 @@ use std::fs::File;
 use std::io::{BufReader, Cursor, Read, Seek, SeekFrom};
 use std::path::Path;
 
+use serde::{Deserialize, Serialize};
+
 use budget::{CellOut, SheetBudget, MAX_SHEETS};
 use guard::guarded;
 pub use guard::quiet_guarded_panics;
@@ -49,7 +51,7 @@ pub(crate) use cells::CellsBuilder;
 pub use cells::{CellIter, CellValueRef, CellView, Cells, SheetCells};
 
 /// A workbook format, as found in the file's content (text formats read as one sheet).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Format {
     /// Office Open XML workbook.
     Xlsx,
@@ -117,6 +119,14 @@ impl Format {
         matches!(self, Format::Xlsx | Format::Xlsm)
     }
 
+    /// The error for a workbook of this format whose content is damaged.
+    pub(crate) fn damaged(self, detail: impl fmt::Display) -> ReadError {
+        ReadError::Damaged {
+            format: self,
+            detail: detail.to_string(),
+        }
+    }
+
     /// Whether two formats are read by the same reader (xlsx and xlsm are).
     fn same_family(self, other: Format) -> bool {
         let family = |f| match f {
@@ -147,7 +157,7 @@ pub enum CellValue {
 }
 
 /// What the sheet's formatting says about a cell, where the format lets calamine read it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct CellFormat {
     /// The cell has a visible border on some side.
     pub bordered: bool,
@@ -170,7 +180,7 @@ pub struct SheetCell {
 }
 
 /// Why a workbook or a sheet could not be read, worded for a person.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
 pub enum ReadError {
     /// The file could not be opened or read at all.
     #[error("cannot read the file: {0}")]
@@ -252,7 +262,7 @@ impl ReadError {
 }
 
 /// A sheet as its workbook lists it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SheetInfo {
     /// Its name.
     pub name: String,
@@ -385,22 +395,13 @@ impl<'a> Workbook<'a> {
     /// Open a workbook held in memory (the fuzzer's entry point); a text format's sheet is
     /// `Sheet1`.
     pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, ReadError> {
-        Workbook::from_reader(Cursor::new(bytes), None)
+        Workbook::open_named(Cursor::new(bytes), None, "Sheet1")
     }
 
     /// Open a workbook held in memory whose name is unknown (standard input); a text format's
     /// one sheet is `sheet`.
     pub fn from_bytes_named(bytes: &'a [u8], sheet: &str) -> Result<Self, ReadError> {
         Workbook::open_named(Cursor::new(bytes), None, sheet)
-    }
-
-    /// Open a workbook from any seekable reader; `claimed` is the format the file name claims.
-    /// A text format's sheet is `Sheet1`.
-    pub fn from_reader<RS: Read + Seek + 'a>(
-        reader: RS,
-        claimed: Option<Format>,
-    ) -> Result<Self, ReadError> {
-        Workbook::open_named(reader, claimed, "Sheet1")
     }
 
     /// A workbook whose sheets `source` reads; one listing more than [`MAX_SHEETS`] sheets is

@@ -35,7 +35,7 @@ use quick_xml::events::{BytesRef, BytesStart, Event};
 use quick_xml::XmlVersion;
 
 use super::budget::{text_value, SheetBudget, MAX_SHEETS, MAX_TEXT_KEPT};
-use super::{CellValue, Format, ReadError, SheetCell, SheetCells, SheetInfo, SheetSource};
+use super::{CellValue, Format, ReadError, SheetCells, SheetInfo, SheetSource};
 
 /// The most bytes of `META-INF/manifest.xml` looked through for `encryption-data`.
 pub const MAX_MANIFEST_BYTES: u64 = 1024 * 1024;
@@ -95,13 +95,6 @@ impl<RS: Read> Read for Member<RS> {
             Member::Stored(t) => t.read(buf),
             Member::Deflated(d) => d.read(buf),
         }
-    }
-}
-
-fn damaged(detail: String) -> ReadError {
-    ReadError::Damaged {
-        format: Format::Ods,
-        detail,
     }
 }
 
@@ -190,7 +183,7 @@ impl<RS: Read + Seek> SheetSource for Book<RS> {
         };
         let result = (|| loop {
             if walk.next_table()?.is_none() {
-                return Err(damaged(format!(
+                return Err(Format::Ods.damaged(format!(
                     "its content.xml no longer holds sheet {} (it changed while being read?)",
                     index + 1
                 )));
@@ -214,23 +207,23 @@ fn locate_content<RS: Read + Seek>(reader: &mut RS) -> Result<Layout, ReadError>
     reader
         .seek(SeekFrom::Start(0))
         .map_err(|e| ReadError::Io(e.to_string()))?;
-    let mut zip =
-        zip::ZipArchive::new(&mut *reader).map_err(|e| damaged(format!("its zip archive: {e}")))?;
+    let mut zip = zip::ZipArchive::new(&mut *reader)
+        .map_err(|e| Format::Ods.damaged(format!("its zip archive: {e}")))?;
     let member = zip
         .by_name("content.xml")
-        .map_err(|e| damaged(format!("content.xml: {e}")))?;
+        .map_err(|e| Format::Ods.damaged(format!("content.xml: {e}")))?;
     let deflated = match member.compression() {
         zip::CompressionMethod::Stored => false,
         zip::CompressionMethod::Deflated => true,
         other => {
-            return Err(damaged(format!(
+            return Err(Format::Ods.damaged(format!(
                 "its content.xml is compressed with {other}, which no spreadsheet program writes"
             )))
         }
     };
     let start = member
         .data_start()
-        .ok_or_else(|| damaged("content.xml: its data cannot be found".into()))?;
+        .ok_or_else(|| Format::Ods.damaged("content.xml: its data cannot be found"))?;
     Ok(Layout::Zip {
         start,
         len: member.compressed_size(),
@@ -283,8 +276,10 @@ struct Walk<R> {
 /// An XML error worded for a person.
 fn xml_error(e: quick_xml::Error) -> ReadError {
     match e {
-        quick_xml::Error::Io(e) => damaged(format!("its content.xml cannot be read: {e}")),
-        e => damaged(format!("its content.xml is not well-formed XML: {e}")),
+        quick_xml::Error::Io(e) => {
+            Format::Ods.damaged(format!("its content.xml cannot be read: {e}"))
+        }
+        e => Format::Ods.damaged(format!("its content.xml is not well-formed XML: {e}")),
     }
 }
 
@@ -341,8 +336,8 @@ impl<R: BufRead> Walk<R> {
                 }
                 Event::Eof if self.depth == 0 => return Ok(None),
                 Event::Eof => {
-                    return Err(damaged(
-                        "its content.xml ends inside an element: the file was cut short or edited by hand".into(),
+                    return Err(Format::Ods.damaged(
+                        "its content.xml ends inside an element: the file was cut short or edited by hand",
                     ))
                 }
                 _ => continue,
@@ -408,8 +403,8 @@ impl<R: BufRead> Walk<R> {
                     continue;
                 }
                 Event::Eof => {
-                    return Err(damaged(
-                        "its content.xml ends inside a sheet (a sheet is not closed): the file was cut short or edited by hand".into(),
+                    return Err(Format::Ods.damaged(
+                        "its content.xml ends inside a sheet (a sheet is not closed): the file was cut short or edited by hand",
                     ))
                 }
                 _ => continue,
@@ -425,6 +420,7 @@ impl<R: BufRead> Walk<R> {
 }
 
 /// Where the reading of one sheet is.
+#[derive(Default)]
 struct Sheet {
     row: u64,
     row_repeat: u64,
@@ -435,19 +431,6 @@ struct Sheet {
     runs: Vec<Run>,
     /// The cell element being read.
     cell: Option<Cell>,
-}
-
-impl Default for Sheet {
-    fn default() -> Self {
-        Sheet {
-            row: 0,
-            row_repeat: 1,
-            col: 0,
-            row_depth: 0,
-            runs: Vec::new(),
-            cell: None,
-        }
-    }
 }
 
 /// Cells of one row: `n` copies of a value from column `col`, each copy already counted.
@@ -551,21 +534,9 @@ impl Sheet {
     fn flush_row(&mut self, budget: &mut SheetBudget<'_>) -> Result<(), ReadError> {
         if !self.runs.is_empty() {
             for r in self.row..self.row.saturating_add(self.row_repeat) {
-                let r = position(r, "row")?;
                 for run in &self.runs {
                     for c in run.col..run.col.saturating_add(run.n) {
-                        let c = position(c, "column")?;
-                        match run.value {
-                            CellValue::Number(f) => {
-                                budget.push_number(r, c, f, Default::default())?
-                            }
-                            ref v => budget.push(SheetCell {
-                                row: r,
-                                col: c,
-                                value: Some(v.clone()),
-                                format: Default::default(),
-                            })?,
-                        }
+                        budget.push_at(r, c, run.value.as_value_ref())?;
                     }
                 }
             }
@@ -573,13 +544,6 @@ impl Sheet {
         self.runs.clear();
         Ok(())
     }
-}
-
-/// A row or column index as a cell position.
-fn position(i: u64, what: &str) -> Result<u32, ReadError> {
-    u32::try_from(i).map_err(|_| ReadError::TooLarge {
-        detail: format!("a cell lies beyond {what} {}", u32::MAX),
-    })
 }
 
 fn parse_repeat(v: &str) -> u64 {
@@ -591,6 +555,7 @@ fn repeat(e: &BytesStart<'_>, key: &str) -> u64 {
 }
 
 /// One cell element being read.
+#[derive(Default)]
 struct Cell {
     /// The depth of the cell element.
     depth: u64,
@@ -616,13 +581,7 @@ impl Cell {
         let mut cell = Cell {
             depth,
             repeat: 1,
-            value: None,
-            wants_text: false,
-            paragraph: 0,
-            paragraphs: 0,
-            annotation: 0,
-            bytes: 0,
-            text: String::new(),
+            ..Cell::default()
         };
         let (mut number, mut string, mut date, mut boolean) = (None, None, None, None);
         let (mut string_type, mut error) = (false, false);

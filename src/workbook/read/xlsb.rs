@@ -61,13 +61,6 @@ fn cell_record_name(typ: u16) -> Option<&'static str> {
     })
 }
 
-fn damaged(detail: String) -> ReadError {
-    ReadError::Damaged {
-        format: Format::Xlsb,
-        detail,
-    }
-}
-
 /// A part's records, one at a time.
 struct Records<R> {
     r: R,
@@ -87,7 +80,7 @@ impl<R: Read> Records<R> {
     }
 
     fn cut_short(&self) -> ReadError {
-        damaged(format!(
+        Format::Xlsb.damaged(format!(
             "its part {} ends inside a record (the file was cut short?)",
             self.part
         ))
@@ -102,7 +95,7 @@ impl<R: Read> Records<R> {
                 Ok(0) if i == 0 => return Ok(None),
                 Ok(0) => return Err(self.cut_short()),
                 Ok(_) => {}
-                Err(e) => return Err(damaged(format!("{}: {e}", self.part))),
+                Err(e) => return Err(Format::Xlsb.damaged(format!("{}: {e}", self.part))),
             }
             value |= u32::from(b[0] & 0x7F) << (7 * i);
             if b[0] & 0x80 == 0 {
@@ -136,7 +129,7 @@ impl<R: Read> Records<R> {
                     self.part
                 ),
             },
-            _ => damaged(format!("{}: {e}", self.part)),
+            _ => Format::Xlsb.damaged(format!("{}: {e}", self.part)),
         })?;
         if got < len as usize {
             return Err(self.cut_short());
@@ -232,21 +225,21 @@ pub(super) struct Book<RS: Read + Seek> {
 impl<RS: Read + Seek> Book<RS> {
     /// Open the package: the sheet list, where each sheet is, the shared strings.
     pub(super) fn open(reader: RS) -> Result<Book<RS>, ReadError> {
-        let mut zip =
-            ZipArchive::new(reader).map_err(|e| damaged(format!("its zip archive: {e}")))?;
+        let mut zip = ZipArchive::new(reader)
+            .map_err(|e| Format::Xlsb.damaged(format!("its zip archive: {e}")))?;
         let rels = relationships(&mut zip)?;
         let Some(main) = member(&zip, "xl/workbook.bin") else {
-            return Err(damaged("its main part xl/workbook.bin is missing".into()));
+            return Err(Format::Xlsb.damaged("its main part xl/workbook.bin is missing"));
         };
         let mut listed = Vec::new();
         let file = zip
             .by_name(&main)
-            .map_err(|e| damaged(format!("{main}: {e}")))?;
+            .map_err(|e| Format::Xlsb.damaged(format!("{main}: {e}")))?;
         let mut records = Records::new(BufReader::new(file), &main);
         while let Some(typ) = records.next(|t| t == rt::BUNDLE_SH)? {
             match typ {
                 rt::BUNDLE_SH => listed.push(bundle_sheet(&records.body).ok_or_else(|| {
-                    damaged(format!("its part {main} lists a sheet it cannot name"))
+                    Format::Xlsb.damaged(format!("its part {main} lists a sheet it cannot name"))
                 })?),
                 rt::END_BUNDLE_SHS => break,
                 _ => {}
@@ -327,7 +320,7 @@ fn relationships<RS: Read + Seek>(
     };
     let file = zip
         .by_name(&name)
-        .map_err(|e| damaged(format!("{name}: {e}")))?;
+        .map_err(|e| Format::Xlsb.damaged(format!("{name}: {e}")))?;
     let mut xml = quick_xml::Reader::from_reader(BufReader::new(file));
     let mut out = Vec::new();
     let mut buf = Vec::new();
@@ -339,14 +332,14 @@ fn relationships<RS: Read + Seek>(
                 buf.clear();
                 continue;
             }
-            Err(e) => return Err(damaged(format!("{name}: {e}"))),
+            Err(e) => return Err(Format::Xlsb.damaged(format!("{name}: {e}"))),
         };
         if e.local_name().as_ref() == "Relationship" {
             let (mut id, mut target, mut kind) = (None, None, String::new());
             for a in e.attributes().flatten() {
                 let value = a
                     .normalized_value(quick_xml::XmlVersion::Implicit1_0)
-                    .map_err(|e| damaged(format!("{name}: {e}")))?
+                    .map_err(|e| Format::Xlsb.damaged(format!("{name}: {e}")))?
                     .into_owned();
                 match a.key.local_name().as_ref() {
                     "Id" => id = Some(value),
@@ -370,18 +363,18 @@ fn shared_strings<RS: Read + Seek>(
 ) -> Result<Strings, ReadError> {
     let file = zip
         .by_name(part)
-        .map_err(|e| damaged(format!("{part}: {e}")))?;
+        .map_err(|e| Format::Xlsb.damaged(format!("{part}: {e}")))?;
     let mut records = Records::new(BufReader::new(file), part);
     let mut strings = Strings::default();
     while let Some(typ) = records.next(|t| t == rt::SST_ITEM)? {
         if typ == rt::SST_ITEM {
             let (text, _) = wide_string(&records.body, 1, true).ok_or_else(|| {
-                damaged(format!(
+                Format::Xlsb.damaged(format!(
                     "its part {part} holds a shared string (BrtSSTItem) it cannot read"
                 ))
             })?;
             strings.push(&text).ok_or_else(|| {
-                damaged(format!(
+                Format::Xlsb.damaged(format!(
                     "its part {part} holds more than 4 GB of shared strings"
                 ))
             })?;
@@ -398,12 +391,12 @@ impl<RS: Read + Seek> SheetSource for Book<RS> {
     fn stream(&mut self, index: usize, sink: &mut SheetBudget<'_>) -> Result<(), ReadError> {
         let name = self.sheets.get(index).map_or("", |s| s.name.as_str());
         let Some(part) = self.parts.get(index).cloned().flatten() else {
-            return Err(damaged(format!("the part of sheet '{name}' is missing")));
+            return Err(Format::Xlsb.damaged(format!("the part of sheet '{name}' is missing")));
         };
         let file = self
             .zip
             .by_name(&part)
-            .map_err(|e| damaged(format!("{part}: {e}")))?;
+            .map_err(|e| Format::Xlsb.damaged(format!("{part}: {e}")))?;
         read_sheet(BufReader::new(file), &part, &self.strings, sink)
     }
 }
@@ -428,7 +421,7 @@ fn read_sheet(
     let keep = |t: u16| t == rt::ROW_HDR || cell_record_name(t).is_some();
     loop {
         let Some(typ) = records.next(keep)? else {
-            return Err(damaged(format!(
+            return Err(Format::Xlsb.damaged(format!(
                 "its part {part} ends before its cells do (the file was cut short?)"
             )));
         };
@@ -513,7 +506,7 @@ fn cell_value(typ: u16, b: &[u8], at: usize, strings: &Strings) -> Option<Value>
 
 /// A cell record that is not what its type says, named.
 fn not_understood(part: &str, record: &str, typ: u16, row: u32) -> ReadError {
-    damaged(format!(
+    Format::Xlsb.damaged(format!(
         "its part {part} holds a cell record {record} (0x{typ:04X}) in row {} that cannot be read",
         u64::from(row) + 1
     ))

@@ -173,31 +173,31 @@ fn a_reader_that_dies_or_answers_nonsense_is_stopped_with_the_reason_in_words() 
     let file = d.path().join("any.xlsx");
     board(&file);
     // Greets, then aborts as a failed allocation does.
-    let abort = script(d.path(), "abort", "printf KTR1; kill -ABRT $$");
+    let abort = script(d.path(), "abort", "printf KTR2; kill -ABRT $$");
     assert_eq!(
         stopped(open_with(&abort, &file)),
         "reading it needs more than 512 MB"
     );
-    let segv = script(d.path(), "segv", "printf KTR1; kill -SEGV $$");
+    let segv = script(d.path(), "segv", "printf KTR2; kill -SEGV $$");
     assert_eq!(
         stopped(open_with(&segv, &file)),
         "the reader crashed on it (signal 11)"
     );
-    let hang = script(d.path(), "hang", "printf KTR1; exec sleep 60");
+    let hang = script(d.path(), "hang", "printf KTR2; exec sleep 60");
     assert_eq!(
         stopped(open_with(&hang, &file)),
         "reading it took more than 2 s"
     );
-    let garbage = script(d.path(), "garbage", "printf KTR1Zzzz; exec sleep 60");
+    let garbage = script(d.path(), "garbage", "printf KTR2Zzzz; exec sleep 60");
     let why = stopped(open_with(&garbage, &file));
     assert!(why.contains("answer made no sense"), "{why}");
     let huge = script(
         d.path(),
         "huge",
-        r"printf 'KTR1W\000\377\377\377\377'; exec sleep 60",
+        r"printf 'KTR2\377\377\377\377'; exec sleep 60",
     );
     let why = stopped(open_with(&huge, &file));
-    assert!(why.contains("4294967295 sheets"), "{why}");
+    assert!(why.contains("a message of 4294967295 bytes"), "{why}");
     let not_a_reader = script(d.path(), "silent", "exit 3");
     let why = stopped(open_with(&not_a_reader, &file));
     assert!(why.contains("exit code 3"), "{why}");

@@ -30,15 +30,14 @@ mod serve;
 #[cfg(unix)]
 mod process;
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 pub use serve::serve;
 
-use super::budget::{SheetBudget, MAX_SHEETS};
-use super::{ReadError, SheetInfo, SheetSource, Workbook};
-use protocol::Fault;
+use super::budget::SheetBudget;
+use super::{Format, ReadError, SheetInfo, SheetSource, Workbook};
+use protocol::{Fault, Reply, Request};
 
 /// The hidden subcommand the reader process runs as.
 pub const SUBCOMMAND: &str = "__read-workbooks";
@@ -146,7 +145,7 @@ impl Opener {
     pub fn open(&mut self, path: &Path) -> Result<Workbook<'_>, ReadError> {
         match &mut self.watch {
             None => Workbook::open(path),
-            Some(watch) => watch.open(Request::Path(path)),
+            Some(watch) => watch.open(Request::OpenPath(&path_bytes(path)), &[]),
         }
     }
 
@@ -159,16 +158,12 @@ impl Opener {
     ) -> Result<Workbook<'a>, ReadError> {
         match &mut self.watch {
             None => Workbook::from_bytes_named(bytes, sheet),
-            Some(watch) => watch.open(Request::Bytes(bytes, sheet)),
+            Some(watch) => {
+                let len = bytes.len() as u64;
+                watch.open(Request::OpenBytes { sheet, len }, bytes)
+            }
         }
     }
-}
-
-/// What to open.
-#[derive(Clone, Copy)]
-enum Request<'r> {
-    Path(&'r Path),
-    Bytes(&'r [u8], &'r str),
 }
 
 /// The reader process and how to start it.
@@ -181,46 +176,41 @@ struct Watch {
     child: Option<std::convert::Infallible>,
 }
 
-/// How a file's opening ended.
-enum Opened {
-    Book(super::Format, Vec<SheetInfo>),
-    Failed(ReadError),
-    Restart,
-}
-
 #[cfg(unix)]
 impl Watch {
-    fn open(&mut self, request: Request<'_>) -> Result<Workbook<'_>, ReadError> {
+    /// Open a file (`then`: the bytes `request` says follow it), in a new reader when the one
+    /// running asks to be replaced.
+    fn open(&mut self, request: Request<'_>, then: &[u8]) -> Result<Workbook<'_>, ReadError> {
         for _ in 0..2 {
-            let opened = self.ask_open(request)?;
-            match opened {
-                Opened::Restart => self.retire(),
-                Opened::Failed(e) => return Err(e),
-                Opened::Book(format, sheets) => {
-                    let remote = Remote {
-                        watch: self,
-                        sheets,
-                    };
-                    return Workbook::from_source(format, Box::new(remote));
-                }
+            if let Some((format, sheets)) = self.ask_open(request, then)? {
+                let remote = Remote {
+                    watch: self,
+                    sheets,
+                };
+                return Workbook::from_source(format, Box::new(remote));
             }
+            self.retire();
         }
         Err(self.stop(Fault::Breach(
             "a new reader asked to be replaced before reading anything".into(),
         )))
     }
 
-    /// Send the request to open a file, starting a reader if none runs, and read the answer.
-    fn ask_open(&mut self, request: Request<'_>) -> Result<Opened, ReadError> {
+    /// Send the request to open a file, starting a reader if none runs, and read the answer:
+    /// the workbook's format and sheets, or `None` when the reader asks to be replaced.
+    fn ask_open(
+        &mut self,
+        request: Request<'_>,
+        then: &[u8],
+    ) -> Result<Option<(Format, Vec<SheetInfo>)>, ReadError> {
         if self.child.is_none() {
             let child = process::Child::spawn(&self.exe, &self.limits).map_err(|e| {
                 ReadError::ReaderStopped {
                     reason: format!("the reader process could not be started: {e}"),
                 }
             })?;
-            self.child = Some(child);
-            let greeted = self.child.as_mut().map_or(Ok(()), process::Child::greet);
-            if let Err(fault) = greeted {
+            let child = self.child.insert(child);
+            if let Err(fault) = child.greet() {
                 return Err(self.stop(fault));
             }
         }
@@ -230,30 +220,17 @@ impl Watch {
         };
         child.start_file(limits.time);
         let answer = (|| {
-            child.send(|w| match request {
-                Request::Path(path) => {
-                    w.u8(protocol::OPEN_PATH)?;
-                    w.bytes(path_bytes(path).as_ref())
-                }
-                Request::Bytes(bytes, sheet) => {
-                    w.u8(protocol::OPEN_BYTES)?;
-                    w.str(sheet)?;
-                    w.u64(bytes.len() as u64)?;
-                    w.0.write_all(bytes)
-                }
-            })?;
-            let replies = child.replies();
-            match replies.u8()? {
-                protocol::RESTART => Ok(Opened::Restart),
-                protocol::FAILED => Ok(Opened::Failed(replies.failed()?)),
-                protocol::OPENED => {
-                    let (format, sheets) = replies.opened(MAX_SHEETS)?;
-                    Ok(Opened::Book(format, sheets))
-                }
-                tag => Err(Fault::Breach(format!("an answer starting {tag}"))),
+            child.send(&request, then)?;
+            match child.reply()? {
+                Reply::Restart => Ok(Ok(None)),
+                Reply::Failed(e) => Ok(Err(e)),
+                Reply::Opened { format, sheets } => Ok(Ok(Some((format, sheets)))),
+                _ => Err(Fault::Breach(
+                    "cells as the answer to opening a file".into(),
+                )),
             }
         })();
-        answer.map_err(|fault| self.stop(fault))
+        answer.unwrap_or_else(|fault| Err(self.stop(fault)))
     }
 
     /// Read sheet `index` of the open file into `sink`.
@@ -264,23 +241,24 @@ impl Watch {
             });
         };
         let answer = (|| {
-            child.send(|w| {
-                w.u8(protocol::READ_SHEET)?;
-                w.u32(index as u32)
-            })?;
-            let replies = child.replies();
+            child.send(&Request::ReadSheet(index as u32), &[])?;
             let too_many = |e| Fault::Breach(format!("more cells than a reader keeps ({e})"));
             let mut run = Vec::new();
             loop {
-                match replies.u8()? {
-                    protocol::CELL => sink.push(replies.cell()?).map_err(too_many)?,
-                    protocol::RUN => {
-                        let (row, col, format) = replies.run(&mut run)?;
-                        sink.push_run(row, col, &run, format).map_err(too_many)?;
+                match child.reply()? {
+                    Reply::Cell(cell) => sink.push_view(&cell).map_err(too_many)?,
+                    Reply::Run {
+                        row,
+                        col,
+                        format,
+                        values,
+                    } => {
+                        protocol::numbers(values, &mut run)?;
+                        sink.push_run(row, col, &run, format).map_err(too_many)?
                     }
-                    protocol::DONE => return Ok(Ok(())),
-                    protocol::FAILED => return Ok(Err(replies.failed()?)),
-                    tag => return Err(Fault::Breach(format!("a cell starting {tag}"))),
+                    Reply::Done => return Ok(Ok(())),
+                    Reply::Failed(e) => return Ok(Err(e)),
+                    _ => return Err(Fault::Breach("an answer out of place among cells".into())),
                 }
             }
         })();
@@ -313,7 +291,7 @@ impl Drop for Watch {
 
 #[cfg(not(unix))]
 impl Watch {
-    fn open(&mut self, _request: Request<'_>) -> Result<Workbook<'_>, ReadError> {
+    fn open(&mut self, _request: Request<'_>, _then: &[u8]) -> Result<Workbook<'_>, ReadError> {
         unreachable!("Opener::watched_with reads in process where there is no reader process")
     }
 
@@ -322,10 +300,16 @@ impl Watch {
     }
 }
 
+/// A path as the reader process takes it: the bytes of its `OsStr`.
 #[cfg(unix)]
 fn path_bytes(path: &Path) -> std::borrow::Cow<'_, [u8]> {
     use std::os::unix::ffi::OsStrExt;
     path.as_os_str().as_bytes().into()
+}
+
+#[cfg(not(unix))]
+fn path_bytes(path: &Path) -> std::borrow::Cow<'_, [u8]> {
+    path.to_string_lossy().into_owned().into_bytes().into()
 }
 
 /// An open workbook's sheets, read by the reader process.

@@ -11,7 +11,7 @@ use std::path::Path;
 use std::process::{ChildStdin, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use super::protocol::{self, Fault, Writer, MAGIC};
+use super::protocol::{self, Fault, Reply, Request, Writer, MAGIC};
 use super::{Limits, SUBCOMMAND};
 
 /// The time a new reader has to answer its first bytes.
@@ -137,8 +137,8 @@ impl Child {
         };
         Ok(Child {
             process,
-            requests: Writer(BufWriter::new(stdin)),
-            replies: protocol::Reader(BufReader::with_capacity(
+            requests: Writer::new(BufWriter::new(stdin)),
+            replies: protocol::Reader::new(BufReader::with_capacity(
                 64 * 1024,
                 Timed {
                     pipe: stdout,
@@ -152,7 +152,7 @@ impl Child {
     /// Read the child's first bytes: it speaks the protocol.
     pub(super) fn greet(&mut self) -> Result<(), Fault> {
         let mut magic = [0u8; 4];
-        self.replies.0.read_exact(&mut magic)?;
+        self.replies.input.read_exact(&mut magic)?;
         if &magic != MAGIC {
             return Err(Fault::Breach(
                 "the program does not answer as a reader".into(),
@@ -163,22 +163,20 @@ impl Child {
 
     /// A new file: `time` to read it.
     pub(super) fn start_file(&mut self, time: Duration) {
-        self.replies.0.get_mut().left = time;
+        self.replies.input.get_mut().left = time;
     }
 
-    /// Write one request and send it.
-    pub(super) fn send(
-        &mut self,
-        write: impl FnOnce(&mut Writer<BufWriter<ChildStdin>>) -> io::Result<()>,
-    ) -> Result<(), Fault> {
-        write(&mut self.requests)?;
-        self.requests.0.flush()?;
+    /// Send one request, and then `then` (the bytes it says follow).
+    pub(super) fn send(&mut self, request: &Request<'_>, then: &[u8]) -> Result<(), Fault> {
+        self.requests.send(request)?;
+        self.requests.out.write_all(then)?;
+        self.requests.out.flush()?;
         Ok(())
     }
 
-    /// The replies, to read.
-    pub(super) fn replies(&mut self) -> &mut protocol::Reader<BufReader<Timed>> {
-        &mut self.replies
+    /// The next reply.
+    pub(super) fn reply(&mut self) -> Result<Reply<'_>, Fault> {
+        self.replies.reply()
     }
 
     /// Kill the child over `fault` and say what stopped it.

@@ -11,8 +11,8 @@ use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::path::Path;
 use std::time::Duration;
 
-use super::super::{quiet_guarded_panics, Workbook};
-use super::protocol::{self, Fault, Writer, MAGIC};
+use super::super::{quiet_guarded_panics, SheetInfo, Workbook};
+use super::protocol::{self, Fault, Reply, Request, Writer, MAGIC};
 
 /// How much the reader's address space may grow over its start before it is replaced.
 const REUSE_GROWTH: u64 = 32 * 1024 * 1024;
@@ -30,79 +30,65 @@ pub fn serve(time: Duration) -> u8 {
 }
 
 fn run(input: impl Read, output: impl Write, time: Duration) -> Result<(), Fault> {
-    let mut input = protocol::Reader(input);
-    let mut out = Writer(output);
-    out.0.write_all(MAGIC)?;
-    out.0.flush()?;
+    let mut input = protocol::Reader::new(input);
+    let mut out = Writer::new(output);
+    out.out.write_all(MAGIC)?;
+    out.out.flush()?;
     let start = address_space();
     let mut served = 0u64;
     let mut book: Option<Workbook<'static>> = None;
     loop {
-        let tag = match input.u8() {
-            Ok(tag) => tag,
+        let open = match input.next::<Request<'_>>(u32::MAX) {
             Err(Fault::Io(e)) if e.kind() == io::ErrorKind::UnexpectedEof => return Ok(()),
             Err(e) => return Err(e),
-        };
-        match tag {
-            protocol::OPEN_PATH | protocol::OPEN_BYTES => {
-                book = None;
-                let request = if tag == protocol::OPEN_PATH {
-                    Open::Path(input.bytes(u32::MAX)?)
-                } else {
-                    let sheet = input.string()?;
-                    let len = input.u64()?;
-                    let mut bytes = Vec::new();
-                    (&mut input.0).take(len).read_to_end(&mut bytes)?;
-                    Open::Bytes(bytes, sheet)
-                };
-                if served > 0 && !reusable(start) {
-                    out.u8(protocol::RESTART)?;
-                    out.0.flush()?;
-                    return Ok(());
-                }
-                served += 1;
-                allow_processor_time(time);
-                match request.open() {
-                    Ok(b) => {
-                        out.opened(b.format(), b.sheet_names(), |n| b.is_hidden(n))?;
-                        book = Some(b);
-                    }
-                    Err(e) => out.failed(&e)?,
-                }
-            }
-            protocol::READ_SHEET => {
-                let index = input.u32()? as usize;
+            Ok(Request::ReadSheet(index)) => {
                 let Some(b) = book.as_mut() else {
                     return Err(Fault::Breach("a sheet asked for before a file".into()));
                 };
                 let mut sender = protocol::CellSender::new(&mut out);
-                let sent = b.send_sheet(index, &mut sender);
+                let sent = b.send_sheet(index as usize, &mut sender);
                 sender.flush()?;
-                match sent {
-                    Ok(()) => out.u8(protocol::DONE)?,
-                    Err(e) => out.failed(&e)?,
-                }
+                out.send(&sent.map_or_else(Reply::Failed, |()| Reply::Done))?;
+                out.out.flush()?;
+                continue;
             }
-            other => return Err(Fault::Breach(format!("request {other}"))),
+            Ok(Request::OpenPath(path)) => {
+                let path = path_of(path.to_vec());
+                Box::new(move || Workbook::open(&path)) as Box<dyn FnOnce() -> _>
+            }
+            Ok(Request::OpenBytes { sheet, len }) => {
+                let sheet = sheet.to_string();
+                let mut bytes = Vec::new();
+                (&mut input.input).take(len).read_to_end(&mut bytes)?;
+                Box::new(move || Workbook::from_vec(bytes, &sheet))
+            }
+        };
+        book = None;
+        if served > 0 && !reusable(start) {
+            out.send(&Reply::Restart)?;
+            out.out.flush()?;
+            return Ok(());
         }
-        out.0.flush()?;
-    }
-}
-
-/// What the parent asked to open.
-enum Open {
-    /// A path, as the bytes of an `OsStr`.
-    Path(Vec<u8>),
-    /// Bytes handed over, and the name of a text format's one sheet.
-    Bytes(Vec<u8>, String),
-}
-
-impl Open {
-    fn open(self) -> Result<Workbook<'static>, super::super::ReadError> {
-        match self {
-            Open::Path(p) => Workbook::open(&path_of(p)),
-            Open::Bytes(bytes, sheet) => Workbook::from_vec(bytes, &sheet),
+        served += 1;
+        allow_processor_time(time);
+        let opened: Result<Workbook<'static>, _> = open();
+        match opened {
+            Ok(b) => {
+                let sheets = (b.sheet_names().iter())
+                    .map(|n| SheetInfo {
+                        name: n.clone(),
+                        hidden: b.is_hidden(n),
+                    })
+                    .collect();
+                out.send(&Reply::Opened {
+                    format: b.format(),
+                    sheets,
+                })?;
+                book = Some(b);
+            }
+            Err(e) => out.send(&Reply::Failed(e))?,
         }
+        out.out.flush()?;
     }
 }
 
