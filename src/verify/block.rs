@@ -1,8 +1,8 @@
 //! A dense view of a rectangle of a sparse sheet: the cells of a candidate board by position,
 //! read by the grid notation, the grid check and the text drawing.
 
-use crate::workbook::cellref::{CellRange, CellRef};
-use crate::workbook::read::{CellView, SheetCells};
+use crate::workbook::cellref::CellRange;
+use crate::workbook::read::{CellFormat, CellView, SheetCells};
 
 use super::value::{classify, Kind};
 
@@ -23,19 +23,12 @@ const NONE: u32 = u32::MAX;
 impl<'a> BlockGrid<'a> {
     /// Index the cells of `range`; the caller keeps the area below [`MAX_BOARD_SQUARES`].
     pub(crate) fn new(sheet: &'a SheetCells, range: CellRange) -> BlockGrid<'a> {
-        let (rows, cols) = (range.rows() as usize, range.cols() as usize);
-        let mut idx = vec![NONE; rows * cols];
-        let first = sheet.first_in_row(range.first.row);
-        for (i, (row, col)) in sheet.cells().positions().enumerate().skip(first) {
-            if row > range.last.row {
-                break;
-            }
-            if range.contains(CellRef::new(row, col)) {
-                let r = (row - range.first.row) as usize;
-                let k = (col - range.first.col) as usize;
-                idx[r * cols + k] = i as u32;
-            }
-        }
+        let first = range.first;
+        let cols = range.cols() as usize;
+        let mut idx = vec![NONE; range.rows() as usize * cols];
+        sheet.for_each_in(range, |i, row, col| {
+            idx[(row - first.row) as usize * cols + (col - first.col) as usize] = i as u32;
+        });
         BlockGrid {
             sheet,
             range,
@@ -52,43 +45,68 @@ impl<'a> BlockGrid<'a> {
 
     /// The cell at block-relative `(r, c)`, if the sheet has one there.
     pub(crate) fn cell(&self, r: u32, c: u32) -> Option<CellView<'a>> {
-        let i = self.idx[(r * self.range.cols() + c) as usize];
-        if i == NONE {
-            return None;
+        self.cell_at(r * self.range.cols() + c)
+    }
+
+    /// The cell at block-relative linear index `at` (`r * cols + c`), if the sheet has one.
+    pub(crate) fn cell_at(&self, at: u32) -> Option<CellView<'a>> {
+        match self.idx[at as usize] {
+            NONE => None,
+            i => self.sheet.cells().get(i as usize),
         }
-        self.sheet.cells().get(i as usize)
+    }
+
+    /// The format of the cell at block-relative linear index `at`, if the sheet has a cell
+    /// there (without reading its value).
+    pub(crate) fn format_at(&self, at: u32) -> Option<CellFormat> {
+        match self.idx[at as usize] {
+            NONE => None,
+            i => self.sheet.cells().format(i as usize),
+        }
     }
 
     /// The kind of the value at block-relative `(r, c)`.
     pub(crate) fn kind(&self, r: u32, c: u32) -> Kind {
-        let at = (r * self.range.cols() + c) as usize;
+        self.kind_at(r * self.range.cols() + c)
+    }
+
+    /// The kind of the value at block-relative linear index `at` (`r * cols + c`): the
+    /// passes over a board read every square through here, a move number in a few steps.
+    #[inline]
+    pub(crate) fn kind_at(&self, at: u32) -> Kind {
         if let Some(numbers) = &self.numbers {
-            return match numbers[at] {
+            return match numbers[at as usize] {
                 0 => Kind::Blank,
                 v => Kind::Int(v),
             };
         }
-        let i = self.idx[at];
-        if i == NONE {
-            return Kind::Blank;
+        match self.idx[at as usize] {
+            NONE => Kind::Blank,
+            i => match self.sheet.cells().small_whole_number(i as usize) {
+                Some(v) => Kind::Int(i64::from(v)),
+                None => self.classify_cell(i),
+            },
         }
-        let cells = self.sheet.cells();
-        match cells.small_whole_number(i as usize) {
-            Some(v) => Kind::Int(i64::from(v)),
-            None => classify(cells.get(i as usize).and_then(|c| c.value)),
-        }
+    }
+
+    /// The kind of a cell that is not a small whole number (kept out of [`Self::kind_at`]).
+    #[inline(never)]
+    fn classify_cell(&self, i: u32) -> Kind {
+        classify(self.sheet.cells().get(i as usize).and_then(|c| c.value))
+    }
+
+    /// How many cells the block has (`rows * cols`).
+    pub(crate) fn len(&self) -> u32 {
+        self.idx.len() as u32
     }
 
     /// The whole numbers of the block with their block-relative linear index, in reading
     /// order. (Read from the grid each time rather than collected: a million of them cost
     /// 16 MB.)
     pub(crate) fn ints(&self) -> impl Iterator<Item = (i64, u32)> + '_ {
-        let (rows, cols) = (self.range.rows(), self.range.cols());
-        (0..rows).flat_map(move |r| {
-            (0..cols).filter_map(move |c| match self.kind(r, c) {
-                Kind::Int(v) => Some((v, r * cols + c)),
-                _ => None,
-            })
+        (0..self.len()).filter_map(move |at| match self.kind_at(at) {
+            Kind::Int(v) => Some((v, at)),
+            _ => None,
         })
     }
 }

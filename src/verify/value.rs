@@ -1,6 +1,6 @@
 //! What a cell's value means for a board: a move number, a non-integer, text, or blank.
 
-use crate::workbook::read::{CellValue, CellValueRef, SheetCells};
+use crate::workbook::read::{CellValue, CellValueRef, Cells, SheetCells};
 
 /// A cell's value as the verifier sees it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -60,6 +60,43 @@ fn text(t: &str) -> Kind {
         }
     }
     Kind::Text
+}
+
+/// The kind of every cell of a sheet, `(row, col, kind)` in row-major order; a whole number
+/// (a board's move number) is read without looking at the rest of its cell.
+pub(crate) fn kinds(sheet: &SheetCells) -> Kinds<'_> {
+    Kinds {
+        cells: sheet.cells(),
+        next: 0,
+    }
+}
+
+/// The kind of every cell of a sheet (see [`kinds`]).
+pub(crate) struct Kinds<'a> {
+    cells: Cells<'a>,
+    next: usize,
+}
+
+impl Iterator for Kinds<'_> {
+    type Item = (u32, u32, Kind);
+
+    #[inline]
+    fn next(&mut self) -> Option<(u32, u32, Kind)> {
+        let i = self.next;
+        let (row, col) = self.cells.position(i)?;
+        self.next += 1;
+        let kind = match self.cells.small_whole_number(i) {
+            Some(v) => Kind::Int(i64::from(v)),
+            None => kind_of_cell(self.cells, i),
+        };
+        Some((row, col, kind))
+    }
+}
+
+/// The kind of the `i`-th cell (kept out of the loops that pass over a board's numbers).
+#[inline(never)]
+fn kind_of_cell(cells: Cells<'_>, i: usize) -> Kind {
+    classify(cells.get(i).and_then(|c| c.value))
 }
 
 /// The text cells of a sheet, `(row, col, text)` in row-major order; the whole numbers a

@@ -29,12 +29,12 @@ pub(crate) fn renumbered(grid: &BlockGrid<'_>) -> Option<Vec<i64>> {
     let mut entries: Vec<(i64, u64, u32)> = Vec::new();
     let mut labels = 0usize;
     for i in 0..rows * cols {
-        match grid.kind(i / cols, i % cols) {
+        match grid.kind_at(i) {
             Kind::Blank => {}
             Kind::Int(v) => entries.push((v, 0, i)),
             Kind::NonInt(_) => return None,
             Kind::Text => {
-                let Some(CellValueRef::Text(text)) = grid.cell(i / cols, i % cols)?.value else {
+                let Some(CellValueRef::Text(text)) = grid.cell_at(i)?.value else {
                     return None;
                 };
                 let (n, letter) = label(text)?;

@@ -71,8 +71,9 @@ impl Squares<'_, '_> {
 
     /// The kind of the cell at `i`, an unvisited mark as blank. Kinds are read from the grid
     /// when needed, not held: a million of them cost 16 MB.
+    #[inline]
     fn kind_at(&self, i: u32) -> Kind {
-        match self.grid.kind(i / self.cols, i % self.cols) {
+        match self.grid.kind_at(i) {
             Kind::Int(v) if Some(v) == self.unvisited => Kind::Blank,
             k => k,
         }
@@ -281,7 +282,7 @@ fn not_a_move_number(sq: &Squares<'_, '_>, i: u32, kind: Kind, n: u64) -> Proble
             format!("{} holds {f}, which is not a whole number", sq.name(i)),
         ),
         Kind::Text | Kind::Blank => {
-            let value = sq.grid.cell(i / sq.cols, i % sq.cols).and_then(|c| c.value);
+            let value = sq.grid.cell_at(i).and_then(|c| c.value);
             sq.problem(
                 ProblemKind::TextCell,
                 &[i],
@@ -368,12 +369,19 @@ fn report_missing(
 fn report_bad_moves(sq: &Squares<'_, '_>, placed: &Placed, problems: &mut Problems) -> usize {
     let pos = &placed.pos;
     let mut bad_moves = 0usize;
+    // Each move's square worked out once, for its steps from the move before and to the next.
+    let square = |v: u64| {
+        pos.get(v as usize)
+            .filter(|&&p| p != NONE)
+            .map(|&p| sq.at(p))
+    };
+    let mut here = square(1);
     for v in 1..placed.n() {
-        if !placed.has(v) || !placed.has(v + 1) {
+        let next = square(v + 1);
+        let (Some(a), Some(b)) = (std::mem::replace(&mut here, next), next) else {
             continue;
-        }
-        let (pa, pb) = (pos[v as usize], pos[v as usize + 1]);
-        if sq.at(pa).is_knight_move(sq.at(pb)) {
+        };
+        if a.is_knight_move(b) {
             continue;
         }
         let (a, b) = (placed.cells_of(v), placed.cells_of(v + 1));
@@ -548,7 +556,8 @@ fn ragged_cells(grid: &BlockGrid<'_>, formats_known: bool) -> Vec<u32> {
             if filled(r, c) {
                 continue;
             }
-            let bordered = formats_known && grid.cell(r, c).is_some_and(|x| x.format.bordered);
+            let bordered =
+                formats_known && grid.format_at(r * cols + c).is_some_and(|f| f.bordered);
             if !bordered && outside(row_span[r as usize], c) && outside(col_span[c as usize], r) {
                 out.push(r * cols + c);
             }
@@ -609,8 +618,8 @@ fn highlighted(grid: &BlockGrid<'_>, start: CellRef) -> bool {
     let total = grid.range.rows() as usize * cols as usize;
     let same = (0..total as u32)
         .filter(|&i| {
-            grid.cell(i / cols, i % cols)
-                .and_then(|x| x.format.fill)
+            grid.format_at(i)
+                .and_then(|f| f.fill)
                 .is_some_and(|f| f == fill)
         })
         .count();

@@ -27,7 +27,7 @@ use crate::workbook::cellref::{CellRange, CellRef};
 use crate::workbook::read::{CellValueRef, SheetCells};
 
 use super::super::square::SquareName;
-use super::super::value::{classify, Kind};
+use super::super::value::{kinds, Kind};
 use super::entries::{lists, Entries};
 use super::{CoordOrder, CoordReading, ListForm, PathCandidate};
 
@@ -76,21 +76,21 @@ impl Block {
 fn blocks(sheet: &SheetCells) -> Vec<Block> {
     let mut done: Vec<Block> = Vec::new();
     let mut open: Option<(u32, Block)> = None; // (its last row, the block)
-    let mut cells = sheet.cells().iter().peekable();
-    while let Some(row) = cells.peek().map(|c| c.row) {
+    let mut cells = kinds(sheet).peekable();
+    while let Some(row) = cells.peek().map(|c| c.0) {
         // The row's runs of consecutive columns holding whole numbers >= 0.
         let mut runs: Vec<(u32, u32, Vec<i64>)> = Vec::new();
         let mut other_numbers = false;
-        while let Some(c) = cells.next_if(|c| c.row == row) {
-            match classify(c.value) {
+        while let Some((_, col, kind)) = cells.next_if(|c| c.0 == row) {
+            match kind {
                 Kind::Int(v) if v >= 0 => match runs.last_mut() {
-                    Some((_, last, vals)) if *last + 1 == c.col => {
-                        *last = c.col;
+                    Some((_, last, vals)) if *last + 1 == col => {
+                        *last = col;
                         if vals.len() <= MAX_WIDTH as usize {
                             vals.push(v);
                         }
                     }
-                    _ => runs.push((c.col, c.col, vec![v])),
+                    _ => runs.push((col, col, vec![v])),
                 },
                 Kind::Int(_) | Kind::NonInt(_) => other_numbers = true,
                 _ => {}

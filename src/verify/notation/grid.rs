@@ -70,7 +70,7 @@ use crate::workbook::read::SheetCells;
 
 use super::super::block::{BlockGrid, MAX_BOARD_SQUARES};
 use super::super::check::inserted;
-use super::super::value::{classify, Kind};
+use super::super::value::{classify, kinds, Kind};
 use super::labels::{self, Extent, Labels};
 use super::{Candidate, GridCandidate};
 
@@ -120,17 +120,20 @@ fn judge(
     if rect_ints(rect) > MAX_BOARD_SQUARES {
         return Some(too_large(rect));
     }
-    let grown = give_back_labels(sheet, labels, rect);
+    let mut grid = BlockGrid::new(sheet, rect);
+    let mut survey = survey(&grid, true);
+    let grown = give_back_labels(sheet, labels, rect, survey.permutation());
     // Label lines given back are part of the board, not labels saying what it is.
     let ext = if grown == rect {
         ext
     } else {
         let (f, l) = (grown.first, grown.last);
+        grid = BlockGrid::new(sheet, grown);
+        survey = self::survey(&grid, true);
         labels::extent(labels, (f.row, f.col, l.row, l.col))
     };
     let rect = grown;
-    let grid = BlockGrid::new(sheet, rect);
-    let found = evidence(&grid, ext)?;
+    let found = evidence(&grid, &survey, ext)?;
     let range = if ext.is_none() && sheet.formats_known() {
         extend_by_borders(sheet, &grid, rect)
     } else {
@@ -160,7 +163,7 @@ struct Evidence {
 }
 
 /// The evidence test (rule 6).
-fn evidence(grid: &BlockGrid<'_>, ext: Option<Extent>) -> Option<Evidence> {
+fn evidence(grid: &BlockGrid<'_>, survey: &Survey, ext: Option<Extent>) -> Option<Evidence> {
     let (rows, cols) = (grid.range.rows(), grid.range.cols());
     // Files and ranks both label it: a board frame, whatever numbers are in it (down to the
     // one square of a 1x1 board, see labels::one_square_frame).
@@ -170,64 +173,33 @@ fn evidence(grid: &BlockGrid<'_>, ext: Option<Extent>) -> Option<Evidence> {
         return None;
     }
     let n = u64::from(rows) * u64::from(cols);
-    // Insertion labels (`5a`, the hand method's Step 3) count with the numbers: a big board's
-    // inserted centre outnumbers its cycle.
-    let (mut ints, mut labels, mut filled) = (0usize, 0u64, 0u64);
-    for r in 0..rows {
-        for c in 0..cols {
-            match grid.kind(r, c) {
-                Kind::Blank => {}
-                Kind::Int(_) => {
-                    ints += 1;
-                    filled += 1;
-                }
-                Kind::Text if inserted::is_label(grid, r, c) => {
-                    labels += 1;
-                    filled += 1;
-                }
-                _ => filled += 1,
-            }
-        }
-    }
-    if ints == 0 || (ints as u64 + labels) * 2 < filled {
+    let ints = survey.ints;
+    if ints == 0 || (ints as u64 + survey.labels) * 2 < survey.filled {
         return None;
     }
-    let unvisited = unvisited_mark(grid);
+    let unvisited = survey.unvisited(n);
     let base = if unvisited.is_some() {
         1
     } else {
-        numbering_base(grid)
+        survey.base(grid)
     };
-    let lo = i64::from(base);
-    let hi = lo + n as i64 - 1;
-    // Where each value in range is, if it occurs exactly once.
-    const NONE: u32 = u32::MAX;
-    const MANY: u32 = u32::MAX - 1;
-    let mut pos = vec![NONE; n as usize];
-    let mut distinct = 0usize;
-    for (v, at) in grid.ints() {
-        if v < lo || v > hi {
-            continue;
-        }
-        let slot = &mut pos[(v - lo) as usize];
-        if *slot == NONE {
-            distinct += 1;
-            *slot = at;
-        } else {
-            *slot = MANY;
-        }
-    }
+    // Where each value of base..base + N is, if it occurs exactly once.
+    let pos = &survey.pos.as_deref()?[usize::from(base)..][..n as usize];
     let unique = |p: u32| p != NONE && p != MANY;
-    let (mut pairs, mut knights) = (0u64, 0u64);
-    for w in pos.windows(2) {
-        if unique(w[0]) && unique(w[1]) {
+    let (mut distinct, mut pairs, mut knights) = (0usize, 0u64, 0u64);
+    // Each cell's row and column worked out once, for its pairs with both neighbours.
+    let mut previous: Option<(u32, u32)> = None;
+    for &p in pos {
+        distinct += usize::from(p != NONE);
+        let here = unique(p).then(|| (p / cols, p % cols));
+        if let (Some(a), Some(b)) = (previous, here) {
             pairs += 1;
-            let (a, b) = (w[0], w[1]);
-            let (dr, dc) = ((a / cols).abs_diff(b / cols), (a % cols).abs_diff(b % cols));
+            let (dr, dc) = (a.0.abs_diff(b.0), a.1.abs_diff(b.1));
             if (dr == 1 && dc == 2) || (dr == 2 && dc == 1) {
                 knights += 1;
             }
         }
+        previous = here;
     }
     let found = Evidence {
         base,
@@ -250,62 +222,89 @@ fn evidence(grid: &BlockGrid<'_>, ext: Option<Extent>) -> Option<Evidence> {
 }
 
 /// Grow `rect` over an adjacent numeric label line that spans it exactly when the grown block
-/// is then a complete permutation (label stripping never breaks one).
-fn give_back_labels(sheet: &SheetCells, labels: &Labels, mut rect: CellRange) -> CellRange {
+/// is then a complete permutation (label stripping never breaks one). `holds` is what `rect`
+/// holds when it holds each of `lo..=hi` once: a line repeating one of them is not given back.
+fn give_back_labels(
+    sheet: &SheetCells,
+    labels: &Labels,
+    mut rect: CellRange,
+    mut holds: Option<(i64, i64)>,
+) -> CellRange {
     if labels.numeric_cells.is_empty() {
         return rect;
     }
     loop {
         let (f, l) = (rect.first, rect.last);
+        // Each way to grow: the grown block, and the line it adds (fixed row or column, and
+        // the span along it).
         let mut options = Vec::new();
         if f.row > 0 {
-            options.push(CellRange::new(CellRef::new(f.row - 1, f.col), l));
+            let g = CellRange::new(CellRef::new(f.row - 1, f.col), l);
+            options.push((g, false, f.row - 1, (f.col, l.col)));
         }
-        options.push(CellRange::new(f, CellRef::new(l.row + 1, l.col)));
+        let g = CellRange::new(f, CellRef::new(l.row + 1, l.col));
+        options.push((g, false, l.row + 1, (f.col, l.col)));
         if f.col > 0 {
-            options.push(CellRange::new(CellRef::new(f.row, f.col - 1), l));
+            let g = CellRange::new(CellRef::new(f.row, f.col - 1), l);
+            options.push((g, true, f.col - 1, (f.row, l.row)));
         }
-        options.push(CellRange::new(f, CellRef::new(l.row, l.col + 1)));
-        let grown = options.into_iter().find(|g| {
-            let new_cells = (g.first.row..=g.last.row)
-                .flat_map(|r| (g.first.col..=g.last.col).map(move |c| (r, c)))
-                .filter(|&(r, c)| !rect.contains(CellRef::new(r, c)));
-            let mut any = false;
-            let all_labels = new_cells.into_iter().all(|(r, c)| {
-                any = true;
-                labels.is_numeric_label(r, c)
-            });
-            any && all_labels
+        let g = CellRange::new(f, CellRef::new(l.row, l.col + 1));
+        options.push((g, true, l.col + 1, (f.row, l.row)));
+        let grown = options.into_iter().find(|&(g, vertical, fixed, (a, b))| {
+            let line = (a..=b).map(|p| if vertical { (p, fixed) } else { (fixed, p) });
+            let repeats = |(r, c): (u32, u32)| {
+                holds.is_some_and(|(lo, hi)| {
+                    sheet.find(r, c).is_some_and(
+                        |x| matches!(classify(x.value), Kind::Int(v) if (lo..=hi).contains(&v)),
+                    )
+                })
+            };
+            line.clone().all(|(r, c)| labels.is_numeric_label(r, c))
+                && !line.clone().any(repeats)
                 && u64::from(g.rows()) * u64::from(g.cols()) <= MAX_BOARD_SQUARES
-                && complete_permutation(&BlockGrid::new(sheet, *g))
+                && complete_permutation(sheet, g)
         });
         match grown {
-            Some(g) => rect = g,
+            Some((g, ..)) => {
+                rect = g;
+                holds = None;
+            }
             None => return rect,
         }
     }
 }
 
-/// Whether every cell of the block holds a whole number and they are exactly 1..N or 0..N-1.
-fn complete_permutation(grid: &BlockGrid<'_>) -> bool {
-    let (rows, cols) = (grid.range.rows(), grid.range.cols());
-    let n = u64::from(rows) * u64::from(cols);
+/// Whether every cell of `range` holds a whole number and they are exactly 1..N or 0..N-1
+/// (read from the sheet: no block is indexed for a line that is rarely given back).
+fn complete_permutation(sheet: &SheetCells, range: CellRange) -> bool {
+    let n = rect_ints(range);
     let mut seen = vec![false; n as usize + 1];
-    let mut zero = false;
-    for r in 0..rows {
-        for c in 0..cols {
-            let Kind::Int(v) = grid.kind(r, c) else {
-                return false;
-            };
-            if v < 0 || v as u64 > n || seen[v as usize] {
-                return false;
-            }
-            seen[v as usize] = true;
-            zero |= v == 0;
+    let (mut count, mut zero, mut fits) = (0u64, false, true);
+    let cells = sheet.cells();
+    sheet.for_each_in(range, |i, _, _| {
+        if !fits {
+            return;
         }
-    }
+        let v = match cells.small_whole_number(i) {
+            Some(v) => i64::from(v),
+            None => match classify(cells.get(i).and_then(|c| c.value)) {
+                Kind::Int(v) => v,
+                _ => {
+                    fits = false;
+                    return;
+                }
+            },
+        };
+        if v < 0 || v as u64 > n || seen[v as usize] {
+            fits = false;
+            return;
+        }
+        seen[v as usize] = true;
+        zero |= v == 0;
+        count += 1;
+    });
     // n distinct values in 0..=n: exactly one of 0 and n is absent.
-    zero != seen[n as usize]
+    fits && count == n && zero != seen[n as usize]
 }
 
 /// The board the user gave (`--range`): no evidence needed, its numbering and unvisited mark
@@ -322,62 +321,147 @@ pub(crate) fn given(sheet: &SheetCells, range: CellRange) -> Candidate {
     };
     if rect_ints(range) <= MAX_BOARD_SQUARES {
         let grid = BlockGrid::new(sheet, range);
-        g.unvisited = unvisited_mark(&grid);
+        let survey = survey(&grid, false);
+        g.unvisited = survey.unvisited(rect_ints(range));
         if g.unvisited.is_none() {
-            g.base = numbering_base(&grid);
+            g.base = survey.base(&grid);
         }
     }
     Candidate::Grid(g)
 }
 
-/// The number marking unvisited squares (rule 5): 0 or -1 on two or more squares, no other
-/// number below 1 (a single 0 is the first move of a tour numbered from 0). Zeros beside a
-/// largest number of N - 1 are moves of a tour numbered from 0 with a mistake (`0` typed
-/// twice), not marks: moves 1..N-1 leave no room for two unvisited squares.
-fn unvisited_mark(grid: &BlockGrid<'_>) -> Option<i64> {
-    let n = i64::from(grid.range.rows()) * i64::from(grid.range.cols());
-    let (mut zeros, mut minus_ones, mut max) = (0usize, 0usize, i64::MIN);
-    for (v, _) in grid.ints() {
-        max = max.max(v);
-        match v {
-            0 => zeros += 1,
-            -1 => minus_ones += 1,
-            v if v < 0 => return None,
-            _ => {}
-        }
-    }
-    match (zeros, minus_ones) {
-        (z, 0) if z >= 2 && max != n - 1 => Some(0),
-        (0, m) if m >= 2 => Some(-1),
-        _ => None,
-    }
+/// A block's number not present (see [`Survey::pos`]).
+const NONE: u32 = u32::MAX;
+/// A block's number present more than once.
+const MANY: u32 = u32::MAX - 1;
+
+/// What one pass over a block finds: what its cells hold, and what rules 5 and 7 read.
+struct Survey {
+    /// Whole numbers.
+    ints: usize,
+    /// Insertion labels (`5a`, the hand method's Step 3): they count with the numbers, as a
+    /// big board's inserted centre outnumbers its cycle.
+    labels: u64,
+    /// Cells not blank.
+    filled: u64,
+    /// How many 0s and -1s, and where the last 0 is.
+    zeros: usize,
+    minus_ones: usize,
+    zero_at: u32,
+    /// A number below -1.
+    other_negative: bool,
+    /// The largest number.
+    max: i64,
+    /// Whether N (the block's cell count) is there.
+    has_n: bool,
+    /// Where each number of 0..=N is: its cell, [`NONE`] or [`MANY`] (when asked for).
+    pos: Option<Vec<u32>>,
 }
 
-/// 0 when the block holds 0 once, not N, and its 1 (if any) is a knight's move from the 0.
-fn numbering_base(grid: &BlockGrid<'_>) -> u8 {
+/// One pass over the block (a million cells for a big board: read once, not once a rule).
+fn survey(grid: &BlockGrid<'_>, with_pos: bool) -> Survey {
     let cols = grid.range.cols();
-    let n = u64::from(grid.range.rows()) * u64::from(cols);
-    let (mut zeros, mut zero) = (0usize, 0u32);
-    for (v, at) in grid.ints() {
-        if v == 0 {
-            zeros += 1;
-            zero = at;
-        } else if v > 0 && v as u64 == n {
-            return 1;
+    let n = i64::from(grid.len());
+    let mut pos = with_pos.then(|| vec![NONE; n as usize + 1]);
+    let mut s = Survey {
+        ints: 0,
+        labels: 0,
+        filled: 0,
+        zeros: 0,
+        minus_ones: 0,
+        zero_at: 0,
+        other_negative: false,
+        max: i64::MIN,
+        has_n: false,
+        pos: None,
+    };
+    for at in 0..grid.len() {
+        match grid.kind_at(at) {
+            Kind::Blank => {}
+            Kind::Int(v) => {
+                s.ints += 1;
+                s.filled += 1;
+                s.max = s.max.max(v);
+                match v {
+                    0 => {
+                        s.zeros += 1;
+                        s.zero_at = at;
+                    }
+                    -1 => s.minus_ones += 1,
+                    v if v < 0 => s.other_negative = true,
+                    v => s.has_n |= v == n,
+                }
+                if let Some(slot) = pos.as_mut().and_then(|p| p.get_mut(v as usize)) {
+                    *slot = if *slot == NONE { at } else { MANY };
+                }
+            }
+            Kind::Text if inserted::is_label(grid, at / cols, at % cols) => {
+                s.labels += 1;
+                s.filled += 1;
+            }
+            _ => s.filled += 1,
         }
     }
-    if zeros != 1 {
-        return 1;
+    s.pos = pos;
+    s
+}
+
+impl Survey {
+    /// The numbers `(lo, hi)` when the block holds each of `lo..=hi` once and nothing else,
+    /// `lo` 0 or 1 (a complete permutation).
+    fn permutation(&self) -> Option<(i64, i64)> {
+        let pos = self.pos.as_deref()?;
+        let n = pos.len() - 1;
+        if self.ints != n || self.filled != n as u64 {
+            return None;
+        }
+        let once = |lo: usize| pos[lo..][..n].iter().all(|&p| p != NONE && p != MANY);
+        [1, 0]
+            .into_iter()
+            .find(|&lo| once(lo))
+            .map(|lo| (lo as i64, (lo + n) as i64 - 1))
     }
-    let knight = |a: u32, b: u32| {
-        let (dr, dc) = ((a / cols).abs_diff(b / cols), (a % cols).abs_diff(b % cols));
-        (dr == 1 && dc == 2) || (dr == 2 && dc == 1)
-    };
-    let mut ones = grid.ints().filter(|x| x.0 == 1).peekable();
-    if ones.peek().is_none() || ones.any(|(_, at)| knight(zero, at)) {
-        0
-    } else {
-        1
+
+    /// The number marking unvisited squares (rule 5): 0 or -1 on two or more squares, no
+    /// other number below 1 (a single 0 is the first move of a tour numbered from 0). Zeros
+    /// beside a largest number of N - 1 are moves of a tour numbered from 0 with a mistake
+    /// (`0` typed twice), not marks: moves 1..N-1 leave no room for two unvisited squares.
+    fn unvisited(&self, n: u64) -> Option<i64> {
+        if self.other_negative {
+            return None;
+        }
+        match (self.zeros, self.minus_ones) {
+            (z, 0) if z >= 2 && self.max != n as i64 - 1 => Some(0),
+            (0, m) if m >= 2 => Some(-1),
+            _ => None,
+        }
+    }
+
+    /// 0 when the block holds 0 once, not N, and its 1 (if any) is a knight's move from the
+    /// 0 (rule 7).
+    fn base(&self, grid: &BlockGrid<'_>) -> u8 {
+        if self.has_n || self.zeros != 1 {
+            return 1;
+        }
+        let cols = grid.range.cols();
+        let knight = |a: u32, b: u32| {
+            let (dr, dc) = ((a / cols).abs_diff(b / cols), (a % cols).abs_diff(b % cols));
+            (dr == 1 && dc == 2) || (dr == 2 && dc == 1)
+        };
+        let from_zero = match self.pos.as_ref().map(|p| p[1]) {
+            Some(NONE) => true,
+            Some(one) if one != MANY => knight(self.zero_at, one),
+            // Several 1s (or no positions kept): any of them.
+            _ => {
+                let mut ones = grid.ints().filter(|x| x.0 == 1).peekable();
+                ones.peek().is_none() || ones.any(|(_, at)| knight(self.zero_at, at))
+            }
+        };
+        if from_zero {
+            0
+        } else {
+            1
+        }
     }
 }
 
@@ -386,17 +470,17 @@ fn numbering_base(grid: &BlockGrid<'_>) -> u8 {
 fn dense_rectangle(sheet: &SheetCells) -> Option<CellRange> {
     let (mut top, mut left, mut bottom, mut right) = (u32::MAX, u32::MAX, 0u32, 0u32);
     let (mut count, mut ints) = (0u64, 0u64);
-    for c in sheet.cells() {
-        match classify(c.value) {
+    for (row, col, kind) in kinds(sheet) {
+        match kind {
             Kind::Blank => continue,
             Kind::Int(_) => ints += 1,
             _ => {}
         }
         count += 1;
-        top = top.min(c.row);
-        bottom = bottom.max(c.row);
-        left = left.min(c.col);
-        right = right.max(c.col);
+        top = top.min(row);
+        bottom = bottom.max(row);
+        left = left.min(col);
+        right = right.max(col);
     }
     let dense =
         count > 0 && ints > 0 && u64::from(bottom - top + 1) * u64::from(right - left + 1) == count;
@@ -427,17 +511,18 @@ fn numbers<'a>(
     labels: &'a Labels,
 ) -> impl Iterator<Item = (u32, u32, Kind)> + 'a {
     // Both lists are in row-major order: the label cells are walked alongside.
-    let mut next_label = labels.numeric_cells.iter().peekable();
-    sheet.cells().into_iter().filter_map(move |c| {
-        let k = classify(c.value);
+    let label_cells = &labels.numeric_cells[..];
+    let mut next_label = 0usize;
+    kinds(sheet).filter(move |&(row, col, k)| {
         if !k.is_numeric() {
-            return None;
+            return false;
         }
-        while next_label.next_if(|&&l| l < (c.row, c.col)).is_some() {}
-        if next_label.next_if_eq(&&(c.row, c.col)).is_some() {
-            return None;
+        while label_cells.get(next_label).is_some_and(|&l| l < (row, col)) {
+            next_label += 1;
         }
-        Some((c.row, c.col, k))
+        let label = label_cells.get(next_label) == Some(&(row, col));
+        next_label += usize::from(label);
+        !label
     })
 }
 
@@ -641,7 +726,10 @@ fn extend_by_borders(sheet: &SheetCells, grid: &BlockGrid<'_>, block: CellRange)
     let (dr, dc) = (block.first.row - o.row, block.first.col - o.col);
     let bordered = (dr..dr + block.rows())
         .flat_map(|r| (dc..dc + block.cols()).map(move |c| (r, c)))
-        .filter(|&(r, c)| grid.cell(r, c).is_some_and(|x| x.format.bordered))
+        .filter(|&(r, c)| {
+            grid.format_at(r * grid.range.cols() + c)
+                .is_some_and(|f| f.bordered)
+        })
         .count() as u64;
     let area = u64::from(block.rows()) * u64::from(block.cols());
     if bordered * 2 < area {

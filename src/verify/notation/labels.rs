@@ -139,7 +139,13 @@ fn candidate_lines(sheet: &SheetCells) -> Vec<Line> {
             _ => None,
         }
     };
-    for cell in sheet.cells() {
+    let cells = sheet.cells();
+    for i in 0..cells.len() {
+        // A whole number above 1 starts no line: most cells of a board.
+        if cells.small_whole_number(i).is_some_and(|v| v > 1) {
+            continue;
+        }
+        let Some(cell) = cells.get(i) else { continue };
         if let Kind::Int(first @ (0 | 1)) = classify(cell.value) {
             for vertical in [true, false] {
                 if let Some(line) = number_line(cell.row, cell.col, first, vertical, &int_at) {

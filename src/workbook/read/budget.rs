@@ -12,7 +12,7 @@
 
 use std::io;
 
-use super::cells::{cost_of, CellsBuilder, MAX_SMALL_NUMBER, SMALL_NUMBER_COST};
+use super::cells::{cost_of, inline, CellsBuilder, MAX_SMALL_NUMBER, SMALL_NUMBER_COST};
 use super::{CellFormat, CellValue, CellValueRef, CellView, ReadError, SheetCells};
 
 /// The most cells (including formatted empty ones) kept from one worksheet, 16 bytes each
@@ -153,6 +153,38 @@ impl<'a> SheetBudget<'a> {
             value: Some(value),
             format: CellFormat::default(),
         })
+    }
+
+    /// Keep a number (every move number of a board: a whole number is kept in place in one
+    /// step).
+    pub(crate) fn push_number(
+        &mut self,
+        row: u32,
+        col: u32,
+        value: f64,
+        format: CellFormat,
+    ) -> Result<(), ReadError> {
+        let number = Some(CellValueRef::Number(value));
+        let small = inline(value);
+        self.room(
+            1,
+            small.map_or_else(|| cost_of(number), |_| SMALL_NUMBER_COST),
+        )?;
+        match &mut self.store {
+            Store::Keep(cells) => match small {
+                Some(handle) => cells.push_slot(row, col, handle, format),
+                None => cells.push_number(row, col, value, format),
+            }
+            .map_err(out_of_memory),
+            Store::Send(out) => out
+                .cell(&CellView {
+                    row,
+                    col,
+                    value: number,
+                    format,
+                })
+                .map_err(sent),
+        }
     }
 
     /// Keep a cell whose value is borrowed: its text is cut here to [`MAX_TEXT_KEPT`]

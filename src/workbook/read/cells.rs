@@ -13,6 +13,7 @@ use std::collections::HashMap;
 use serde::{Deserialize, Serialize};
 
 use super::{CellFormat, CellValue};
+use crate::workbook::cellref::CellRange;
 
 /// A cell's value borrowed from its sheet (see [`CellValue`]).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -94,11 +95,13 @@ pub(crate) const SMALL_NUMBER_COST: u64 = std::mem::size_of::<Slot>() as u64;
 pub(crate) const MAX_SMALL_NUMBER: u32 = INLINE - 1;
 
 /// The handle of a whole number stored in place.
-fn inline(f: f64) -> Option<u32> {
-    // In this range `as` keeps whole numbers exactly and is one instruction (`fract` is a
-    // call); -0.0 is not stored in place, so it reads back as written.
-    (f >= 0.0 && f < f64::from(INLINE) && f64::from(f as u32) == f && f.is_sign_positive())
-        .then_some(INLINE | f as u32)
+#[inline]
+pub(crate) fn inline(f: f64) -> Option<u32> {
+    // `as` keeps a whole number in range exactly and saturates anything else (NaN to 0), so
+    // only a whole number comes back unchanged (`fract` is a call); -0.0 is not stored in
+    // place, so it reads back as written.
+    let v = f as u32;
+    (v < INLINE && f64::from(v) == f && f.is_sign_positive()).then_some(INLINE | v)
 }
 
 /// A worksheet as a sparse list of cells in row-major order, one entry per position.
@@ -147,6 +150,23 @@ impl<'a> Cells<'a> {
     pub fn small_whole_number(&self, i: usize) -> Option<u32> {
         let v = self.sheet.slots.get(i)?.value;
         (v & INLINE != 0).then_some(v & !INLINE)
+    }
+
+    /// The `i`-th cell's position `(row, col)`.
+    pub fn position(&self, i: usize) -> Option<(u32, u32)> {
+        self.sheet.slots.get(i).map(|s| (s.row, s.col))
+    }
+
+    /// The `i`-th cell's format, without reading its value.
+    pub fn format(&self, i: usize) -> Option<CellFormat> {
+        let slot = self.sheet.slots.get(i)?;
+        Some(
+            self.sheet
+                .formats
+                .get(slot.format as usize)
+                .copied()
+                .unwrap_or_default(),
+        )
     }
 
     /// The cells' positions `(row, col)` in row-major order.
@@ -234,6 +254,21 @@ impl SheetCells {
             .map(|i| self.view(&self.slots[i]))
     }
 
+    /// Calls `f(i, row, col)` for the `i`-th cell at each position of `range`, in row-major
+    /// order (one pass over the rows it spans: how a board's cells are indexed).
+    pub fn for_each_in(&self, range: CellRange, mut f: impl FnMut(usize, u32, u32)) {
+        let (first, last) = (range.first, range.last);
+        let start = self.first_in_row(first.row);
+        for (k, s) in self.slots[start..].iter().enumerate() {
+            if s.row > last.row {
+                break;
+            }
+            if s.col >= first.col && s.col <= last.col {
+                f(start + k, s.row, s.col);
+            }
+        }
+    }
+
     /// The index of the first cell at or below `row`.
     pub fn first_in_row(&self, row: u32) -> usize {
         self.slots.partition_point(|s| s.row < row)
@@ -318,18 +353,31 @@ impl CellsBuilder {
                 self.others.len() as u32
             }
         };
-        let format = self.format_id(cell.format)?;
+        self.push_slot(cell.row, cell.col, value, cell.format)
+    }
+
+    /// Keep a cell whose value handle is known (a whole number's, [`inline`]).
+    #[inline]
+    pub(crate) fn push_slot(
+        &mut self,
+        row: u32,
+        col: u32,
+        value: u32,
+        format: CellFormat,
+    ) -> Result<(), std::collections::TryReserveError> {
+        let format = self.format_id(format)?;
         self.slots.try_reserve(1)?;
         self.slots.push(Slot {
-            row: cell.row,
-            col: cell.col,
+            row,
+            col,
             value,
             format,
         });
         Ok(())
     }
 
-    /// Keep a number.
+    /// Keep a number (a whole number from 0 to [`MAX_SMALL_NUMBER`], a move number, in one
+    /// step).
     pub(crate) fn push_number(
         &mut self,
         row: u32,
@@ -337,12 +385,15 @@ impl CellsBuilder {
         value: f64,
         format: CellFormat,
     ) -> Result<(), std::collections::TryReserveError> {
-        self.push_view(&CellView {
-            row,
-            col,
-            value: Some(CellValueRef::Number(value)),
-            format,
-        })
+        match inline(value) {
+            Some(handle) => self.push_slot(row, col, handle, format),
+            None => self.push_view(&CellView {
+                row,
+                col,
+                value: Some(CellValueRef::Number(value)),
+                format,
+            }),
+        }
     }
 
     /// Whole numbers from 0 to [`MAX_SMALL_NUMBER`] along row `row` from column `col`, all
@@ -380,19 +431,24 @@ impl CellsBuilder {
         Ok((start as u32, t.len() as u32))
     }
 
+    /// The index of `format` in the table: most cells share their neighbour's.
+    #[inline]
     fn format_id(&mut self, format: CellFormat) -> Result<u32, std::collections::TryReserveError> {
-        if format == CellFormat::default() {
-            return Ok(0);
+        match self.last_format {
+            Some((f, id)) if f == format => Ok(id),
+            _ => self.new_format_id(format),
         }
-        if let Some((f, id)) = self.last_format {
-            if f == format {
-                return Ok(id);
-            }
-        }
-        if self.formats.is_empty() {
+    }
+
+    fn new_format_id(
+        &mut self,
+        format: CellFormat,
+    ) -> Result<u32, std::collections::TryReserveError> {
+        if self.formats.is_empty() && format != CellFormat::default() {
             self.formats.push(CellFormat::default());
         }
         let id = match self.format_ids.get(&format) {
+            _ if format == CellFormat::default() => 0,
             Some(&id) => id,
             None => {
                 self.formats.try_reserve(1)?;

@@ -7,7 +7,7 @@
 use std::io::{Read, Seek};
 
 use calamine::{
-    open_workbook_from_rs, DataType, Reader, SheetType, SheetVisible, Xls, XlsError, Xlsx,
+    open_workbook_from_rs, DataRef, DataType, Reader, SheetType, SheetVisible, Xls, XlsError, Xlsx,
     XlsxError,
 };
 
@@ -121,15 +121,38 @@ impl<RS: Read + Seek> SheetSource for XlsxBook<RS> {
             .next_cell_with_style_id()
             .map_err(|e| format.damaged(e))?
         {
-            let (row, col) = cell.get_position();
-            sink.push_view(&CellView {
-                row,
-                col,
-                value: value(cell.get_value(), &mut error),
-                format: palette.get(style).copied().unwrap_or_default(),
-            })?;
+            let format = palette.get(style).copied().unwrap_or_default();
+            keep(
+                sink,
+                cell.get_position(),
+                cell.get_value(),
+                format,
+                &mut error,
+            )?;
         }
         Ok(())
+    }
+}
+
+/// Keep one cell: numbers (every move number of a board) go straight to the store. Not
+/// inlined: calamine's reading loop around it stays small.
+#[inline(never)]
+fn keep(
+    sink: &mut SheetBudget<'_>,
+    (row, col): (u32, u32),
+    data: &DataRef<'_>,
+    format: CellFormat,
+    error: &mut String,
+) -> Result<(), ReadError> {
+    match data {
+        DataRef::Float(f) => sink.push_number(row, col, *f, format),
+        DataRef::Int(i) => sink.push_number(row, col, *i as f64, format),
+        data => sink.push_view(&CellView {
+            row,
+            col,
+            value: value(data, error),
+            format,
+        }),
     }
 }
 
