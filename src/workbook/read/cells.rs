@@ -112,6 +112,17 @@ pub(crate) fn inline(f: f64) -> Option<u32> {
 /// assert_eq!(cells.cells().get(0).unwrap().row, 0);
 /// assert_eq!(cells.find(1, 0).unwrap().value, Some(CellValueRef::Number(2.0)));
 /// assert!(!cells.formats_known());
+///
+/// // A board's fast path: positions, whole numbers and formats by index, without a view.
+/// let all = cells.cells();
+/// assert_eq!(all.position(1), Some((1, 0)));
+/// assert_eq!(all.small_whole_number(1), Some(2));
+/// assert_eq!(all.format(1), Some(Default::default()));
+/// use knights_tour::workbook::cellref::{CellRange, CellRef};
+/// let column_a = CellRange::new(CellRef { row: 0, col: 0 }, CellRef { row: 1, col: 0 });
+/// let mut seen = Vec::new();
+/// cells.for_each_in(column_a, |i, row, col| seen.push((i, row, col)));
+/// assert_eq!(seen, [(0, 0, 0), (1, 1, 0)]);
 /// ```
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct SheetCells {
