@@ -188,7 +188,9 @@ fn a_long_write_shows_its_progress_as_a_fraction() {
 fn a_write_that_cannot_fit_the_time_left_says_so_at_once() {
     let wd = WorkDir::new();
     let started = Instant::now();
-    let (size, timeout) = (side(2000, 4000), side(6, 3));
+    // Rows that need about twice the time left, a second in (on a quiet machine: the write
+    // stops only when clearly over, and a slower machine is further over).
+    let (size, timeout) = (side(2500, 4000), side(6, 3));
     let out = wd
         .generate(&[
             "--size",
