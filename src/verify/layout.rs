@@ -34,7 +34,7 @@
 use std::borrow::Cow;
 
 use crate::workbook::cellref::{CellRange, CellRef};
-use crate::workbook::read::{CellValueRef, CellView, CellsBuilder, SheetCells};
+use crate::workbook::read::{CellFormat, CellValueRef, CellView, CellsBuilder, SheetCells};
 
 use super::tokens::{Kind as TokenKind, Token, Tokeniser, Tokens, MAX_TOKENS};
 use super::value::{classify, texts, Kind};
@@ -226,7 +226,12 @@ fn lay_out_block(sheet: &SheetCells, cells: &[(u32, u32, Source<'_>)], plan: &mu
         {
             if plan
                 .cells
-                .push_number(row, col, f, Default::default())
+                .push_view(&CellView {
+                    row,
+                    col,
+                    value: Some(CellValueRef::Number(f)),
+                    format: CellFormat::default(),
+                })
                 .is_ok()
             {
                 plan.consumed.push((row, col));

@@ -155,8 +155,8 @@ impl<'a> SheetBudget<'a> {
         })
     }
 
-    /// Keep a number (every move number of a board: a whole number is kept in place in one
-    /// step).
+    /// Keep a number: a whole number kept in place (every move number of a board) in one
+    /// step, anything else as [`SheetBudget::push_view`] keeps it.
     pub(crate) fn push_number(
         &mut self,
         row: u32,
@@ -164,27 +164,20 @@ impl<'a> SheetBudget<'a> {
         value: f64,
         format: CellFormat,
     ) -> Result<(), ReadError> {
-        let number = Some(CellValueRef::Number(value));
-        let small = inline(value);
-        self.room(
-            1,
-            small.map_or_else(|| cost_of(number), |_| SMALL_NUMBER_COST),
-        )?;
-        match &mut self.store {
-            Store::Keep(cells) => match small {
-                Some(handle) => cells.push_slot(row, col, handle, format),
-                None => cells.push_number(row, col, value, format),
+        if let (Some(handle), Store::Keep(_)) = (inline(value), &self.store) {
+            self.room(1, SMALL_NUMBER_COST)?;
+            if let Store::Keep(cells) = &mut self.store {
+                return cells
+                    .push_slot(row, col, handle, format)
+                    .map_err(out_of_memory);
             }
-            .map_err(out_of_memory),
-            Store::Send(out) => out
-                .cell(&CellView {
-                    row,
-                    col,
-                    value: number,
-                    format,
-                })
-                .map_err(sent),
         }
+        self.push_view(&CellView {
+            row,
+            col,
+            value: Some(CellValueRef::Number(value)),
+            format,
+        })
     }
 
     /// Keep a cell whose value is borrowed: its text is cut here to [`MAX_TEXT_KEPT`]

@@ -387,26 +387,6 @@ impl CellsBuilder {
         Ok(())
     }
 
-    /// Keep a number (a whole number from 0 to [`MAX_SMALL_NUMBER`], a move number, in one
-    /// step).
-    pub(crate) fn push_number(
-        &mut self,
-        row: u32,
-        col: u32,
-        value: f64,
-        format: CellFormat,
-    ) -> Result<(), std::collections::TryReserveError> {
-        match inline(value) {
-            Some(handle) => self.push_slot(row, col, handle, format),
-            None => self.push_view(&CellView {
-                row,
-                col,
-                value: Some(CellValueRef::Number(value)),
-                format,
-            }),
-        }
-    }
-
     /// Whole numbers from 0 to [`MAX_SMALL_NUMBER`] along row `row` from column `col`, all
     /// with one format (a row of a board), kept in one step. The caller has checked that the
     /// columns do not pass `u32::MAX`.
