@@ -392,6 +392,56 @@ impl State {
             .unwrap_or(g - 1)
     }
 
+    /// The reversals carrying the square at `q` to exactly `p` (at most one for each start
+    /// `a` in `lo..=q`, since its end is `p + q - a`), in the order of [`State::carrying`].
+    fn landing(&self, q: usize, p: usize, lo: usize) -> impl Iterator<Item = (usize, usize)> + '_ {
+        let n = self.path.len();
+        (lo..=q.min(p)).filter_map(move |a| {
+            let b = p + q - a;
+            let fits = b < n
+                && if a == 0 {
+                    // A rotation at the head: path[0] next to path[b + 1], or the whole path.
+                    b == n - 1 || self.adjacent(self.path[0], self.path[b + 1])
+                } else {
+                    b > a
+                        && self.adjacent(self.path[a - 1], self.path[b])
+                        && (b == n - 1 || self.adjacent(self.path[a], self.path[b + 1]))
+                };
+            fits.then_some((a, b))
+        })
+    }
+
+    /// Every reversal carrying the square at `q` (`a` in `lo..=q`, `b >= q` with `path[b]` next
+    /// to `path[a - 1]`) into `moves`, stopping once it holds `limit`.
+    fn carrying(&self, q: usize, lo: usize, limit: usize, moves: &mut Vec<(usize, usize)>) {
+        let n = self.path.len();
+        moves.clear();
+        for a in lo..=q {
+            if moves.len() >= limit {
+                return;
+            }
+            if a == 0 {
+                moves.push((0, n - 1));
+                for t in self.neighbours(self.path[0]) {
+                    let b = self.pos[t] as usize;
+                    if b > q && b >= 1 {
+                        moves.push((0, b - 1));
+                    }
+                }
+                continue;
+            }
+            // `path[b]` is next to `path[a - 1]`: the reversal needs `path[a]` next to
+            // `path[b + 1]` only.
+            let next = self.path[a];
+            for t in self.neighbours(self.path[a - 1]) {
+                let b = self.pos[t] as usize;
+                if b >= q && b > a && (b == n - 1 || self.adjacent(next, self.path[b + 1])) {
+                    moves.push((a, b));
+                }
+            }
+        }
+    }
+
     /// Bring `square` to move index `p` by reversals starting at `lo` or later, the later goals'
     /// squares all after `p`; `false` after [`STEPS_PER_GOAL`] reversals.
     fn place(
@@ -401,7 +451,6 @@ impl State {
         lo: usize,
         rng: &mut Rng,
     ) -> bool {
-        let n = self.path.len();
         // Later goals' squares at or before `p` once `a..=b` is reversed (`(0, 0)`: as it is).
         let early = |st: &State, a: usize, b: usize| {
             later
@@ -422,35 +471,10 @@ impl State {
             if q == p && clean(self, 0, 0) {
                 return true;
             }
-            // Every reversal carrying the square: a in lo..=q, b >= q with path[b] next to path[a-1].
-            moves.clear();
-            for a in lo..=q {
-                if a == 0 {
-                    // A rotation at the head: path[0] next to path[b + 1], or the whole path.
-                    moves.push((0, n - 1));
-                    for t in self.neighbours(self.path[0]) {
-                        let b = self.pos[t] as usize;
-                        if b > q && b >= 1 {
-                            moves.push((0, b - 1));
-                        }
-                    }
-                    continue;
-                }
-                // `path[b]` is next to `path[a - 1]`: the reversal needs `path[a]` next to
-                // `path[b + 1]` only.
-                let next = self.path[a];
-                for t in self.neighbours(self.path[a - 1]) {
-                    let b = self.pos[t] as usize;
-                    if b >= q && b > a && (b == n - 1 || self.adjacent(next, self.path[b + 1])) {
-                        moves.push((a, b));
-                    }
-                }
-            }
             self.work += (q - lo + 1) as u64;
-            let exact: Vec<(usize, usize)> = moves
-                .iter()
-                .copied()
-                .filter(|&(a, b)| a + b - q == p && clean(self, a, b))
+            let exact: Vec<(usize, usize)> = self
+                .landing(q, p, lo)
+                .filter(|&(a, b)| clean(self, a, b))
                 .collect();
             if !exact.is_empty() {
                 let (a, b) = exact[rng.random_range(0..exact.len())];
@@ -461,23 +485,33 @@ impl State {
                 self.apply(shift);
                 return true;
             }
+            // Every reversal carrying the square is listed only when one is picked: a scramble
+            // needs only to know there are a few.
+            self.carrying(q, lo, FEW_MOVES, &mut moves);
             let pick = if moves.len() < FEW_MOVES || rng.random_bool(0.2) {
                 None
-            } else if rng.random_bool(0.6) {
-                // How far the square lands from its move, and each later goal's square left
-                // at or before it.
-                let cost = |st: &State, a: usize, b: usize| {
-                    (a + b - q).abs_diff(p) + EARLY_COST * early(st, a, b)
-                };
-                let best = moves.iter().map(|&(a, b)| cost(self, a, b)).min();
-                let near: Vec<_> = moves
-                    .iter()
-                    .copied()
-                    .filter(|&(a, b)| Some(cost(self, a, b)) == best)
-                    .collect();
-                Some(near[rng.random_range(0..near.len())])
             } else {
-                Some(moves[rng.random_range(0..moves.len())])
+                self.carrying(q, lo, usize::MAX, &mut moves);
+                Some(if rng.random_bool(0.6) {
+                    // How far the square lands from its move, and each later goal's square
+                    // left at or before it (counted only for a move landing no farther than
+                    // the best so far).
+                    let cost = |st: &State, (a, b): (usize, usize), bound: usize| {
+                        let off = (a + b - q).abs_diff(p);
+                        (off <= bound).then(|| off + EARLY_COST * early(st, a, b))
+                    };
+                    let best = moves.iter().fold(usize::MAX, |best, &m| {
+                        cost(self, m, best).map_or(best, |c| c.min(best))
+                    });
+                    let near: Vec<_> = moves
+                        .iter()
+                        .copied()
+                        .filter(|&m| cost(self, m, best) == Some(best))
+                        .collect();
+                    near[rng.random_range(0..near.len())]
+                } else {
+                    moves[rng.random_range(0..moves.len())]
+                })
             };
             match pick {
                 Some((a, b)) => self.reverse(a, b),
@@ -579,6 +613,34 @@ mod tests {
             }
         }
         assert!(found >= 40, "only {found} block moves found");
+    }
+
+    /// The reversals landing the square exactly, found one for each start, are those of every
+    /// reversal carrying it that land it there, in the same order (the search draws among them).
+    #[test]
+    fn landing_reversals_are_the_carrying_ones_that_land() {
+        let mut rng = rng_from_seed(9);
+        let st = a_path(20, 9);
+        let n = st.path.len();
+        let (mut moves, mut landed) = (Vec::new(), 0);
+        for _ in 0..3000 {
+            let lo = rng.random_range(0..n / 2);
+            let (q, p) = (rng.random_range(lo..n), rng.random_range(lo..n));
+            st.carrying(q, lo, usize::MAX, &mut moves);
+            let expected: Vec<_> = moves
+                .iter()
+                .copied()
+                .filter(|&(a, b)| a + b - q == p)
+                .collect();
+            assert_eq!(st.landing(q, p, lo).collect::<Vec<_>>(), expected);
+            landed += expected.len();
+            // Listing stopped after a few: the same first moves, and a few when there are.
+            let all = moves.clone();
+            st.carrying(q, lo, FEW_MOVES, &mut moves);
+            assert_eq!(moves[..], all[..moves.len()]);
+            assert!(moves.len() >= FEW_MOVES.min(all.len()));
+        }
+        assert!(landed > 50, "only {landed} landing reversals");
     }
 
     /// Reversals the search accepts keep the path a knight's path and leave `lo..` alone.
