@@ -67,6 +67,16 @@ pub fn keep_text(text: &str) -> Box<str> {
 pub(crate) trait CellOut {
     /// Send one cell on.
     fn cell(&mut self, cell: &CellView<'_>) -> io::Result<()>;
+
+    /// Send on a whole number from 0 to [`MAX_SMALL_NUMBER`] (every move number of a board)
+    /// in one step, without a [`CellView`] to look through.
+    fn small_number(
+        &mut self,
+        row: u32,
+        col: u32,
+        value: u32,
+        format: CellFormat,
+    ) -> io::Result<()>;
 }
 
 /// Kept in memory, or sent on.
@@ -155,8 +165,8 @@ impl<'a> SheetBudget<'a> {
         })
     }
 
-    /// Keep a number: a whole number kept in place (every move number of a board) in one
-    /// step, anything else as [`SheetBudget::push_view`] keeps it.
+    /// Keep a number: a whole number kept in place (every move number of a board) is kept or
+    /// sent on in one step, anything else as [`SheetBudget::push_view`] keeps it.
     pub(crate) fn push_number(
         &mut self,
         row: u32,
@@ -164,20 +174,23 @@ impl<'a> SheetBudget<'a> {
         value: f64,
         format: CellFormat,
     ) -> Result<(), ReadError> {
-        if let (Some(handle), Store::Keep(_)) = (inline(value), &self.store) {
-            self.room(1, SMALL_NUMBER_COST)?;
-            if let Store::Keep(cells) = &mut self.store {
-                return cells
-                    .push_slot(row, col, handle, format)
-                    .map_err(out_of_memory);
-            }
+        let Some(handle) = inline(value) else {
+            return self.push_view(&CellView {
+                row,
+                col,
+                value: Some(CellValueRef::Number(value)),
+                format,
+            });
+        };
+        self.room(1, SMALL_NUMBER_COST)?;
+        match &mut self.store {
+            Store::Keep(cells) => cells
+                .push_slot(row, col, handle, format)
+                .map_err(out_of_memory),
+            Store::Send(out) => out
+                .small_number(row, col, handle & MAX_SMALL_NUMBER, format)
+                .map_err(sent),
         }
-        self.push_view(&CellView {
-            row,
-            col,
-            value: Some(CellValueRef::Number(value)),
-            format,
-        })
     }
 
     /// Keep a cell whose value is borrowed: its text is cut here to [`MAX_TEXT_KEPT`]
@@ -224,12 +237,12 @@ impl<'a> SheetBudget<'a> {
                 .push_run(row, col, values, format)
                 .map_err(out_of_memory),
             Store::Send(out) => values.iter().enumerate().try_for_each(|(i, &v)| {
-                out.cell(&CellView {
+                out.small_number(
                     row,
-                    col: col.wrapping_add(i as u32),
-                    value: Some(CellValueRef::Number(f64::from(v & MAX_SMALL_NUMBER))),
+                    col.wrapping_add(i as u32),
+                    v & MAX_SMALL_NUMBER,
                     format,
-                })
+                )
                 .map_err(sent)
             }),
         }

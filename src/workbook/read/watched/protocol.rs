@@ -12,7 +12,7 @@ use std::io::{self, Read, Write};
 use serde::{Deserialize, Serialize};
 
 use super::super::budget::{CellOut, MAX_SHEETS};
-use super::super::cells::MAX_SMALL_NUMBER;
+use super::super::cells::{inline, MAX_SMALL_NUMBER};
 use super::super::{CellFormat, CellValueRef, CellView, Format, ReadError, SheetInfo};
 
 /// The child's first bytes: which protocol it speaks.
@@ -226,37 +226,47 @@ impl<'w, W: Write> CellSender<'w, W> {
         Ok(())
     }
 
-    /// Whether `cell` carries on the run gathered so far.
-    fn continues(&self, cell: &CellView<'_>) -> bool {
+    /// Send a cell that is not a whole number kept in place, after the run before it.
+    fn send_cell(&mut self, cell: &CellView<'_>) -> io::Result<()> {
+        self.flush()?;
+        self.out.send(&Reply::Cell(*cell))
+    }
+
+    /// Whether a number at `(row, col)` with `format` carries on the run gathered so far.
+    fn continues(&self, row: u32, col: u32, format: CellFormat) -> bool {
         !self.run.is_empty()
             && self.run.len() < 4 * MAX_RUN
-            && cell.row == self.row
-            && cell.format == self.format
-            && self.col.checked_add(self.run.len() as u32 / 4) == Some(cell.col)
+            && row == self.row
+            && format == self.format
+            && self.col.checked_add(self.run.len() as u32 / 4) == Some(col)
     }
-}
-
-/// A number kept in place by the parent: whole, from 0 (not -0) to [`MAX_SMALL_NUMBER`].
-fn small(n: f64) -> Option<u32> {
-    // `as` saturates (NaN to 0): only a whole number in range comes back unchanged.
-    let v = n as u32;
-    (v <= MAX_SMALL_NUMBER && f64::from(v) == n && n.is_sign_positive()).then_some(v)
 }
 
 impl<W: Write> CellOut for CellSender<'_, W> {
     fn cell(&mut self, cell: &CellView<'_>) -> io::Result<()> {
-        let Some(v) = cell.value.and_then(|v| match v {
-            CellValueRef::Number(n) => small(n),
-            _ => None,
-        }) else {
-            self.flush()?;
-            return self.out.send(&Reply::Cell(*cell));
-        };
-        if !self.continues(cell) {
-            self.flush()?;
-            (self.row, self.col, self.format) = (cell.row, cell.col, cell.format);
+        match cell.value {
+            Some(CellValueRef::Number(n)) => match inline(n) {
+                Some(handle) => {
+                    self.small_number(cell.row, cell.col, handle & MAX_SMALL_NUMBER, cell.format)
+                }
+                None => self.send_cell(cell),
+            },
+            _ => self.send_cell(cell),
         }
-        self.run.extend(v.to_le_bytes());
+    }
+
+    fn small_number(
+        &mut self,
+        row: u32,
+        col: u32,
+        value: u32,
+        format: CellFormat,
+    ) -> io::Result<()> {
+        if !self.continues(row, col, format) {
+            self.flush()?;
+            (self.row, self.col, self.format) = (row, col, format);
+        }
+        self.run.extend_from_slice(&value.to_le_bytes());
         Ok(())
     }
 }
