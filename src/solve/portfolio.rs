@@ -139,7 +139,6 @@ pub const TABLE: [Row; 7] = [
 /// few such (a reversal moves every constrained square inside it), the joint search most.
 pub const DENSE_PIECE_MOVES: usize = 64;
 
-
 /// A search's own nodes in a tick, the time of one node of the joint search (CPU time on the
 /// `requests` example's constrained requests, `docs/solver.md`): the rotation search looks at
 /// about 2,048 squares in that time, the backtracking engine places about 60.
