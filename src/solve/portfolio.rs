@@ -91,7 +91,7 @@ pub const FIRST_ROUND_TICKS: u64 = 1 << 12;
 pub const ROUND_GROWTH: u64 = 2;
 
 /// The portfolio, in the order each round runs it (`docs/solver.md` has the measurements).
-pub const TABLE: [Row; 7] = [
+pub const TABLE: [Row; 8] = [
     Row {
         method: Method::Warnsdorff,
         when: When::WarnsdorffFirst,
@@ -119,9 +119,17 @@ pub const TABLE: [Row; 7] = [
         method: Method::Joint,
         when: When::Open {
             pieces_over: 0,
-            pieces_upto: usize::MAX,
+            pieces_upto: SPARSE_PIECE_MOVES,
         },
         share: Share::Ticks { times: 1, per: 1 },
+    },
+    Row {
+        method: Method::Joint,
+        when: When::Open {
+            pieces_over: SPARSE_PIECE_MOVES,
+            pieces_upto: usize::MAX,
+        },
+        share: Share::Ticks { times: 1, per: 16 },
     },
     Row {
         method: Method::Backtrack,
@@ -138,6 +146,10 @@ pub const TABLE: [Row; 7] = [
 /// Pieces averaging at most this many moves make a request dense: the rotation search meets
 /// few such (a reversal moves every constrained square inside it), the joint search most.
 pub const DENSE_PIECE_MOVES: usize = 64;
+
+/// Pieces averaging more than this many moves make a request sparse: the rotation search
+/// meets most such sooner than the joint search, which keeps a sixteenth of its time there.
+pub const SPARSE_PIECE_MOVES: usize = 128;
 
 /// A search's own nodes in a tick, the time of one node of the joint search (CPU time on the
 /// `requests` example's constrained requests, `docs/solver.md`): the rotation search looks at
