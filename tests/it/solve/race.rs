@@ -149,3 +149,44 @@ fn after_an_answer_the_losing_copies_start_afresh() {
     assert_eq!(race(60), (Answer::Unfinished, 60));
     assert_eq!(race(1000).0, found_by(&a));
 }
+
+/// A script that names the search `by`.
+struct Named(Scripted, Method);
+
+impl Search for Named {
+    fn method(&self) -> Method {
+        self.1
+    }
+
+    fn exhaustive(&self) -> bool {
+        false
+    }
+
+    fn step(&mut self, budget: &Budget, rng: &mut Rng) -> (Answer, u64) {
+        self.0.step(budget, rng)
+    }
+}
+
+#[test]
+fn different_searches_race_in_ticks() {
+    let (a, b) = tours();
+    // Copy 0 counts 100 nodes a tick and answers at 3,000 nodes (30 ticks), slowly; copy 1
+    // counts 1 and answers at 50 nodes (50 ticks), at once.
+    let scripts = [script(1000, 3, 30, &a), script(10, 5, 0, &b)];
+    let mut mixed = Race::mixed(vec![100, 1], move |i| {
+        Named(scripts[i].clone(), [Method::Rotations, Method::Joint][i])
+    });
+    let (found, used) = mixed.step(&Budget::nodes(1000), &mut rng_from_seed(1));
+    assert_eq!(found, found_by(&a));
+    assert_eq!(used, 30 + 50);
+    // Each copy's share of the budget is in ticks: 20 ticks are 2,000 nodes for copy 0, 20
+    // for copy 1, so neither answers.
+    let scripts = [script(1000, 3, 0, &a), script(10, 5, 0, &b)];
+    let mut mixed = Race::mixed(vec![100, 1], move |i| {
+        Named(scripts[i].clone(), [Method::Rotations, Method::Joint][i])
+    });
+    assert_eq!(
+        mixed.step(&Budget::nodes(40), &mut rng_from_seed(1)),
+        (Answer::Unfinished, 40)
+    );
+}
