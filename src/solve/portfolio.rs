@@ -7,11 +7,8 @@
 //! applies gets its share of the round's cap, in the table's order, so no search starves
 //! another and the one that suits the request finds the tour within a small factor of its
 //! time alone. A search that is spent ([`Answer::Spent`]) sits out the rest of the run; an
-//! exhaustive one's proof ([`Answer::NoTour`]) ends it. Where two searches for an open
-//! request each have the round's whole cap, they run as one race of one copy each
-//! ([`Race::mixed`]) instead of taking turns as races of two copies: each has a thread for the
-//! whole round. Why each row applies where it does, and how its share was measured, is in
-//! `docs/solver.md`.
+//! exhaustive one's proof ([`Answer::NoTour`]) ends it. Why each row applies where it does,
+//! and how its share was measured, is in `docs/solver.md`.
 //!
 //! ```
 //! use knights_tour::board::Board;
@@ -30,7 +27,8 @@
 //! assert!(req.is_satisfied_by(&found.0));
 //! ```
 
-use crate::solve::race::{stream, Race};
+use rand::SeedableRng as _;
+
 use crate::solve::search::{self, Answer, Declined, Search};
 use crate::solve::{Budget, Method, Plan, Request, Rng};
 
@@ -225,13 +223,6 @@ fn rows(request: &Request, plan: &Plan) -> Vec<Row> {
 }
 
 impl Row {
-    /// Whether, under `auto`, the row's search runs in one copy raced beside the other such
-    /// rows that apply ([`Race::mixed`]), instead of two copies taking turns with them: an open
-    /// request's row with the round's whole cap.
-    fn races_beside(&self) -> bool {
-        matches!(self.when, When::Open { .. }) && self.share == Share::Ticks { times: 1, per: 1 }
-    }
-
     /// Whether the row is one of those for "move k on X" constraints.
     fn places_constraints(&self) -> bool {
         matches!(self.when, When::Open { .. } | When::Closed)
@@ -300,43 +291,16 @@ impl<'a> Portfolio<'a> {
             cap: FIRST_ROUND_TICKS,
             next: 0,
         };
-        let rows = rows(request, plan);
-        let raced: Vec<Row> = rows.iter().copied().filter(Row::races_beside).collect();
-        let mixed = plan.method == Method::Auto && raced.len() > 1;
-        portfolio.entries = rows
+        portfolio.entries = rows(request, plan)
             .into_iter()
-            .filter_map(|row| match mixed && raced.contains(&row) {
-                true => (row == raced[0]).then(|| portfolio.mixed(&raced)),
-                false => portfolio.entry(row),
-            })
+            .filter_map(|row| portfolio.entry(row))
             .collect();
         portfolio
     }
 
-    /// One copy of each of `rows`' searches raced on threads of their own ([`Race::mixed`]),
-    /// as one entry with their (whole) share of each round.
-    fn mixed(&self, rows: &[Row]) -> Entry<'a> {
-        let methods: Vec<Method> = rows.iter().map(|row| row.method).collect();
-        let per_tick = methods.iter().map(|&m| nodes_per_tick(m)).collect();
-        let (request, plan) = (self.request, self.plan.clone());
-        let race = Race::mixed(per_tick, move |i| {
-            search::one_copy(methods[i], request, &plan).expect("its row takes the request")
-        });
-        Entry {
-            row: rows[0],
-            search: Box::new(race),
-            own_rng: true,
-            rng: None,
-            scale: 1,
-            per_tick: 1,
-            spent: false,
-        }
-    }
-
-    /// The search whose turn it is (for a progress line; [`Method::Auto`] for searches raced
-    /// together).
+    /// The search whose turn it is (for a progress line).
     pub fn now(&self) -> Option<Method> {
-        self.entries.get(self.next).map(|e| e.search.method())
+        self.entries.get(self.next).map(|e| e.row.method)
     }
 
     /// A tour was found and kept: the search for the next one starts from the first round
@@ -398,6 +362,14 @@ impl<'a> Portfolio<'a> {
             self.next += 1;
         }
     }
+}
+
+/// Stream `method` of the seed of `run` (the run's generator): a generator of its own for a
+/// search, the same in the portfolio and alone, whatever the others drew.
+fn stream(run: &Rng, method: Method) -> Rng {
+    let mut rng = Rng::from_seed(run.get_seed());
+    rng.set_stream(method as u64 + 1);
+    rng
 }
 
 impl Search for Portfolio<'_> {

@@ -11,13 +11,6 @@
 //! after an answer the losing copies start afresh (where each stopped depended on the timing).
 //! So the same seed gives the same tours on one core or many; only a time limit falling
 //! mid-race can change what is found, as it can without a race.
-//!
-//! The copies may also be different searches ([`Race::mixed`]), one copy each, compared in
-//! ticks (each counts its nodes in ticks, [`nodes_per_tick`](super::portfolio::nodes_per_tick)).
-//! Each draws from the generator the first copy of its own search's race would, under the same
-//! budget a round, so until the first answer its course is that copy's: the first tour a mixed
-//! race finds, its search's own race finds alone with the same seed, in no more of its nodes
-//! (after an answer the losing copy is made afresh, and the courses part).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -63,11 +56,6 @@ pub struct Race<'a, S> {
     make: Box<dyn Fn(usize) -> S + Send + Sync + 'a>,
     /// Seeds of the copies' generators, drawn in order from the first race's generator.
     seeds: Option<Rng>,
-    /// Each copy's nodes in a unit of the race's budget and comparison: 1 for copies of one
-    /// search, a tick's nodes for different searches.
-    per_unit: Vec<u64>,
-    /// Whether the copies are different searches, each seeded as its own race's first copy.
-    mixed: bool,
 }
 
 impl<'a, S: Search> Race<'a, S> {
@@ -75,26 +63,11 @@ impl<'a, S: Search> Race<'a, S> {
     /// the request alone, never on the machine. The copies' generators are seeded from the
     /// first race's.
     pub fn new(count: usize, make: impl Fn(usize) -> S + Send + Sync + 'a) -> Race<'a, S> {
-        let count = count.max(1);
         Race {
-            copies: (0..count).map(&make).collect(),
+            copies: (0..count.max(1)).map(&make).collect(),
             rngs: Vec::new(),
             make: Box::new(make),
             seeds: None,
-            per_unit: vec![1; count],
-            mixed: false,
-        }
-    }
-
-    /// One copy each of different searches, copy `i` made by `make(i)` and counting
-    /// `per_tick[i]` of its nodes a tick: budgets and the race are in ticks. Copy `i` draws
-    /// from the generator the first copy of its search's own race ([`Race::new`]) would, given
-    /// its own stream of the seed (as the portfolio gives each search).
-    pub fn mixed(per_tick: Vec<u64>, make: impl Fn(usize) -> S + Send + Sync + 'a) -> Race<'a, S> {
-        Race {
-            mixed: true,
-            per_unit: per_tick.iter().map(|&n| n.max(1)).collect(),
-            ..Race::new(per_tick.len(), make)
         }
     }
 
@@ -117,36 +90,18 @@ impl<'a, S: Search> Race<'a, S> {
         };
         for i in (0..self.copies.len()).filter(|&i| i != w) {
             self.copies[i] = (self.make)(i);
-            self.rngs[i] = seeder(seeds);
+            self.rngs[i] = Rng::seed_from_u64(seeds.random());
         }
     }
-}
-
-/// Stream `method` of the seed of `run` (the run's generator): a generator of its own for a
-/// search, the same in the portfolio and alone, whatever the others drew.
-pub(crate) fn stream(run: &Rng, method: Method) -> Rng {
-    let mut rng = Rng::from_seed(run.get_seed());
-    rng.set_stream(method as u64 + 1);
-    rng
-}
-
-/// The generator of a race's copies' seeds, from the generator of its first race.
-fn seeder(rng: &mut Rng) -> Rng {
-    Rng::seed_from_u64(rng.random())
 }
 
 impl<S: Search> Search for Race<'_, S> {
-    /// The copies' search, or [`Method::Auto`] for different searches (no `--method` value
-    /// runs them together; each tour names its own).
     fn method(&self) -> Method {
-        match self.mixed {
-            true => Method::Auto,
-            false => self.copies[0].method(),
-        }
+        self.copies[0].method()
     }
 
     fn exhaustive(&self) -> bool {
-        self.copies.iter().any(Search::exhaustive)
+        self.copies[0].exhaustive()
     }
 
     fn copies(&self) -> usize {
@@ -158,32 +113,26 @@ impl<S: Search> Search for Race<'_, S> {
     /// is spent), or [`Answer::Unfinished`]; and the nodes used by all copies together. The
     /// copies keep their state for the next race.
     fn step(&mut self, budget: &Budget, rng: &mut Rng) -> (Answer, u64) {
-        if self.mixed && self.rngs.is_empty() {
-            for copy in &self.copies {
-                let mut seeds = seeder(&mut stream(rng, copy.method()));
-                self.rngs.push(seeder(&mut seeds));
-            }
-        }
-        let seeds = self.seeds.get_or_insert_with(|| seeder(rng));
+        let seeds = self
+            .seeds
+            .get_or_insert_with(|| Rng::seed_from_u64(rng.random()));
         while self.rngs.len() < self.copies.len() {
-            self.rngs.push(seeder(seeds));
+            self.rngs.push(Rng::seed_from_u64(seeds.random()));
         }
-        let units = budget.max_nodes.map(|m| m / self.copies.len() as u64);
-        // The fewest units any copy has answered in so far.
+        let share = Budget {
+            max_nodes: budget.max_nodes.map(|m| m / self.copies.len() as u64),
+            ..*budget
+        };
+        // The fewest nodes any copy has answered in so far.
         let best = AtomicU64::new(u64::MAX);
         let answers: Vec<(u64, Answer)> = std::thread::scope(|scope| {
             let runs: Vec<_> = self
                 .copies
                 .iter_mut()
                 .zip(&mut self.rngs)
-                .zip(&self.per_unit)
-                .map(|((copy, rng), &per_unit)| {
+                .map(|(copy, rng)| {
                     let best = &best;
-                    let share = Budget {
-                        max_nodes: units.map(|u| u.saturating_mul(per_unit)),
-                        ..*budget
-                    };
-                    scope.spawn(move || run(copy, rng, &share, per_unit, best))
+                    scope.spawn(move || run(copy, rng, &share, best))
                 })
                 .collect();
             runs.into_iter()
@@ -210,28 +159,20 @@ impl<S: Search> Search for Race<'_, S> {
 }
 
 /// One copy's part of a race: steps until it settles something, its share is spent, or it has
-/// used as many units (`per_unit` of its nodes each) as the best answer so far; its units and
-/// its answer.
-fn run<S: Search>(
-    copy: &mut S,
-    rng: &mut Rng,
-    share: &Budget,
-    per_unit: u64,
-    best: &AtomicU64,
-) -> (u64, Answer) {
+/// used as many nodes as the best answer so far; its nodes and its answer.
+fn run<S: Search>(copy: &mut S, rng: &mut Rng, share: &Budget, best: &AtomicU64) -> (u64, Answer) {
     let mut spent = 0u64;
-    let units = |spent: u64| spent.div_ceil(per_unit);
-    while !share.exhausted(spent) && units(spent) < best.load(Ordering::Relaxed) {
+    while !share.exhausted(spent) && spent < best.load(Ordering::Relaxed) {
         let (answer, nodes) = copy.step(&share.after(spent), rng);
         spent += nodes.max(1);
         match answer {
             Answer::Unfinished | Answer::Missed { .. } => {}
-            Answer::Spent => return (units(spent), Answer::Spent),
+            Answer::Spent => return (spent, Answer::Spent),
             answer => {
-                best.fetch_min(units(spent), Ordering::Relaxed);
-                return (units(spent), answer);
+                best.fetch_min(spent, Ordering::Relaxed);
+                return (spent, answer);
             }
         }
     }
-    (units(spent), Answer::Unfinished)
+    (spent, Answer::Unfinished)
 }

@@ -91,24 +91,6 @@ pub trait Search: Send {
     }
 }
 
-impl<S: Search + ?Sized> Search for Box<S> {
-    fn method(&self) -> Method {
-        (**self).method()
-    }
-
-    fn exhaustive(&self) -> bool {
-        (**self).exhaustive()
-    }
-
-    fn copies(&self) -> usize {
-        (**self).copies()
-    }
-
-    fn step(&mut self, budget: &Budget, rng: &mut Rng) -> (Answer, u64) {
-        (**self).step(budget, rng)
-    }
-}
-
 /// Why a search does not take a request: facts, for the caller to put in words of its own.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Declined {
@@ -188,23 +170,6 @@ pub fn build<'a>(
         Method::Joint => Box::new(repair::raced(request)),
         Method::Rotations => Box::new(rotations::raced(request)),
         Method::Hand => Box::new(hand::ByHand::new(request)),
-    })
-}
-
-/// One copy of the search `method` names, the first copy of its race where it races
-/// ([`race::Race::mixed`](super::race::Race::mixed) races copies of different searches).
-pub fn one_copy<'a>(
-    method: Method,
-    request: &'a Request,
-    plan: &Plan,
-) -> Result<Box<dyn Search + 'a>, Declined> {
-    if let Some(why) = declines(method, request) {
-        return Err(why);
-    }
-    Ok(match method {
-        Method::Joint => Box::new(repair::Repair::new(request)),
-        Method::Rotations => Box::new(rotations::Rotations::new(request, false)),
-        _ => return build(method, request, plan),
     })
 }
 

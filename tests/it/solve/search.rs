@@ -228,8 +228,9 @@ fn the_hand_method_builds_a_closed_tour_with_its_steps() {
 }
 
 /// The portfolio names the search that found each tour, and that search, run alone with the
-/// same seed, answers too: on dense, middling and sparse constraints, where the portfolio's
-/// answers come from different searches.
+/// same seed, answers too: on dense, middling (pieces of about 100 moves, where the joint and
+/// rotation searches share each round) and sparse constraints, where the portfolio's answers
+/// come from different searches.
 #[test]
 fn the_search_a_tour_names_answers_alone_with_the_same_seed() {
     let mut named = std::collections::HashSet::new();
@@ -366,26 +367,4 @@ fn a_method_that_cannot_take_the_request_says_why() {
             .stderr(predicate::str::contains("--method auto takes it"));
     }
     assert_eq!(w.files(), ["c.txt"]);
-}
-
-/// Under `auto`, where the joint and rotation searches share a band, they race one copy each
-/// on threads of their own; each copy draws as the first copy of its own search's race does,
-/// so its course does not depend on the other: a copy raced alone finds the same tour.
-#[test]
-fn a_copy_raced_beside_another_search_takes_its_own_course() {
-    use knights_tour::solve::portfolio::nodes_per_tick;
-    use knights_tour::solve::race::Race;
-    // Pieces of about 100 moves, where the two searches share each round.
-    let req = sampled(board(40, 40), 15, 4);
-    let methods = [Method::Rotations, Method::Joint];
-    let copy = |m| search::one_copy(m, &req, &Plan::default()).unwrap();
-    let mut both = Race::mixed(methods.map(nodes_per_tick).to_vec(), |i| copy(methods[i]));
-    let (answer, _) = both.run(&Budget::nodes(1_000_000_000), &mut rng_from_seed(5));
-    let Answer::Found { tour, by } = answer else {
-        panic!("{answer:?}")
-    };
-    assert!(req.is_satisfied_by(&tour));
-    let mut one = Race::mixed(vec![nodes_per_tick(by)], |_| copy(by));
-    let (again, _) = one.run(&Budget::nodes(1_000_000_000), &mut rng_from_seed(5));
-    assert_eq!(again, Answer::Found { tour, by });
 }
