@@ -77,6 +77,37 @@ pub enum Share {
         /// Denominator.
         per: u64,
     },
+    /// `1 / per` of the round's cap until round `whole_from` (from 0), the whole cap from
+    /// then on: a search that rarely answers first where another usually answers soon, given
+    /// an equal share once the other has not.
+    Hedge {
+        /// Denominator in the first rounds.
+        per: u64,
+        /// The first round with the whole cap.
+        whole_from: u32,
+    },
+}
+
+impl Share {
+    /// The row's cap in round `round` (from 0) when the round's is `cap` ticks, or `None` for
+    /// a share not counted in ticks (the first round's, the rest of the run).
+    ///
+    /// ```
+    /// use knights_tour::solve::portfolio::Share;
+    /// let hedge = Share::Hedge { per: 16, whole_from: 4 };
+    /// assert_eq!(hedge.ticks(3, 32_768), Some(2_048));
+    /// assert_eq!(hedge.ticks(4, 65_536), Some(65_536));
+    /// assert_eq!(Share::Ticks { times: 1, per: 4 }.ticks(0, 4_096), Some(1_024));
+    /// assert_eq!(Share::Rest.ticks(9, 4_096), None);
+    /// ```
+    pub fn ticks(self, round: u32, cap: u64) -> Option<u64> {
+        match self {
+            Share::FirstRound | Share::Rest => None,
+            Share::Ticks { times, per } => Some((cap / per).saturating_mul(times)),
+            Share::Hedge { per, whole_from } if round < whole_from => Some(cap / per),
+            Share::Hedge { .. } => Some(cap),
+        }
+    }
 }
 
 /// Boards up to this many squares get Warnsdorff attempts first; on bigger ones Warnsdorff's
@@ -86,6 +117,11 @@ pub const WARNSDORFF_MAX_SQUARES: usize = 10_000;
 /// The first round's cap, in ticks (joint-search nodes): tens of milliseconds of each search,
 /// and most of the repair search's first fresh start (5,000 nodes).
 pub const FIRST_ROUND_TICKS: u64 = 1 << 12;
+
+/// The round from which the joint search's row over [`SPARSE_PIECE_MOVES`] gets an equal
+/// share: about a second and a quarter of the rotation search before it (which answers most
+/// such requests sooner), then the joint search answers those the rotation search misses.
+pub const HEDGE_ROUND: u32 = 5;
 
 /// Growth of the round's cap from one round to the next.
 pub const ROUND_GROWTH: u64 = 2;
@@ -129,7 +165,10 @@ pub const TABLE: [Row; 8] = [
             pieces_over: SPARSE_PIECE_MOVES,
             pieces_upto: usize::MAX,
         },
-        share: Share::Ticks { times: 1, per: 16 },
+        share: Share::Hedge {
+            per: 16,
+            whole_from: HEDGE_ROUND,
+        },
     },
     Row {
         method: Method::Backtrack,
@@ -148,7 +187,8 @@ pub const TABLE: [Row; 8] = [
 pub const DENSE_PIECE_MOVES: usize = 64;
 
 /// Pieces averaging more than this many moves make a request sparse: the rotation search
-/// meets most such sooner than the joint search, which keeps a sixteenth of its time there.
+/// meets most such sooner than the joint search, which gets a sixteenth of the first rounds
+/// there ([`HEDGE_ROUND`]).
 pub const SPARSE_PIECE_MOVES: usize = 128;
 
 /// A search's own nodes in a tick, the time of one node of the joint search (CPU time on the
@@ -388,16 +428,15 @@ impl Search for Portfolio<'_> {
         let Some(i) = self.turn() else {
             return (Answer::Spent, 0);
         };
-        let cap = self.cap;
+        let (cap, round) = (self.cap, self.round);
         let entry = &mut self.entries[i];
         if entry.own_rng && entry.rng.is_none() {
             entry.rng = Some(stream(rng, entry.row.method));
         }
         let scale = entry.scale;
-        let slice = match entry.row.share {
-            Share::FirstRound | Share::Rest => *budget,
-            Share::Ticks { times, per } => {
-                let ticks = (cap / per).saturating_mul(times);
+        let slice = match entry.row.share.ticks(round, cap) {
+            None => *budget,
+            Some(ticks) => {
                 let nodes = ticks.saturating_mul(entry.per_tick) * entry.search.copies() as u64;
                 budget.capped(nodes / scale)
             }
@@ -416,7 +455,7 @@ impl Search for Portfolio<'_> {
                 (Answer::Unfinished, nodes)
             }
             // A share of the round: the next entry's turn, whatever came of it.
-            (_, Share::Ticks { .. }) => {
+            (_, Share::Ticks { .. } | Share::Hedge { .. }) => {
                 self.next += 1;
                 (answer, nodes)
             }
