@@ -77,16 +77,14 @@ pub enum Share {
         /// Denominator.
         per: u64,
     },
-    /// `1 / early` of the round's cap before round `from` (from 0), `1 / late` from then on:
-    /// where one search answers most requests it suits within the first rounds and the other
-    /// answers the rest, the first leads until round `from` and the second after it.
-    Phases {
-        /// Denominator before round `from`.
-        early: u64,
-        /// Denominator from round `from` on.
-        late: u64,
-        /// The first round of the second phase.
-        from: u32,
+    /// `1 / per` of the round's cap until round `whole_from` (from 0), the whole cap from
+    /// then on: a search that rarely answers first where another usually answers soon, given
+    /// an equal share once the other has not.
+    Hedge {
+        /// Denominator in the first rounds.
+        per: u64,
+        /// The first round with the whole cap.
+        whole_from: u32,
     },
 }
 
@@ -96,12 +94,9 @@ impl Share {
     ///
     /// ```
     /// use knights_tour::solve::portfolio::Share;
-    /// let joint = Share::Phases { early: 16, late: 1, from: 5 };
-    /// assert_eq!(joint.ticks(4, 65_536), Some(4_096));
-    /// assert_eq!(joint.ticks(5, 131_072), Some(131_072));
-    /// let rotations = Share::Phases { early: 1, late: 4, from: 5 };
-    /// assert_eq!(rotations.ticks(4, 65_536), Some(65_536));
-    /// assert_eq!(rotations.ticks(5, 131_072), Some(32_768));
+    /// let hedge = Share::Hedge { per: 16, whole_from: 4 };
+    /// assert_eq!(hedge.ticks(3, 32_768), Some(2_048));
+    /// assert_eq!(hedge.ticks(4, 65_536), Some(65_536));
     /// assert_eq!(Share::Ticks { times: 1, per: 4 }.ticks(0, 4_096), Some(1_024));
     /// assert_eq!(Share::Rest.ticks(9, 4_096), None);
     /// ```
@@ -109,8 +104,8 @@ impl Share {
         match self {
             Share::FirstRound | Share::Rest => None,
             Share::Ticks { times, per } => Some((cap / per).saturating_mul(times)),
-            Share::Phases { early, from, .. } if round < from => Some(cap / early),
-            Share::Phases { late, .. } => Some(cap / late),
+            Share::Hedge { per, whole_from } if round < whole_from => Some(cap / per),
+            Share::Hedge { .. } => Some(cap),
         }
     }
 }
@@ -123,17 +118,18 @@ pub const WARNSDORFF_MAX_SQUARES: usize = 10_000;
 /// and most of the repair search's first fresh start (5,000 nodes).
 pub const FIRST_ROUND_TICKS: u64 = 1 << 12;
 
-/// Where pieces average over [`SPARSE_PIECE_MOVES`] moves, the round from which the joint
-/// search leads: before it the rotation search has about a second and a quarter (it answers
-/// most such requests it suits sooner), from it the joint search has the whole round and the
-/// rotation search a quarter (the joint search answers most of those still open).
+/// The round from which the joint search's row over [`SPARSE_PIECE_MOVES`] gets an equal
+/// share: about a second and a quarter of the rotation search before it (which answers most
+/// such requests sooner), then the joint search answers those the rotation search misses.
 pub const HEDGE_ROUND: u32 = 5;
 
 /// Growth of the round's cap from one round to the next.
 pub const ROUND_GROWTH: u64 = 2;
 
-/// The portfolio, in the order each round runs it (`docs/solver.md` has the measurements).
-pub const TABLE: [Row; 9] = [
+/// The portfolio, in the order each round runs it (`docs/solver.md` has the measurements):
+/// up to [`SPARSE_PIECE_MOVES`] the joint search answers most requests first and goes first,
+/// over it the rotation search.
+pub const TABLE: [Row; 8] = [
     Row {
         method: Method::Warnsdorff,
         when: When::WarnsdorffFirst,
@@ -161,21 +157,9 @@ pub const TABLE: [Row; 9] = [
         method: Method::Rotations,
         when: When::Open {
             pieces_over: DENSE_PIECE_MOVES,
-            pieces_upto: SPARSE_PIECE_MOVES,
-        },
-        share: Share::Ticks { times: 1, per: 1 },
-    },
-    Row {
-        method: Method::Rotations,
-        when: When::Open {
-            pieces_over: SPARSE_PIECE_MOVES,
             pieces_upto: usize::MAX,
         },
-        share: Share::Phases {
-            early: 1,
-            late: 4,
-            from: HEDGE_ROUND,
-        },
+        share: Share::Ticks { times: 1, per: 1 },
     },
     Row {
         method: Method::Joint,
@@ -183,10 +167,9 @@ pub const TABLE: [Row; 9] = [
             pieces_over: SPARSE_PIECE_MOVES,
             pieces_upto: usize::MAX,
         },
-        share: Share::Phases {
-            early: 16,
-            late: 1,
-            from: HEDGE_ROUND,
+        share: Share::Hedge {
+            per: 16,
+            whole_from: HEDGE_ROUND,
         },
     },
     Row {
@@ -206,8 +189,8 @@ pub const TABLE: [Row; 9] = [
 pub const DENSE_PIECE_MOVES: usize = 64;
 
 /// Pieces averaging more than this many moves make a request sparse: the rotation search
-/// meets many such within a second, and leads the first rounds there ([`HEDGE_ROUND`]); up
-/// to it the joint search answers most requests first and goes first in each round.
+/// meets most such sooner than the joint search, and goes first there, the joint search
+/// getting a sixteenth of the first rounds ([`HEDGE_ROUND`]).
 pub const SPARSE_PIECE_MOVES: usize = 128;
 
 /// A search's own nodes in a tick, the time of one node of the joint search (CPU time on the
@@ -474,7 +457,7 @@ impl Search for Portfolio<'_> {
                 (Answer::Unfinished, nodes)
             }
             // A share of the round: the next entry's turn, whatever came of it.
-            (_, Share::Ticks { .. } | Share::Phases { .. }) => {
+            (_, Share::Ticks { .. } | Share::Hedge { .. }) => {
                 self.next += 1;
                 (answer, nodes)
             }
