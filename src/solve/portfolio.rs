@@ -436,7 +436,8 @@ impl Search for Portfolio<'_> {
             entry.rng = Some(stream(rng, entry.row.method));
         }
         let scale = entry.scale;
-        let slice = match entry.row.share.ticks(round, cap) {
+        let share = entry.row.share.ticks(round, cap);
+        let slice = match share {
             None => *budget,
             Some(ticks) => {
                 let nodes = ticks.saturating_mul(entry.per_tick) * entry.search.copies() as u64;
@@ -450,14 +451,14 @@ impl Search for Portfolio<'_> {
         let rng = entry.rng.as_mut().unwrap_or(rng);
         let (answer, nodes) = entry.search.run(&slice, rng);
         let nodes = nodes.div_ceil(scale);
-        match (&answer, entry.row.share) {
+        match (&answer, share) {
             (Answer::Spent, _) => {
                 entry.spent = true;
                 self.next += 1;
                 (Answer::Unfinished, nodes)
             }
             // A share of the round: the next entry's turn, whatever came of it.
-            (_, Share::Ticks { .. } | Share::Hedge { .. }) => {
+            (_, Some(_)) => {
                 self.next += 1;
                 (answer, nodes)
             }
